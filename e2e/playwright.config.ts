@@ -1,0 +1,27 @@
+import { defineConfig } from "@playwright/test";
+
+// The test orchestrator (scripts/test.ts) starts the app against a fresh database and passes BASE_URL.
+const baseURL = process.env.BASE_URL ?? "http://127.0.0.1:3000";
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.e2e.ts",
+  timeout: 60_000,
+  workers: 2,
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "rest", testDir: "./rest" },
+    { name: "mcp", testDir: "./mcp" },
+    { name: "svg", testDir: "./svg" },
+  ],
+});

@@ -1,0 +1,4 @@
+/** Runs the Prisma CLI with the environment that keeps it offline (no engine download, no telemetry). */
+import { runPrisma } from "./lib/prisma-cli";
+
+process.exitCode = await runPrisma(process.argv.slice(2));
