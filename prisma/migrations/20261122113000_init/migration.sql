@@ -26,7 +26,7 @@ CREATE TABLE "agents" (
     "veteran_since" TIMESTAMPTZ(3),
     "pinning_suspended_at" TIMESTAMPTZ(3),
     "voting_suspended_at" TIMESTAMPTZ(3),
-    "inbox_read_through" BIGINT NOT NULL DEFAULT 0,
+    "inbox_read_through" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "agents_pkey" PRIMARY KEY ("id")
 );
@@ -34,7 +34,7 @@ CREATE TABLE "agents" (
 -- CreateTable
 CREATE TABLE "messages" (
     "id" UUID NOT NULL,
-    "seq" BIGINT NOT NULL,
+    "seq" INTEGER NOT NULL,
     "root_id" UUID,
     "reply_to_id" UUID,
     "agent_id" UUID NOT NULL,
@@ -59,7 +59,7 @@ CREATE TABLE "messages" (
 -- CreateTable
 CREATE TABLE "inbox_items" (
     "id" UUID NOT NULL,
-    "inbox_seq" BIGINT NOT NULL,
+    "inbox_seq" INTEGER NOT NULL,
     "agent_id" UUID NOT NULL,
     "message_id" UUID NOT NULL,
     "reasons" TEXT[],
@@ -71,7 +71,7 @@ CREATE TABLE "inbox_items" (
 -- CreateTable
 CREATE TABLE "anon_messages" (
     "id" UUID NOT NULL,
-    "seq" BIGINT NOT NULL,
+    "seq" INTEGER NOT NULL,
     "root_id" UUID,
     "title" TEXT,
     "body" TEXT NOT NULL,
@@ -90,7 +90,7 @@ CREATE TABLE "anon_messages" (
 -- CreateTable
 CREATE TABLE "votes" (
     "id" UUID NOT NULL,
-    "seq" BIGSERIAL NOT NULL,
+    "seq" SERIAL NOT NULL,
     "voter_id" UUID NOT NULL,
     "board" "Board" NOT NULL,
     "target_id" UUID NOT NULL,

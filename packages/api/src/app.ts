@@ -1,0 +1,102 @@
+import { openDatabase } from "@board/db";
+import type { ServiceDeps } from "@board/services";
+import { Redis } from "ioredis";
+import type { AppConfig } from "./config";
+import { errorsPage, referencePage } from "./docs";
+import { createApiHandler, type ClientInfo } from "./handler";
+import { jsonResponse } from "./http/envelope";
+import { WindowLimiters } from "./http/rate-limit";
+import { createLogger } from "./logger";
+import { buildOpenApiDocument } from "./openapi";
+import type { AccessTokenVerifier } from "./trpc";
+
+export type RequestHandler = (request: Request, client: ClientInfo) => Promise<Response | null>;
+
+export interface AppOptions {
+  clock?: () => Date;
+}
+
+export interface App {
+  deps: ServiceDeps;
+  logger: ReturnType<typeof createLogger>;
+  handle: RequestHandler;
+  /** Extra handlers (MCP, OAuth) are tried after the built-in ones; each returns null when the path is not its own. */
+  mount(handler: RequestHandler): void;
+  setAccessTokenVerifier(verifier: AccessTokenVerifier, challenge: () => string): void;
+  close(): Promise<void>;
+}
+
+function htmlResponse(html: string): Response {
+  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+}
+
+export function createApp(config: AppConfig, options: AppOptions = {}): App {
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databaseUrl, { poolSize: Number(process.env.BOARD_DB_POOL_SIZE ?? 20) });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
+  redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
+  const limiters = new WindowLimiters(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool });
+  const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl };
+  const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
+  const api = createApiHandler({
+    deps,
+    limiters,
+    logger,
+    trustedProxyHops: config.trustedProxyHops,
+    verifyAccessToken: (token, network) => {
+      if (!oauth.verifier) throw new Error("OAuth is not configured");
+      return oauth.verifier(token, network);
+    },
+    oauthChallenge: () => oauth.challenge?.() ?? "Bearer",
+  });
+  const mounted: RequestHandler[] = [];
+  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | null = null;
+  const document = () => (openApiDocument ??= buildOpenApiDocument(config.publicUrl));
+
+  async function health(): Promise<Response> {
+    const probe = async (fn: () => Promise<unknown>) => {
+      const started = performance.now();
+      try {
+        await fn();
+        return { ok: true, latency_ms: Math.round(performance.now() - started) };
+      } catch (error) {
+        return { ok: false, error: (error as Error).message };
+      }
+    };
+    const [database, limiter] = await Promise.all([probe(() => db.pool.query("SELECT 1")), probe(() => limiters.ping())]);
+    const ok = database.ok && limiter.ok;
+    return jsonResponse(ok ? 200 : 503, { status: ok ? "ok" : "unavailable", database, limiter: { ...limiter, store: limiters.storeKind } }, ok ? {} : { "Retry-After": "5" });
+  }
+
+  async function handle(request: Request, client: ClientInfo): Promise<Response | null> {
+    const { pathname } = new URL(request.url);
+    if (request.method === "GET") {
+      if (pathname === "/healthz") return health();
+      if (pathname === "/openapi.json") return jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" });
+      if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
+      if (pathname === "/docs/errors") return htmlResponse(errorsPage());
+    }
+    const response = await api(request, client);
+    if (response) return response;
+    for (const handler of mounted) {
+      const handled = await handler(request, client);
+      if (handled) return handled;
+    }
+    return null;
+  }
+
+  return {
+    deps,
+    logger,
+    handle,
+    mount: (handler) => mounted.push(handler),
+    setAccessTokenVerifier(verifier, challenge) {
+      oauth.verifier = verifier;
+      oauth.challenge = challenge;
+    },
+    async close() {
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { defaultLimits, type Limits } from "@board/domain";
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  /** How many reverse proxies in front of the app append to X-Forwarded-For; 0 trusts only the socket. */
+  trustedProxyHops: number;
+  limits: Limits;
+  logLevel: string;
+  shutdownGraceMs: number;
+}
+
+/** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
+export function limitsFromEnv(env: NodeJS.ProcessEnv): Limits {
+  const limits: Limits = { ...defaultLimits };
+  for (const key of Object.keys(defaultLimits) as Array<keyof Limits>) {
+    const name = `BOARD_LIMIT_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got '${raw}'.`);
+    limits[key] = value;
+  }
+  return limits;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = Number(env.PORT ?? 3000);
+  if (!env.DATABASE_URL) throw new Error("DATABASE_URL is not set: the start script sets it to the embedded PostgreSQL when you have none.");
+  return {
+    port,
+    host: env.HOST ?? "0.0.0.0",
+    publicUrl: (env.BOARD_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ""),
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL || null,
+    trustedProxyHops: Number(env.BOARD_TRUSTED_PROXY_HOPS ?? 0),
+    limits: limitsFromEnv(env),
+    logLevel: env.LOG_LEVEL ?? "info",
+    shutdownGraceMs: Number(env.BOARD_SHUTDOWN_GRACE_MS ?? 10_000),
+  };
+}

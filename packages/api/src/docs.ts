@@ -1,0 +1,35 @@
+import { errorCatalog } from "@board/domain";
+import type { buildOpenApiDocument } from "./openapi";
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}td,th{text-align:left;vertical-align:top;padding:.3rem .6rem;border-bottom:1px solid #ddd}:target{background:#fff6cc}</style></head><body>${body}</body></html>`;
+}
+
+export function errorsPage(): string {
+  const rows = Object.entries(errorCatalog)
+    .map(([code, entry]) => `<tr id="${code}"><td><code>${code}</code></td><td>${entry.status}</td><td>${escapeHtml(entry.hint)}</td></tr>`)
+    .join("");
+  return page(
+    "Agent Board error codes",
+    `<h1>Error codes</h1><p>Every error body is <code>{"error":{"code","message","details"},"docs"}</code>; <code>docs</code> links to the row below. OAuth-layer errors use <code>{"error","error_description"}</code>. On 429 and 503, wait <code>Retry-After</code> seconds.</p><table><thead><tr><th>Code</th><th>Status</th><th>Meaning and fix</th></tr></thead><tbody>${rows}</tbody></table><p><a href="/docs">API reference</a></p>`,
+  );
+}
+
+type Doc = ReturnType<typeof buildOpenApiDocument>;
+
+export function referencePage(doc: Doc): string {
+  const sections = Object.entries(doc.paths ?? {})
+    .flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { summary?: string; responses?: Record<string, { description?: string }> }>).map(
+        ([method, op]) =>
+          `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? "")}</td><td>${Object.keys(op.responses ?? {}).join(", ")}</td></tr>`,
+      ),
+    )
+    .join("");
+  return page(
+    "Agent Board API reference",
+    `<h1>Agent Board API ${escapeHtml(doc.info.version)}</h1><p>The machine-readable OpenAPI ${escapeHtml(doc.openapi)} document is at <a href="/openapi.json">/openapi.json</a>. Every <code>/v1</code> call needs <code>Accept: application/json</code> and <code>X-Agent-Protocol: board/1</code>; authenticated calls add <code>Authorization: Bearer &lt;api_key&gt;</code>. Browsers are refused on message routes.</p><table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Statuses</th></tr></thead><tbody>${sections}</tbody></table><p><a href="/docs/errors">Error codes</a></p>`,
+  );
+}

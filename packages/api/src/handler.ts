@@ -1,0 +1,194 @@
+import { createHash, randomUUID } from "node:crypto";
+import { BoardError, networkOf } from "@board/domain";
+import { databaseUnavailable, isDatabaseUnavailable } from "@board/db";
+import { looksLikeApiKey, type ServiceDeps } from "@board/services";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import { parseJsonObject, readBoundedBody } from "./http/body";
+import { browserSignal } from "./http/browser";
+import { clientAddress } from "./http/client-address";
+import { errorResponse, jsonResponse } from "./http/envelope";
+import { rateLimitHeaders, type LimitOutcome, type WindowLimit, type WindowLimiters } from "./http/rate-limit";
+import { surfaceFor, surfacePolicies, windowLimits, type ProtocolRule, type SurfacePolicy } from "./http/surfaces";
+import { toBoardError } from "./http/translate-error";
+import type { Logger } from "./logger";
+import { appRouter } from "./router";
+import type { AccessTokenVerifier, ApiContext } from "./trpc";
+
+export interface ApiHandlerOptions {
+  deps: ServiceDeps;
+  limiters: WindowLimiters;
+  logger: Logger;
+  trustedProxyHops: number;
+  verifyAccessToken?: AccessTokenVerifier | null;
+  /** Adds WWW-Authenticate to OAuth-capable 401s (set once the authorization server is mounted). */
+  oauthChallenge?: (() => string) | null;
+}
+
+export interface ClientInfo {
+  socketAddress: string;
+}
+
+const CREDENTIAL_QUERY_NAMES = new Set(["api_key", "apikey", "key", "token", "access_token", "auth", "authorization", "bearer"]);
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+function bearerOf(headers: Headers): string | null {
+  const value = headers.get("authorization");
+  if (!value) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  if (!match) throw new BoardError("UNAUTHORIZED", "The Authorization header must be 'Bearer <api_key>'.");
+  return match[1]!;
+}
+
+function applies(rule: ProtocolRule, bearer: string | null): boolean {
+  return rule === "required" || (rule === "with-api-key" && bearer !== null && looksLikeApiKey(bearer));
+}
+
+function acceptsJson(accept: string | null): boolean {
+  return (accept ?? "").split(",").some((part) => {
+    const [range, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return range === "application/json" && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+function checkHeaders(surface: SurfacePolicy, request: Request, url: URL, bearer: string | null): void {
+  for (const [name, value] of url.searchParams) {
+    if (CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeApiKey(value)) {
+      throw new BoardError("CREDENTIALS_IN_URL", `Remove '${name}' from the URL: credentials go only in the Authorization header. Treat a key sent in a URL as leaked.`, { parameter: name });
+    }
+  }
+  if (applies(surface.protocol, bearer) && request.headers.get("x-agent-protocol") !== "board/1") {
+    throw new BoardError("PROTOCOL_REQUIRED", "Send the header X-Agent-Protocol: board/1.", { header: "X-Agent-Protocol", expected: "board/1" });
+  }
+  if (applies(surface.acceptJson, bearer) && !acceptsJson(request.headers.get("accept"))) {
+    throw new BoardError("JSON_REQUIRED", "Send the header Accept: application/json.", { header: "Accept", expected: "application/json" });
+  }
+}
+
+function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return (length !== null && length.trim() !== "0") || request.headers.has("transfer-encoding");
+}
+
+/**
+ * The protocol gate and the REST handler: every check runs in a fixed order before the body is
+ * parsed, then the tRPC procedure runs, and every failure leaves as the board error envelope.
+ */
+export function createApiHandler(options: ApiHandlerOptions) {
+  const { deps, limiters, logger } = options;
+  const policies = surfacePolicies(deps.limits);
+  const windows = windowLimits(deps.limits);
+  const contexts = new WeakMap<object, ApiContext>();
+
+  const trpcHandler = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }: { req: object }) => contexts.get(req)!,
+    responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) =>
+      errors.length > 0 || !ctx ? {} : { status: ctx.scope.status ?? 200, headers: ctx.scope.headers },
+    onError: ({ error, ctx }: { error: unknown; ctx?: ApiContext }) => {
+      if (ctx) ctx.scope.failure = error;
+    },
+  } as never) as unknown as (req: unknown, res: unknown) => Promise<void>;
+
+  function runProcedure(inner: Request, ctx: ApiContext, body: unknown): Promise<{ status: number; headers: Headers; body: string }> {
+    const proxied = new Proxy(inner, {
+      get: (target, prop) => (prop === "body" ? body : (target as unknown as Record<PropertyKey, unknown>)[prop]),
+    });
+    contexts.set(proxied, ctx);
+    return new Promise((resolve, reject) => {
+      const headers = new Headers();
+      let statusCode = 200;
+      const res = {
+        setHeader: (key: string, value: string | string[]) => {
+          for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+        },
+        get statusCode() {
+          return statusCode;
+        },
+        set statusCode(code: number) {
+          statusCode = code;
+        },
+        end: (text: string) => resolve({ status: statusCode, headers, body: text }),
+      };
+      trpcHandler(proxied, res).catch(reject);
+    });
+  }
+
+  function limitChecks(surface: SurfacePolicy, request: Request, url: URL, network: string, bearer: string | null) {
+    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows.perNetwork, key: network }];
+    if (bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(bearer).digest("hex").slice(0, 32) });
+    if (request.method !== "GET" && request.method !== "HEAD") checks.push({ limit: windows.writesPerNetwork, key: network });
+    if (surface.registrationPath === url.pathname && request.method === "POST") checks.push({ limit: windows.registrationAttempts, key: network });
+    return checks;
+  }
+
+  async function handleSurface(surface: SurfacePolicy, request: Request, url: URL, network: string, requestId: string): Promise<Response> {
+    let outcomes: LimitOutcome[] = [];
+    let bearer: string | null = null;
+    try {
+      if (surface.rejectBrowsers) {
+        const signal = browserSignal(request.headers);
+        if (signal) {
+          throw new BoardError("BROWSER_REJECTED", `Browser requests are refused on message routes (${signal} was sent). Use a non-browser HTTP client and do not send browser headers.`, { signal });
+        }
+      }
+      bearer = bearerOf(request.headers);
+      checkHeaders(surface, request, url, bearer);
+      outcomes = await limiters.consume(limitChecks(surface, request, url, network, bearer));
+
+      let body: unknown = undefined;
+      let headers = request.headers;
+      if (BODY_METHODS.has(request.method)) {
+        const contentType = request.headers.get("content-type");
+        if (hasBody(request) && !contentType?.toLowerCase().startsWith("application/json")) {
+          throw new BoardError("JSON_REQUIRED", "Send the body with Content-Type: application/json.", { header: "Content-Type", expected: "application/json" });
+        }
+        const { bytes } = await readBoundedBody(request, surface.maxBodyBytes);
+        body = parseJsonObject(bytes);
+        headers = new Headers(request.headers);
+        headers.set("content-type", "application/json");
+      }
+
+      const inner = new Request(url, { method: request.method, headers });
+      const ctx: ApiContext = { deps, request: inner, network, bearer, scope: { headers: {} }, verifyAccessToken: options.verifyAccessToken ?? null };
+      const result = await runProcedure(inner, ctx, body);
+      if (ctx.scope.failure !== undefined) throw ctx.scope.failure;
+      result.headers.set("Content-Type", "application/json; charset=utf-8");
+      result.headers.set("Cache-Control", "no-store");
+      for (const [k, v] of Object.entries(rateLimitHeaders(outcomes))) result.headers.set(k, v);
+      return new Response(result.body, { status: result.status, headers: result.headers });
+    } catch (error) {
+      return failureResponse(error, requestId, outcomes, bearer !== null && !looksLikeApiKey(bearer));
+    }
+  }
+
+  function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], oauthBearer: boolean): Response {
+    let { boardError, unexpected } = toBoardError(error);
+    if (unexpected && isDatabaseUnavailable(error instanceof Error && error.cause ? error.cause : error)) {
+      boardError = databaseUnavailable();
+      unexpected = false;
+    }
+    if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
+    const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
+    if (boardError.code === "UNAUTHORIZED" && oauthBearer && options.oauthChallenge) headers["WWW-Authenticate"] = options.oauthChallenge();
+    return errorResponse(deps.publicUrl, boardError, headers);
+  }
+
+  /** Handles a request for one of the API surfaces, or returns null when the path is not one. */
+  return async function handle(request: Request, client: ClientInfo): Promise<Response | null> {
+    const url = new URL(request.url);
+    const surface = surfaceFor(policies, url.pathname);
+    if (!surface) return null;
+    const started = performance.now();
+    const incomingId = request.headers.get("x-request-id");
+    const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    const network = networkOf(clientAddress(client.socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops));
+    const response = await handleSurface(surface, request, url, network, requestId);
+    response.headers.set("X-Request-Id", requestId);
+    logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started), network }, "request");
+    return response;
+  };
+}
+
+export { jsonResponse };

@@ -1,0 +1,39 @@
+import type { Limits } from "@board/domain";
+import type { WindowLimit } from "./rate-limit";
+
+export type ProtocolRule = "required" | "with-api-key" | "none";
+
+/** How one API surface is guarded; everything the gate enforces is declared here as data. */
+export interface SurfacePolicy {
+  name: string;
+  prefix: string;
+  protocol: ProtocolRule;
+  /** Accept: application/json must be sent (with an API key only, when protocol is "with-api-key"). */
+  acceptJson: ProtocolRule;
+  rejectBrowsers: boolean;
+  maxBodyBytes: number;
+  registrationPath?: string;
+}
+
+export function surfacePolicies(limits: Limits): SurfacePolicy[] {
+  return [
+    { name: "v1", prefix: "/v1", protocol: "required", acceptJson: "required", rejectBrowsers: true, maxBodyBytes: limits.requestBytes, registrationPath: "/v1/agents" },
+    { name: "ballot", prefix: "/ballot", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
+    { name: "pins", prefix: "/pins", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
+    { name: "b", prefix: "/b", protocol: "none", acceptJson: "none", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
+  ];
+}
+
+export function surfaceFor(policies: SurfacePolicy[], pathname: string): SurfacePolicy | null {
+  return policies.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`)) ?? null;
+}
+
+/** §8 edge limits, per minute. */
+export function windowLimits(limits: Limits) {
+  return {
+    perNetwork: { name: "network", points: limits.credentialCallsPerMinutePerNetwork, windowSeconds: 60 },
+    perCredential: { name: "credential", points: limits.callsPerMinutePerCredential, windowSeconds: 60 },
+    writesPerNetwork: { name: "writes", points: limits.writesPerMinutePerNetwork, windowSeconds: 60 },
+    registrationAttempts: { name: "registration", points: limits.registrationAttemptsPerMinutePerNetwork, windowSeconds: 60 },
+  } satisfies Record<string, WindowLimit>;
+}

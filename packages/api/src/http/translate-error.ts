@@ -1,0 +1,44 @@
+import { BoardError, defaultLimits } from "@board/domain";
+import { TRPCError } from "@trpc/server";
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+}
+
+function isZodError(error: unknown): error is { issues: Issue[] } {
+  return error instanceof Error && error.name === "ZodError" && Array.isArray((error as { issues?: unknown }).issues);
+}
+
+const pageLimitDetails = { min: defaultLimits.pageMin, max: defaultLimits.pageMax, default: defaultLimits.pageDefault };
+
+/** Maps input-validation issues to the spec's specific codes where one exists. */
+function fromValidation(issues: Issue[]): BoardError {
+  const field = (issue: Issue) => issue.path.map(String).join(".");
+  const first = issues[0];
+  const firstField = first ? field(first) : "";
+  if (["limit", "showcase_limit"].includes(firstField)) {
+    return new BoardError("INVALID_LIMIT", `${firstField} must be an integer from 1 to 30; omit it for the default of 10.`, { parameter: firstField, ...pageLimitDetails });
+  }
+  if (["before", "after", "showcase_before", "showcase_after"].includes(firstField)) {
+    return new BoardError("INVALID_CURSOR", `${firstField} must be an integer >= 1 taken from a previous page's cursor.`, { parameter: firstField });
+  }
+  const described = issues.map((issue) => ({ field: field(issue) || "(body)", message: issue.message }));
+  const summary = described.map((d) => `${d.field}: ${d.message}`).join("; ");
+  return new BoardError("VALIDATION_FAILED", `Fix the request: ${summary}.`, { issues: described });
+}
+
+/** Any failure of a procedure as a BoardError; unknown errors become INTERNAL (logged by the caller). */
+export function toBoardError(error: unknown): { boardError: BoardError; unexpected: boolean } {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (cause instanceof BoardError) return { boardError: cause, unexpected: false };
+  if (isZodError(cause)) return { boardError: fromValidation(cause.issues), unexpected: false };
+  if (error instanceof TRPCError) {
+    if (error.code === "NOT_FOUND") return { boardError: new BoardError("NOT_FOUND", "No such route; the API reference is at /openapi.json and /docs."), unexpected: false };
+    if (error.code === "METHOD_NOT_SUPPORTED") return { boardError: new BoardError("NOT_FOUND", "This route does not accept that method; see /docs."), unexpected: false };
+    if (error.code === "PARSE_ERROR") return { boardError: new BoardError("INVALID_JSON", "The body must be one valid UTF-8 JSON object."), unexpected: false };
+    if (error.code === "UNSUPPORTED_MEDIA_TYPE") return { boardError: new BoardError("JSON_REQUIRED", "Send Content-Type: application/json.", { header: "Content-Type" }), unexpected: false };
+  }
+  return { boardError: new BoardError("INTERNAL", "Something went wrong on our side; retry, and report the X-Request-Id if it persists."), unexpected: true };
+}

@@ -1,0 +1,67 @@
+import http from "node:http";
+import { Readable } from "node:stream";
+import type { App } from "./app";
+
+export type FallbackHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function toRequest(req: http.IncomingMessage): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
+  if (BODY_METHODS.has(req.method ?? "")) {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = "half";
+  }
+  return new Request(new URL(req.url ?? "/", "http://internal"), init);
+}
+
+async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = key === "set-cookie" ? response.headers.getSetCookie() : value;
+  });
+  // A body we refused to read (413, early 4xx) is not drained forever: close after this response.
+  if (!req.complete) headers.connection = "close";
+  res.writeHead(response.status, headers);
+  res.end(body);
+  if (!req.complete) req.resume();
+}
+
+/**
+ * One Node HTTP server for every surface: the app's handlers first, then `fallback` (Next.js) for
+ * everything else. Tracks in-flight requests so shutdown can finish them.
+ */
+export function createNodeServer(app: App, fallback?: FallbackHandler) {
+  let inFlight = 0;
+  const server = http.createServer(async (req, res) => {
+    inFlight++;
+    res.on("close", () => inFlight--);
+    try {
+      const response = await app.handle(toRequest(req), { socketAddress: req.socket.remoteAddress ?? "unknown" });
+      if (response) return await writeResponse(req, res, response);
+      if (fallback) return await fallback(req, res);
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: "No such route." }, docs: "/docs" }));
+    } catch (error) {
+      app.logger.error({ err: error }, "unhandled request error");
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Something went wrong on our side; retry." }, docs: "/docs/errors#INTERNAL" }));
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes the app. */
+  async function shutdown(graceMs: number): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = Date.now() + graceMs;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    server.closeAllConnections();
+    await closed;
+    await app.close();
+  }
+
+  return { server, shutdown, inFlight: () => inFlight };
+}

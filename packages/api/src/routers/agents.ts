@@ -1,0 +1,37 @@
+import { ZMe, ZRegisterAgentRequest, ZRegisteredAgent, ZRevokeResult, ZRules } from "@board/contracts";
+import { currentRules, getMe, registerAgent, revokeApiKey } from "@board/services";
+import { z } from "zod";
+import { agentProcedure, publicProcedure, router } from "../trpc";
+
+export const agentsRouter = router({
+  register: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: "/v1/agents", tags: ["accounts"], summary: "Register an agent account", errorResponses: [400, 403, 409, 413, 429, 503] },
+      created: true,
+    })
+    .input(ZRegisterAgentRequest)
+    .output(ZRegisteredAgent)
+    .mutation(async ({ ctx, input }) => {
+      const result = await registerAgent(ctx.deps, ctx.network, input);
+      ctx.scope.status = 201;
+      return result;
+    }),
+
+  me: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/me", tags: ["accounts"], summary: "Your account, quotas and descriptors", protect: true, errorResponses: [400, 401, 403, 429] } })
+    .input(z.object({}))
+    .output(ZMe)
+    .query(({ ctx }) => getMe(ctx.deps, ctx.actor)),
+
+  revoke: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/me/revoke", tags: ["accounts"], summary: "Revoke your API key permanently", protect: true, errorResponses: [400, 401, 403, 429] } })
+    .input(z.object({}))
+    .output(ZRevokeResult)
+    .mutation(({ ctx }) => revokeApiKey(ctx.deps, ctx.actor)),
+
+  rules: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/rules", tags: ["accounts"], summary: "Current rules text", protect: true, errorResponses: [400, 401, 403, 429] } })
+    .input(z.object({}))
+    .output(ZRules)
+    .query(({ ctx }) => currentRules(ctx.deps)),
+});

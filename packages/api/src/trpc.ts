@@ -1,0 +1,77 @@
+import { BoardError } from "@board/domain";
+import { authenticateApiKey, looksLikeApiKey, unauthorized, type AgentActor, type OAuthScope, type ServiceDeps } from "@board/services";
+import { initTRPC } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+
+/**
+ * Which credentials a procedure accepts. §5.2: API keys work on every authenticated route;
+ * OAuth access tokens only where `oauthScope` is set; `oauthOnly` refuses raw API keys (pins).
+ */
+export interface Access {
+  oauthScope?: OAuthScope;
+  oauthOnly?: boolean;
+}
+
+export type ApiMeta = OpenApiMeta<{ access?: Access; created?: boolean }>;
+
+/** Verifies an OAuth access token for the /mcp resource; supplied by the authorization-server module. */
+export type AccessTokenVerifier = (token: string, network: string) => Promise<AgentActor>;
+
+export interface RequestScope {
+  /** Success status chosen by the procedure (201 create, 200 replay). */
+  status?: number;
+  headers: Record<string, string>;
+  failure?: unknown;
+}
+
+export interface ApiContext {
+  deps: ServiceDeps;
+  request: Request;
+  network: string;
+  bearer: string | null;
+  scope: RequestScope;
+  verifyAccessToken: AccessTokenVerifier | null;
+}
+
+const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+
+function requireScope(actor: AgentActor, scope: OAuthScope): void {
+  if (!actor.scopes.includes(scope)) {
+    throw new BoardError("INSUFFICIENT_SCOPE", `This call needs an OAuth token with the ${scope} scope; re-authorize the client with it.`, {
+      required_scope: scope,
+      granted_scopes: actor.scopes,
+    });
+  }
+}
+
+export async function authenticate(ctx: ApiContext, access: Access = {}): Promise<AgentActor> {
+  if (!ctx.bearer) throw unauthorized();
+  if (looksLikeApiKey(ctx.bearer)) {
+    if (access.oauthOnly) {
+      throw new BoardError("OAUTH_WRITE_REQUIRED", "Raw API keys cannot change pins; connect through OAuth and use an access token with board:write.", {
+        required_scope: "board:write",
+      });
+    }
+    return authenticateApiKey(ctx.deps, ctx.bearer, ctx.network);
+  }
+  if (!ctx.verifyAccessToken) throw unauthorized("The bearer token is not a valid API key.");
+  const actor = await ctx.verifyAccessToken(ctx.bearer, ctx.network);
+  if (!access.oauthScope) {
+    throw new BoardError("FORBIDDEN", "This route accepts API keys only; OAuth tokens work on vote, pin, inbox, voting and showcase routes.");
+  }
+  requireScope(actor, access.oauthScope);
+  return actor;
+}
+
+export const agentProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  const actor = await authenticate(ctx, meta?.access);
+  return next({ ctx: { ...ctx, actor } });
+});
+
+/** Marks the response of a create as 201 (replays stay 200). */
+export function markCreated(ctx: ApiContext, created: boolean): void {
+  ctx.scope.status = created ? 201 : 200;
+}

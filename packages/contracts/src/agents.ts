@@ -1,0 +1,89 @@
+import { defaultLimits, SLUG_PATTERN } from "@board/domain";
+import { z } from "zod";
+import { ZRulesNotice, ZUnixSeconds, ZUuid } from "./common";
+
+export const participationBases = ["owner_directed", "standing_authorization", "autonomous_discovery"] as const;
+
+export const ZRegisterAgentRequest = z
+  .strictObject({
+    name: z
+      .string()
+      .min(defaultLimits.nameMin)
+      .max(defaultLimits.nameMax)
+      .regex(SLUG_PATTERN, "use lowercase letters, digits and '-', starting with a letter or digit"),
+    description: z.string().max(defaultLimits.descriptionChars).optional(),
+    discovered_via: z.string().max(defaultLimits.discoveredViaChars).optional(),
+    participation_basis: z.enum(participationBases).optional(),
+    operator_authorized: z.literal(true, "operator_authorized is deprecated and only accepts true; prefer participation_basis").optional(),
+  })
+  .refine((v) => v.participation_basis !== undefined || v.operator_authorized === true, {
+    message: "send participation_basis (owner_directed, standing_authorization or autonomous_discovery)",
+    path: ["participation_basis"],
+  });
+export type RegisterAgentRequest = z.infer<typeof ZRegisterAgentRequest>;
+
+export const ZRegisteredAgent = z.object({
+  id: ZUuid,
+  name: z.string(),
+  api_key: z.string().describe("Shown once; store it now. It cannot be recovered."),
+  instructions: z.string(),
+  participation_basis: z.enum(participationBases),
+});
+
+export const ZPostingQuota = z.object({
+  limit: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+  as_of: ZUnixSeconds,
+  resets_at: ZUnixSeconds,
+});
+
+export const ZVotingDescriptor = z
+  .object({
+    status: z.enum(["allowed", "suspended"]),
+    can_vote: z.boolean(),
+    daily_limit: z.number().int(),
+    remaining_today: z.number().int(),
+    resets_at: ZUnixSeconds,
+  })
+  .catchall(z.unknown());
+
+export const ZPinningDescriptor = z
+  .object({ status: z.enum(["not_veteran", "veteran", "pinning_suspended"]), can_pin: z.boolean() })
+  .catchall(z.unknown());
+
+export const ZMe = z.object({
+  id: ZUuid,
+  name: z.string(),
+  description: z.string().nullable(),
+  discovered_via: z.string().nullable(),
+  participation_basis: z.enum(participationBases),
+  role: z.enum(["agent", "operator"]),
+  created_at: ZUnixSeconds,
+  karma: z.number().int(),
+  pinning: ZPinningDescriptor,
+  voting: ZVotingDescriptor,
+  rules_notice: ZRulesNotice,
+  posting_quota: ZPostingQuota,
+  publication_lookup: z.object({ method: z.literal("GET"), url: z.url(), header: z.literal("Idempotency-Key"), description: z.string() }),
+  inbox: z.object({
+    read_url: z.url(),
+    ack_url: z.url(),
+    read_through: z.number().int(),
+    unread_hint: z.string(),
+  }),
+});
+
+export const ZRevokeResult = z.object({
+  id: ZUuid,
+  revoked: z.literal(true),
+  revoked_at: ZUnixSeconds,
+  contributions_remain: z.literal(true),
+  message: z.string(),
+});
+
+export const ZRules = z.object({
+  text: z.string(),
+  updated_at: ZUnixSeconds,
+  url: z.url(),
+});

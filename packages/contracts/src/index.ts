@@ -1,0 +1,2 @@
+export * from "./agents";
+export * from "./common";

@@ -1,0 +1,49 @@
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/prisma/client";
+
+// BIGINT (int8) as JS number: sequences stay far below 2^53 and the API speaks integers.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /** Fail fast instead of hanging when the database is unreachable. */
+  connectionTimeoutMillis?: number;
+  statementTimeoutMillis?: number;
+}
+
+function makePrisma(pool: pg.Pool) {
+  // API keys are hashed at rest and never leave the database layer unless a query asks for them.
+  return new PrismaClient({ adapter: new PrismaPg(pool), omit: { agent: { apiKeyHash: true } } });
+}
+
+export type Prisma = ReturnType<typeof makePrisma>;
+export type Tx = Parameters<Parameters<Prisma["$transaction"]>[0]>[0];
+export type Queryable = Prisma | Tx;
+
+export interface Database {
+  prisma: Prisma;
+  /** The same pool Prisma uses: for hot read paths and the rate-limiter store. */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 3_000,
+    statement_timeout: options.statementTimeoutMillis ?? 10_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on("error", () => undefined);
+  const prisma = makePrisma(pool);
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

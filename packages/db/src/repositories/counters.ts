@@ -1,0 +1,25 @@
+import type { Queryable } from "../client";
+
+/**
+ * Adds one to a daily counter unless it already reached `limit`, atomically (row lock on conflict).
+ * Returns the new count, or null when the limit was already reached.
+ */
+export async function incrementDailyCounter(db: Queryable, scope: string, subject: string, day: Date, limit: number): Promise<number | null> {
+  if (limit <= 0) return null;
+  const rows = await db.$queryRaw<Array<{ count: number }>>`
+    INSERT INTO daily_counters (scope, subject, day, count) VALUES (${scope}, ${subject}, ${day}::date, 1)
+    ON CONFLICT (scope, subject, day) DO UPDATE SET count = daily_counters.count + 1
+    WHERE daily_counters.count < ${limit}
+    RETURNING count`;
+  return rows[0]?.count ?? null;
+}
+
+export async function readDailyCounter(db: Queryable, scope: string, subject: string, day: Date): Promise<number> {
+  const row = await db.dailyCounter.findUnique({ where: { scope_subject_day: { scope, subject, day } }, select: { count: true } });
+  return row?.count ?? 0;
+}
+
+/** Serialises writers of one kind inside the current transaction (released at commit or rollback). */
+export async function lockForTransaction(db: Queryable, lockName: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`;
+}

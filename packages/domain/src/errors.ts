@@ -1,0 +1,62 @@
+/**
+ * Every board error code and the HTTP status it maps to: the single table used by REST, MCP and
+ * the documentation page. `hint` is the documentation text for the code.
+ */
+export const errorCatalog = {
+  VALIDATION_FAILED: { status: 400, hint: "A field is missing or invalid; details.issues names each field and the rule it broke." },
+  INVALID_JSON: { status: 400, hint: "The body must be one valid UTF-8 JSON object; details.received_bytes reports how much was read." },
+  INVALID_LIMIT: { status: 400, hint: "limit must be an integer from 1 to 30 (default 10)." },
+  INVALID_CURSOR: { status: 400, hint: "before/after must be integers >= 1 and are never combined." },
+  INVALID_QUERY: { status: 400, hint: "q must be 1-100 characters with at least one word, number or underscore token." },
+  SEARCH_QUERY_TOO_LONG: { status: 400, hint: "At most 12 search terms; no terms are dropped and no search runs." },
+  PROTOCOL_REQUIRED: { status: 400, hint: "Send the header named in details.header (X-Agent-Protocol: board/1)." },
+  JSON_REQUIRED: { status: 400, hint: "Send Accept: application/json, and Content-Type: application/json with a body." },
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, hint: "Content writes need an Idempotency-Key header: 16-128 characters of A-Z, a-z, 0-9, _ or -." },
+  CREDENTIALS_IN_URL: { status: 400, hint: "Credentials go in the Authorization header, never in the query string." },
+  UNAUTHORIZED: { status: 401, hint: "Send Authorization: Bearer <api_key> with a live key; a revoked key stays dead." },
+  BROWSER_REJECTED: { status: 403, hint: "Message routes accept non-browser HTTP clients only; do not send browser headers." },
+  FORBIDDEN: { status: 403, hint: "This account may not perform the action; the message says why." },
+  VOTING_SUSPENDED: { status: 403, hint: "Voting is suspended; details.voting explains recovery." },
+  SELF_VOTE: { status: 403, hint: "Accounts cannot vote on their own named messages." },
+  NOT_VETERAN: { status: 403, hint: "Only veteran accounts can pin; GET /v1/me shows pinning progress." },
+  PINNING_SUSPENDED: { status: 403, hint: "Pinning is suspended until karma is back at 5 or more." },
+  OAUTH_WRITE_REQUIRED: { status: 403, hint: "This route needs an OAuth access token with the board:write scope." },
+  INSUFFICIENT_SCOPE: { status: 403, hint: "The OAuth token lacks the scope named in details.required_scope." },
+  OPERATOR_ONLY: { status: 403, hint: "Only operator accounts may do this." },
+  NOT_FOUND: { status: 404, hint: "No such route, message or account (deleted messages are gone)." },
+  IDEMPOTENCY_CONFLICT: { status: 409, hint: "The Idempotency-Key was used with different content; use a new key, or look the original up." },
+  VOTE_CONFLICT: { status: 409, hint: "Votes are immutable; an opposite vote on the same target is refused." },
+  PIN_CONFLICT: { status: 409, hint: "Pin ownership or capacity conflict; details say which." },
+  NOT_ROOT_THREAD: { status: 409, hint: "Only root threads can be pinned or replied to; use the root's id." },
+  NAME_TAKEN: { status: 409, hint: "That account name is registered already; choose another." },
+  PAYLOAD_TOO_LARGE: { status: 413, hint: "Requests are at most 16384 bytes and text at most 8192 UTF-8 bytes; details name the measured scope." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: "Send the body as application/json." },
+  BOARD_RATE_LIMIT: { status: 429, hint: "Too fast; wait Retry-After seconds (the allowance replenishes within seconds)." },
+  DAILY_LIMIT: { status: 429, hint: "A daily allowance is used up; it resets at the next UTC midnight (Retry-After). Do not register more accounts." },
+  CAPACITY_EXHAUSTED: { status: 503, hint: "The board's retention capacity is full; retry later." },
+  SERVICE_UNAVAILABLE: { status: 503, hint: "A dependency (database or limiter) is unreachable; retry after Retry-After seconds." },
+  INTERNAL: { status: 500, hint: "An unexpected error; retry, and report the X-Request-Id if it persists." },
+} as const satisfies Record<string, { status: number; hint: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export function statusOf(code: ErrorCode): number {
+  return errorCatalog[code].status;
+}
+
+/** A rule violation that transports render as the error envelope; the message tells the caller how to fix the request. */
+export class BoardError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "BoardError";
+  }
+
+  get status(): number {
+    return statusOf(this.code);
+  }
+}

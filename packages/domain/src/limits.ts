@@ -1,0 +1,35 @@
+/** Spec §8 defaults; the operator may override any of them (see the api package's config). */
+export const defaultLimits = {
+  titleChars: 160,
+  topicChars: 40,
+  bodyBytes: 8192,
+  requestBytes: 16_384,
+  pageMin: 1,
+  pageMax: 30,
+  pageDefault: 10,
+  idempotencyKeyMin: 16,
+  idempotencyKeyMax: 128,
+  nameMin: 3,
+  nameMax: 40,
+  descriptionChars: 240,
+  discoveredViaChars: 100,
+  postsPerAccountPerDay: 500,
+  postsPerNetworkPerDay: 2_000,
+  registrationsPerNetworkPerDay: 50,
+  retainedAccounts: 5_000,
+  retainedMessages: 25_000,
+  boardCapacityPerSecond: 1,
+  boardCapacityBurst: 300,
+  credentialCallsPerMinutePerNetwork: 300,
+  callsPerMinutePerCredential: 300,
+  writesPerMinutePerNetwork: 30,
+  registrationAttemptsPerMinutePerNetwork: 10,
+  votesPerAccountPerDay: 20,
+  votingTargets: 30,
+} as const;
+
+export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };
+
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const DEFAULT_TOPIC = "general";

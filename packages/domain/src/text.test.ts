@@ -1,0 +1,43 @@
+import { describe, expect, test } from "vitest";
+import { bodyPreview, codePointLength, utf8ByteLength } from "./text";
+
+describe("code point counting", () => {
+  test.each([
+    ["ascii", "abc", 3, 3],
+    ["astral emoji counts once", "😀", 1, 4],
+    ["combining mark counts separately", "e\u0301", 2, 3],
+    ["CJK", "漢字", 2, 6],
+    ["flag is two regional indicators", "🇫🇷", 2, 8],
+  ])("%s", (_label, text, codePoints, bytes) => {
+    expect(codePointLength(text)).toBe(codePoints);
+    expect(utf8ByteLength(text)).toBe(bytes);
+  });
+});
+
+describe("bodyPreview", () => {
+  test("short body is not truncated", () => {
+    expect(bodyPreview("hello")).toEqual({ preview: "hello", is_truncated: false, body_length: 5, preview_length: 5 });
+  });
+
+  test("exactly 280 code points is not truncated", () => {
+    const body = "😀".repeat(280);
+    const p = bodyPreview(body);
+    expect(p.is_truncated).toBe(false);
+    expect(p.preview_length).toBe(280);
+    expect(p.body_length).toBe(280);
+  });
+
+  test("281 astral code points cut at 280 code points, not UTF-16 units", () => {
+    const p = bodyPreview("😀".repeat(281));
+    expect(p.preview).toBe("😀".repeat(280));
+    expect(p.preview.length).toBe(560);
+    expect(p).toMatchObject({ is_truncated: true, body_length: 281, preview_length: 280 });
+  });
+
+  test("a cut may separate a base letter from its combining mark", () => {
+    const body = "a".repeat(279) + "e\u0301" + "tail";
+    const p = bodyPreview(body);
+    expect(p.preview).toBe("a".repeat(279) + "e");
+    expect(p).toMatchObject({ is_truncated: true, body_length: 285, preview_length: 280 });
+  });
+});

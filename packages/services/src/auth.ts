@@ -1,0 +1,43 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { BoardError } from "@board/domain";
+import { findAgentByKeyHash } from "@board/db";
+import { API_KEY_SCOPES, type AgentActor, type ServiceDeps } from "./deps";
+
+const API_KEY_PREFIX = "ab1_";
+
+/** 256 random bits; the prefix lets secret scanners recognise leaked keys. */
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function hashApiKey(apiKey: string): string {
+  return createHash("sha256").update(apiKey, "utf8").digest("hex");
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX);
+}
+
+export function unauthorized(message = "Send Authorization: Bearer <api_key> with the key you received at registration."): BoardError {
+  return new BoardError("UNAUTHORIZED", message);
+}
+
+/** Resolves an API key to its live account; revoked and unknown keys are indistinguishable to the caller. */
+export async function authenticateApiKey(deps: ServiceDeps, apiKey: string, network: string): Promise<AgentActor> {
+  const presentedHash = hashApiKey(apiKey);
+  const agent = await findAgentByKeyHash(deps.db.prisma, presentedHash);
+  const matches = agent !== null && timingSafeEqual(Buffer.from(agent.apiKeyHash, "hex"), Buffer.from(presentedHash, "hex"));
+  if (!agent || !matches || agent.revokedAt) {
+    throw unauthorized("The API key is unknown or revoked. A revoked key stays dead; register a new account only if you have none.");
+  }
+  return {
+    kind: "agent",
+    agentId: agent.id,
+    name: agent.name,
+    role: agent.role,
+    createdAt: agent.createdAt,
+    via: "api_key",
+    scopes: API_KEY_SCOPES,
+    network,
+  };
+}

@@ -1,0 +1,31 @@
+import type { Limits } from "@board/domain";
+import type { Database } from "@board/db";
+
+export interface ServiceDeps {
+  db: Database;
+  limits: Limits;
+  /** Time is injected so rules with day and age boundaries are testable without sleeping. */
+  clock: () => Date;
+  /** Absolute base URL of this service, used in receipts, action templates and links. */
+  publicUrl: string;
+}
+
+export type OAuthScope = "board:read" | "board:write";
+
+/** Who is calling. Agents arrive with an API key or an OAuth token; guests and operators slot in later. */
+export type Actor =
+  | { kind: "anonymous"; network: string }
+  | {
+      kind: "agent";
+      agentId: string;
+      name: string;
+      role: "agent" | "operator";
+      createdAt: Date;
+      via: "api_key" | "oauth";
+      /** API keys carry every scope; OAuth tokens carry what the owner approved. */
+      scopes: readonly OAuthScope[];
+      network: string;
+    };
+
+export type AgentActor = Extract<Actor, { kind: "agent" }>;
+export const API_KEY_SCOPES: readonly OAuthScope[] = ["board:read", "board:write"];

@@ -1,0 +1,454 @@
+import { SaxesParser, type SaxesTagNS } from "saxes";
+import { checkAttributeValue, externalUrlMessage } from "./attribute-values.js";
+import { SVG_BUDGETS } from "./budgets.js";
+import { checkStyleSheet } from "./css.js";
+import { AdmissionAbort, type AdmissionCode, type AdmissionError } from "./errors.js";
+import {
+  ANIMATABLE_ATTRIBUTES,
+  attributeKind,
+  FORBIDDEN_ELEMENTS,
+  type Policy,
+  SVG_NAMESPACE,
+  XLINK_NAMESPACE,
+  XML_NAMESPACE,
+} from "./policy.js";
+import { serialize, type SvgChildNode, type SvgElementNode } from "./tree.js";
+
+export interface AdmissionStats {
+  bytes: number;
+  nodes: number;
+  elements: number;
+  pathCommands: number;
+  depth: number;
+  filterPrimitives: number;
+  scriptBytes: number;
+  policyVersion: number;
+}
+
+export type AdmissionResult =
+  | { ok: true; canonical: string; staticMarkup: string; script: string | null; stats: AdmissionStats; tree: SvgElementNode }
+  | { ok: false; errors: AdmissionError[] };
+
+const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
+const XML_EVENTS_NAMESPACE = "http://www.w3.org/2001/xml-events";
+const SCRIPT_TYPES = new Set(["text/javascript", "application/javascript", "application/ecmascript", "text/ecmascript"]);
+const EVENT_ATTRIBUTE = /^on/i;
+
+interface RawAttribute {
+  uri: string;
+  prefix: string;
+  local: string;
+  name: string;
+  value: string;
+}
+
+interface RawElement {
+  uri: string;
+  name: string;
+  prefix: string;
+  attributes: RawAttribute[];
+  children: Array<RawElement | { text: string; cdata: boolean }>;
+  path: string;
+  line: number;
+  column: number;
+  depth: number;
+}
+
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+class ErrorCollector {
+  readonly errors: AdmissionError[] = [];
+
+  add(code: AdmissionCode, at: { path: string; line: number; column: number }, message: string): void {
+    this.errors.push({ code, path: at.path, line: at.line, column: at.column, message });
+    if (this.errors.length >= SVG_BUDGETS.admissionErrorsReported) throw new AdmissionAbort();
+  }
+
+  /** Records one error and stops: used where continuing would only produce noise or unbounded work. */
+  stop(code: AdmissionCode, at: { path: string; line: number; column: number }, message: string): never {
+    this.errors.push({ code, path: at.path, line: at.line, column: at.column, message });
+    throw new AdmissionAbort();
+  }
+}
+
+const DOCUMENT = { path: "/", line: 1, column: 1 };
+
+function parseDocument(source: string, errors: ErrorCollector): RawElement {
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const here = (path: string) => ({ path, line: parser.line, column: parser.column + 1 });
+  const stack: RawElement[] = [];
+  const siblingCounts: Array<Map<string, number>> = [new Map()];
+  let root: RawElement | undefined;
+  let nodes = 0;
+  let pendingStart = { line: 1, column: 1 };
+  const currentPath = () => stack.at(-1)?.path ?? "/";
+
+  const countNode = () => {
+    nodes++;
+    if (nodes > SVG_BUDGETS.nodes) {
+      errors.stop("SVG_BUDGET_NODES", here(currentPath()), `The picture has more than ${SVG_BUDGETS.nodes} nodes; simplify it or reuse shapes with <use>.`);
+    }
+  };
+  const appendText = (text: string, cdata: boolean) => {
+    const parent = stack.at(-1);
+    if (!parent) {
+      if (text.trim() !== "") errors.stop("SVG_MALFORMED_XML", here("/"), "Text outside the root element; remove it.");
+      return;
+    }
+    const last = parent.children.at(-1);
+    if (last && !("uri" in last) && !last.cdata && !cdata) {
+      last.text += text;
+      return;
+    }
+    // Whitespace between elements is not a node of the picture; it is merged or dropped later.
+    if (cdata || text.trim() !== "") countNode();
+    parent.children.push({ text, cdata });
+  };
+
+  parser.on("error", (error) => {
+    const reason = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, "").replace(/\.$/, "");
+    const code: AdmissionCode = /entity/i.test(reason) ? "SVG_ENTITY" : "SVG_MALFORMED_XML";
+    const advice = code === "SVG_ENTITY"
+      ? "Only &amp; &lt; &gt; &quot; &apos; and numeric character references are allowed; write the character itself."
+      : "Fix the XML so that it is well formed.";
+    errors.stop(code, here(currentPath()), `${reason}. ${advice}`);
+  });
+  parser.on("doctype", () => {
+    errors.stop("SVG_DOCTYPE", here("/"), "DOCTYPE declarations (and the DTDs and entities they bring) are not allowed; remove the <!DOCTYPE ...> line.");
+  });
+  parser.on("processinginstruction", (instruction) => {
+    errors.stop("SVG_PROCESSING_INSTRUCTION", here(currentPath()), `The processing instruction <?${instruction.target.slice(0, 40)} ...?> is not allowed; remove it (style sheets go in a <style> element).`);
+  });
+  parser.on("opentagstart", (tag) => {
+    // The parser stands just after the name; report the position of the "<".
+    pendingStart = { line: parser.line, column: Math.max(1, parser.column - tag.name.length) };
+  });
+  parser.on("opentag", (tag: SaxesTagNS) => {
+    countNode();
+    const counts = siblingCounts.at(-1) ?? new Map<string, number>();
+    const index = (counts.get(tag.local) ?? 0) + 1;
+    counts.set(tag.local, index);
+    const parentPath = stack.at(-1)?.path ?? "";
+    const element: RawElement = {
+      uri: tag.uri,
+      name: tag.local,
+      prefix: tag.prefix,
+      attributes: Object.values(tag.attributes).map((attribute) => ({
+        uri: attribute.uri,
+        prefix: attribute.prefix,
+        local: attribute.local,
+        name: attribute.name,
+        value: attribute.value,
+      })),
+      children: [],
+      path: `${parentPath}/${tag.local}[${index}]`,
+      line: pendingStart.line,
+      column: pendingStart.column,
+      depth: stack.length + 1,
+    };
+    if (element.depth > SVG_BUDGETS.depth) {
+      errors.stop("SVG_BUDGET_DEPTH", element, `Elements are nested more than ${SVG_BUDGETS.depth} levels deep; flatten the groups.`);
+    }
+    const parent = stack.at(-1);
+    if (parent) parent.children.push(element);
+    else root = element;
+    stack.push(element);
+    siblingCounts.push(new Map());
+  });
+  parser.on("closetag", () => {
+    stack.pop();
+    siblingCounts.pop();
+  });
+  parser.on("text", (text) => appendText(text, false));
+  parser.on("cdata", (text) => appendText(text, true));
+
+  parser.write(source).close();
+  if (!root) errors.stop("SVG_ROOT", DOCUMENT, "The document has no root element; start with <svg xmlns=\"http://www.w3.org/2000/svg\">.");
+  return root;
+}
+
+interface WalkState {
+  policy: Policy;
+  errors: ErrorCollector;
+  ids: Set<string>;
+  pathCommands: number;
+  nodes: number;
+  elements: number;
+  depth: number;
+  filterPrimitives: number;
+  script: string | null;
+  scriptBytes: number;
+}
+
+function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean {
+  for (const attribute of element.attributes) {
+    const declaresNamespace = attribute.prefix === "xmlns" || attribute.name === "xmlns";
+    if (!declaresNamespace) continue;
+    const allowed = (attribute.name === "xmlns" && attribute.value === SVG_NAMESPACE) ||
+      (attribute.name === "xmlns:xlink" && attribute.value === XLINK_NAMESPACE);
+    if (!allowed) {
+      const what = attribute.value === HTML_NAMESPACE ? "the HTML namespace" : `the namespace "${attribute.value.slice(0, 80)}"`;
+      errors.add("SVG_FOREIGN_NAMESPACE", element, `Declaring ${what} is not allowed; only SVG (and xlink) belong in a picture.`);
+      return true;
+    }
+  }
+  if (element.uri !== SVG_NAMESPACE) {
+    const what = element.uri === HTML_NAMESPACE ? "HTML" : element.uri === "" ? "no namespace" : `the namespace "${element.uri.slice(0, 80)}"`;
+    errors.add("SVG_FOREIGN_NAMESPACE", element, `<${element.prefix ? `${element.prefix}:` : ""}${element.name}> is in ${what}; every element must be SVG (xmlns="${SVG_NAMESPACE}" on the root).`);
+    return true;
+  }
+  return false;
+}
+
+/** Canonical name for an attribute, or an error when its namespace is not allowed. */
+function canonicalAttributeName(attribute: RawAttribute): string | { code: AdmissionCode; message: string } {
+  if (EVENT_ATTRIBUTE.test(attribute.local) || attribute.uri === XML_EVENTS_NAMESPACE) {
+    return {
+      code: "SVG_EVENT_ATTRIBUTE",
+      message: `The event attribute "${attribute.name}" is not allowed; register handlers in the script with showcase.on(id, type, callback).`,
+    };
+  }
+  if (attribute.uri === "") return attribute.local;
+  if (attribute.uri === XLINK_NAMESPACE && attribute.local === "href") return "href";
+  if (attribute.uri === XML_NAMESPACE && (attribute.local === "space" || attribute.local === "lang")) return `xml:${attribute.local}`;
+  return {
+    code: "SVG_FOREIGN_NAMESPACE",
+    message: `The attribute "${attribute.name}" is in a namespace that pictures may not use; use plain SVG attributes.`,
+  };
+}
+
+function checkScript(state: WalkState, element: RawElement, isRootChild: boolean): SvgElementNode | null {
+  const { errors } = state;
+  if (!isRootChild) {
+    errors.add("SVG_SCRIPT_PLACEMENT", element, "The script must be a direct child of the root <svg>; move it there.");
+    return null;
+  }
+  if (state.script !== null) {
+    errors.add("SVG_SCRIPT_PLACEMENT", element, "Only one <script> is allowed; merge the scripts into one.");
+    return null;
+  }
+  for (const attribute of element.attributes) {
+    if (attribute.prefix === "xmlns" || attribute.name === "xmlns") continue;
+    const name = canonicalAttributeName(attribute);
+    if (typeof name !== "string") {
+      errors.add(name.code, element, name.message);
+    } else if (name === "href") {
+      errors.add("SVG_SCRIPT_ATTRIBUTE", element, "Scripts may not load code from elsewhere (href); put the code inside <script><![CDATA[ ... ]]></script>.");
+    } else if (name === "type" && attribute.value === "module") {
+      errors.add("SVG_SCRIPT_ATTRIBUTE", element, "Module scripts are not supported; write a classic script without type=\"module\".");
+    } else if (name !== "type" || !SCRIPT_TYPES.has(attribute.value)) {
+      errors.add("SVG_SCRIPT_ATTRIBUTE", element, `The script attribute "${attribute.name}" is not allowed; a script takes no attributes.`);
+    }
+  }
+  const sections = element.children.filter((child) => !("uri" in child) && child.cdata);
+  const stray = element.children.some((child) => "uri" in child || (!child.cdata && child.text.trim() !== ""));
+  const only = sections[0];
+  if (stray || sections.length !== 1 || !only || "uri" in only) {
+    errors.add("SVG_SCRIPT_FORM", element, "A script must hold exactly one CDATA section and nothing else: <script><![CDATA[ code ]]></script>.");
+    return null;
+  }
+  state.script = only.text;
+  state.scriptBytes = utf8Length(only.text);
+  state.nodes += 1;
+  return { type: "element", name: "script", attributes: new Map(), children: [{ type: "text", text: only.text, cdata: true }], path: element.path, line: element.line, column: element.column };
+}
+
+function checkElement(state: WalkState, element: RawElement, parentName: string | null, filterCount: { value: number } | null): SvgElementNode | null {
+  const { errors, policy } = state;
+  if (namespaceProblem(errors, element)) return null;
+  const { name } = element;
+  if (parentName === null && name !== "svg") {
+    errors.add("SVG_ROOT", element, `The root element must be <svg>, not <${name}>.`);
+    return null;
+  }
+  if (name === "script") return checkScript(state, element, parentName !== null && element.depth === 2);
+  const rule = policy.elements[name];
+  if (!rule) {
+    const reason = FORBIDDEN_ELEMENTS[name];
+    if (reason) errors.add("SVG_FORBIDDEN_ELEMENT", element, `<${name}> is not allowed: ${reason}`);
+    else errors.add("SVG_UNKNOWN_ELEMENT", element, `<${name.slice(0, 60)}> is not an allowed SVG element; use shapes, text, groups, gradients, clipping, masks, patterns, markers, filters or animation elements.`);
+    return null;
+  }
+  state.nodes++;
+  state.elements++;
+  state.depth = Math.max(state.depth, element.depth);
+
+  const node: SvgElementNode = { type: "element", name, attributes: new Map(), children: [], path: element.path, line: element.line, column: element.column };
+  const ownAttributes = element.attributes.filter((attribute) => attribute.prefix !== "xmlns" && attribute.name !== "xmlns");
+  if (ownAttributes.length > SVG_BUDGETS.attributesPerElement) {
+    errors.add("SVG_BUDGET_ATTRIBUTES", element, `<${name}> has more than ${SVG_BUDGETS.attributesPerElement} attributes; move shared styling into a class.`);
+    return null;
+  }
+  const animatedName = ownAttributes.find((attribute) => attribute.uri === "" && attribute.local === "attributeName")?.value;
+  const animatedKind = name === "animateTransform"
+    ? (animatedName === "transform" ? ("numberList" as const) : undefined)
+    : animatedName !== undefined && Object.hasOwn(ANIMATABLE_ATTRIBUTES, animatedName) ? ANIMATABLE_ATTRIBUTES[animatedName] : undefined;
+  if (name === "animateTransform" && animatedName !== undefined && animatedName !== "transform") {
+    errors.add("SVG_SMIL_TARGET", element, "animateTransform may only animate the transform attribute.");
+  }
+
+  for (const attribute of ownAttributes) {
+    const canonicalName = canonicalAttributeName(attribute);
+    if (typeof canonicalName !== "string") {
+      errors.add(canonicalName.code, element, canonicalName.message);
+      continue;
+    }
+    if (node.attributes.has(canonicalName)) {
+      errors.add("SVG_FORBIDDEN_ATTRIBUTE", element, `"${canonicalName}" is given twice (href and xlink:href are the same attribute); keep one.`);
+      continue;
+    }
+    const kind = attributeKind(policy, name, canonicalName);
+    // A bad attributeName is already reported; its values cannot be judged without it.
+    if (kind === "animationValues" && !animatedKind && animatedName !== undefined) continue;
+    if (!kind) {
+      if (canonicalName === "href" || /^(?:src|action|formaction|xlink:.*)$/i.test(canonicalName)) {
+        errors.add("SVG_EXTERNAL_URL", element, `<${name}> may not carry "${attribute.name}". ${externalUrlMessage(attribute.value)}`);
+      } else {
+        errors.add("SVG_FORBIDDEN_ATTRIBUTE", element, `The attribute "${attribute.name.slice(0, 60)}" is not allowed on <${name}>; use the documented SVG attributes or CSS properties.`);
+      }
+      continue;
+    }
+    const checked = checkAttributeValue(kind, canonicalName, attribute.value, animatedKind);
+    if (!checked.ok) {
+      errors.add(checked.code, element, checked.message);
+      continue;
+    }
+    if (kind === "id") {
+      if (state.ids.has(checked.canonical)) {
+        errors.add("SVG_DUPLICATE_ID", element, `The id "${checked.canonical}" is used twice; ids must be unique.`);
+        continue;
+      }
+      state.ids.add(checked.canonical);
+    }
+    state.pathCommands += checked.pathCommands;
+    node.attributes.set(canonicalName, checked.canonical);
+  }
+  if (state.pathCommands > SVG_BUDGETS.pathCommands) {
+    errors.stop("SVG_BUDGET_PATH_COMMANDS", element, `The picture has more than ${SVG_BUDGETS.pathCommands} path commands; simplify the paths.`);
+  }
+  checkFilterCaps(state, element, node, rule.filterPrimitive === true, filterCount);
+
+  const innerFilterCount = name === "filter" ? { value: 0 } : filterCount;
+  if (rule.content === "css") {
+    checkStyleContent(state, element, node);
+    return node;
+  }
+  for (const child of element.children) {
+    if ("uri" in child) {
+      const checkedChild = checkElement(state, child, name, innerFilterCount);
+      if (checkedChild) node.children.push(checkedChild);
+      continue;
+    }
+    if (rule.content === "none") {
+      if (child.text.trim() !== "") errors.add("SVG_UNEXPECTED_TEXT", element, `<${name}> cannot hold text; put text inside <text>, <tspan>, <title> or <desc>.`);
+      continue;
+    }
+    if (child.text.length > SVG_BUDGETS.textNodeChars) {
+      errors.add("SVG_BUDGET_TEXT", element, `A text node is longer than ${SVG_BUDGETS.textNodeChars} characters; shorten it.`);
+      continue;
+    }
+    const previous = node.children.at(-1);
+    if (previous?.type === "text") previous.text += child.text;
+    else {
+      state.nodes++;
+      node.children.push({ type: "text", text: child.text, cdata: false });
+    }
+  }
+  return node;
+}
+
+function checkStyleContent(state: WalkState, element: RawElement, node: SvgElementNode): void {
+  let css = "";
+  for (const child of element.children) {
+    if ("uri" in child) {
+      state.errors.add("SVG_CSS_SYNTAX", element, "<style> may hold only CSS text; move the elements out of it.");
+      return;
+    }
+    css += child.text;
+  }
+  const checked = checkStyleSheet(css);
+  if (!checked.ok) {
+    state.errors.add(checked.problem.code, element, checked.problem.message);
+    return;
+  }
+  if (checked.canonical !== "") {
+    state.nodes++;
+    node.children.push({ type: "text", text: checked.canonical, cdata: false });
+  }
+}
+
+function numbersOf(value: string | undefined): number[] {
+  return value === undefined ? [] : value.trim().split(/[\s,]+/).map(Number);
+}
+
+export function filterCapProblem(name: string, attributes: Map<string, string>): string | null {
+  const over = (attribute: string, cap: number) => numbersOf(attributes.get(attribute)).some((n) => !(Math.abs(n) <= cap));
+  if (over("stdDeviation", SVG_BUDGETS.filterStdDeviationMax)) return `stdDeviation may be at most ${SVG_BUDGETS.filterStdDeviationMax}.`;
+  if (name === "feMorphology" && over("radius", SVG_BUDGETS.filterMorphologyRadiusMax)) return `feMorphology radius may be at most ${SVG_BUDGETS.filterMorphologyRadiusMax}.`;
+  if (name === "feTurbulence" && over("numOctaves", SVG_BUDGETS.filterTurbulenceOctavesMax)) return `numOctaves may be at most ${SVG_BUDGETS.filterTurbulenceOctavesMax}.`;
+  if (name === "feDisplacementMap" && over("scale", SVG_BUDGETS.filterDisplacementScaleMax)) return `scale may be at most ${SVG_BUDGETS.filterDisplacementScaleMax}.`;
+  return null;
+}
+
+function checkFilterCaps(state: WalkState, element: RawElement, node: SvgElementNode, isPrimitive: boolean, filterCount: { value: number } | null): void {
+  const capProblem = filterCapProblem(node.name, node.attributes);
+  if (capProblem) state.errors.add("SVG_FILTER_LIMIT", element, `${capProblem} Large filter parameters are too expensive to render.`);
+  if (!isPrimitive) return;
+  state.filterPrimitives++;
+  if (filterCount) filterCount.value++;
+  if ((filterCount?.value ?? 0) > SVG_BUDGETS.filterPrimitivesPerFilter) {
+    state.errors.stop("SVG_FILTER_LIMIT", element, `A filter may hold at most ${SVG_BUDGETS.filterPrimitivesPerFilter} primitives; split or simplify it.`);
+  }
+  if (state.filterPrimitives > SVG_BUDGETS.filterPrimitivesTotal) {
+    state.errors.stop("SVG_FILTER_LIMIT", element, `A picture may hold at most ${SVG_BUDGETS.filterPrimitivesTotal} filter primitives; reuse filters by id.`);
+  }
+}
+
+/**
+ * Admission under one policy. Bounded work: the parse is linear, node/depth/path budgets stop
+ * early, and error collection stops after a fixed count.
+ */
+export function admitWithPolicy(source: string, maxBytes: number, policy: Policy): AdmissionResult {
+  const errors = new ErrorCollector();
+  try {
+    const bytes = utf8Length(source);
+    if (bytes > maxBytes) {
+      errors.stop("SVG_BUDGET_BYTES", DOCUMENT, `The SVG is ${bytes} bytes; the limit here is ${maxBytes}. Simplify paths or reuse shapes.`);
+    }
+    const raw = parseDocument(source, errors);
+    const state: WalkState = {
+      policy, errors, ids: new Set(), pathCommands: 0, nodes: 0, elements: 0, depth: 0, filterPrimitives: 0,
+      script: null, scriptBytes: 0,
+    };
+    const tree = checkElement(state, raw, null, null);
+    if (errors.errors.length > 0 || !tree) return { ok: false, errors: errors.errors };
+    return {
+      ok: true,
+      canonical: serialize(tree, true),
+      staticMarkup: serialize(tree, false),
+      script: state.script,
+      tree,
+      stats: {
+        bytes, nodes: state.nodes, elements: state.elements, pathCommands: state.pathCommands, depth: state.depth,
+        filterPrimitives: state.filterPrimitives, scriptBytes: state.scriptBytes, policyVersion: policy.version,
+      },
+    };
+  } catch (error) {
+    if (error instanceof AdmissionAbort) return { ok: false, errors: errors.errors };
+    throw error;
+  }
+}
+
+export type { SvgChildNode };

@@ -1,0 +1,27 @@
+import index from "../builds/index.json";
+
+export interface ReleasedBuild {
+  id: string;
+  policyVersion: number;
+}
+
+interface BuildIndex {
+  current: string | null;
+  builds: ReleasedBuild[];
+}
+
+const BUILD_INDEX: BuildIndex = index as BuildIndex;
+
+export function releasedBuilds(): readonly ReleasedBuild[] {
+  return BUILD_INDEX.builds;
+}
+
+export function currentBuildId(): string | null {
+  return BUILD_INDEX.current;
+}
+
+/** The released build with this id; undefined asks for the current build. */
+export function releasedBuild(id: string | undefined): ReleasedBuild | undefined {
+  const wanted = id ?? BUILD_INDEX.current;
+  return BUILD_INDEX.builds.find((build) => build.id === wanted);
+}
