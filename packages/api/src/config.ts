@@ -1,5 +1,7 @@
 import { defaultLimits, type Limits } from "@board/domain";
 
+export type Environment = Record<string, string | undefined>;
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -14,7 +16,7 @@ export interface AppConfig {
 }
 
 /** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
-export function limitsFromEnv(env: NodeJS.ProcessEnv): Limits {
+export function limitsFromEnv(env: Environment): Limits {
   const limits: Limits = { ...defaultLimits };
   for (const key of Object.keys(defaultLimits) as Array<keyof Limits>) {
     const name = `BOARD_LIMIT_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
@@ -27,7 +29,7 @@ export function limitsFromEnv(env: NodeJS.ProcessEnv): Limits {
   return limits;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: Environment = process.env): AppConfig {
   const port = Number(env.PORT ?? 3000);
   if (!env.DATABASE_URL) throw new Error("DATABASE_URL is not set: the start script sets it to the embedded PostgreSQL when you have none.");
   return {

@@ -86,7 +86,9 @@ export function createApiHandler(options: ApiHandlerOptions) {
     createContext: ({ req }: { req: object }) => contexts.get(req)!,
     responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) =>
       errors.length > 0 || !ctx ? {} : { status: ctx.scope.status ?? 200, headers: ctx.scope.headers },
-    onError: ({ error, ctx }: { error: unknown; ctx?: ApiContext }) => {
+    // Errors raised before the context exists (unknown route) still reach the request's scope.
+    onError: ({ error, req }: { error: unknown; req: object }) => {
+      const ctx = contexts.get(req);
       if (ctx) ctx.scope.failure = error;
     },
   } as never) as unknown as (req: unknown, res: unknown) => Promise<void>;

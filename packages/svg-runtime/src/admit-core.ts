@@ -132,8 +132,8 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
     errors.stop("SVG_PROCESSING_INSTRUCTION", here(currentPath()), `The processing instruction <?${instruction.target.slice(0, 40)} ...?> is not allowed; remove it (style sheets go in a <style> element).`);
   });
   parser.on("opentagstart", (tag) => {
-    // The parser stands just after the name; report the position of the "<".
-    pendingStart = { line: parser.line, column: Math.max(1, parser.column - tag.name.length) };
+    // The parser stands past the name and the character that ended it; report the "<".
+    pendingStart = { line: parser.line, column: Math.max(1, parser.column - tag.name.length - 1) };
   });
   parser.on("opentag", (tag: SaxesTagNS) => {
     countNode();
@@ -295,6 +295,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
   const animatedKind = name === "animateTransform"
     ? (animatedName === "transform" ? ("numberList" as const) : undefined)
     : animatedName !== undefined && Object.hasOwn(ANIMATABLE_ATTRIBUTES, animatedName) ? ANIMATABLE_ATTRIBUTES[animatedName] : undefined;
+  const animated = animatedName !== undefined && animatedKind ? { name: animatedName, kind: animatedKind } : undefined;
   if (name === "animateTransform" && animatedName !== undefined && animatedName !== "transform") {
     errors.add("SVG_SMIL_TARGET", element, "animateTransform may only animate the transform attribute.");
   }
@@ -320,7 +321,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
       }
       continue;
     }
-    const checked = checkAttributeValue(kind, canonicalName, attribute.value, animatedKind);
+    const checked = checkAttributeValue(kind, canonicalName, attribute.value, animated);
     if (!checked.ok) {
       errors.add(checked.code, element, checked.message);
       continue;

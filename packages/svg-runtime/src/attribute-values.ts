@@ -84,7 +84,12 @@ export function externalUrlMessage(value: string): string {
  * Checks one attribute value. `context` supplies the attribute name (for CSS properties and
  * messages) and, for SMIL value attributes, the kind of the animated attribute.
  */
-export function checkAttributeValue(kind: AttributeKind, name: string, value: string, animatedKind?: AttributeKind): ValueCheck {
+export function checkAttributeValue(
+  kind: AttributeKind,
+  name: string,
+  value: string,
+  animated?: { name: string; kind: AttributeKind },
+): ValueCheck {
   if (value.length > SVG_BUDGETS.attributeValueChars) {
     return fail("SVG_BUDGET_TEXT", `The value of "${name}" is longer than ${SVG_BUDGETS.attributeValueChars} characters; simplify it.`);
   }
@@ -135,6 +140,8 @@ export function checkAttributeValue(kind: AttributeKind, name: string, value: st
       const result = name === "style" ? checkStyleAttribute(value) : checkPropertyValue(name, value);
       return result.ok ? pass(result.canonical) : fail(result.problem.code, result.problem.message);
     }
+    case "repeatCount":
+      return value.trim() === "indefinite" || NUMBER_ONLY.test(value.trim()) ? pass(value) : malformed(name, "a number or indefinite");
     case "clock":
       return CLOCK.test(value.trim()) ? pass(value) : malformed(name, "a clock value such as 2s or 500ms");
     case "timing":
@@ -144,12 +151,12 @@ export function checkAttributeValue(kind: AttributeKind, name: string, value: st
         ? pass(value)
         : malformed(name, "numbers separated by semicolons");
     case "animationValues": {
-      if (!animatedKind) return fail("SVG_SMIL_TARGET", `"${name}" needs a valid attributeName on the same element.`);
+      if (!animated) return fail("SVG_SMIL_TARGET", `"${name}" needs a valid attributeName on the same element.`);
       let pathCommands = 0;
       const parts: string[] = [];
       for (const part of value.split(";")) {
         if (name === "values" && part.trim() === "") continue;
-        const inner = checkAttributeValue(animatedKind, name, part.trim());
+        const inner = checkAttributeValue(animated.kind, animated.name, part.trim());
         if (!inner.ok) return inner;
         pathCommands += inner.pathCommands;
         parts.push(inner.canonical);

@@ -40,15 +40,20 @@ function assertNoEscapes(text: string): void {
 
 function parse(text: string, context: "stylesheet" | "declarationList" | "value", property?: string): csstree.CssNode {
   let syntaxError: string | undefined;
-  const ast = csstree.parse(text, {
-    context,
-    ...(property ? { property } : {}),
-    onParseError: (error) => {
-      syntaxError ??= error.message;
-    },
-  });
-  if (syntaxError !== undefined) refuse("SVG_CSS_SYNTAX", `CSS could not be parsed (${syntaxError}); fix the syntax.`);
-  return ast;
+  let ast: csstree.CssNode | undefined;
+  try {
+    ast = csstree.parse(text, {
+      context,
+      ...(property ? { property } : {}),
+      onParseError: (error) => {
+        syntaxError ??= error.message;
+      },
+    });
+  } catch (error) {
+    syntaxError ??= error instanceof Error ? error.message : "unreadable CSS";
+  }
+  if (syntaxError !== undefined || !ast) refuse("SVG_CSS_SYNTAX", `CSS could not be parsed (${syntaxError}); fix the syntax.`);
+  return ast as csstree.CssNode;
 }
 
 function checkValue(property: string, value: csstree.CssNode): void {

@@ -21,6 +21,7 @@ export type AttributeKind =
   | "localRef"
   | "css"
   | "clock"
+  | "repeatCount"
   | "timing"
   | "semicolonNumbers"
   | "animationValues"
@@ -110,7 +111,7 @@ const ANIMATION_TIMING: Record<string, AttributeKind> = {
   dur: "clock",
   min: "clock",
   max: "clock",
-  repeatCount: "number",
+  repeatCount: "repeatCount",
   repeatDur: "clock",
   fill: { oneOf: ["freeze", "remove"] },
   restart: { oneOf: ["always", "whenNotActive", "never"] },

@@ -1,0 +1,260 @@
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BoardClient, startTestServer, type TestServer } from "@board/testkit";
+
+let server: TestServer;
+let agent: BoardClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  agent = new BoardClient(server.baseUrl);
+  await agent.register();
+});
+afterAll(() => server.close());
+
+async function rawGet(path: string, headers: Record<string, string>) {
+  const res = await fetch(server.baseUrl + path, { headers });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+describe("required headers (§4.1)", () => {
+  test("missing X-Agent-Protocol is 400 PROTOCOL_REQUIRED naming the header", async () => {
+    const res = await agent.get("/v1/me", { "x-agent-protocol": "" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "PROTOCOL_REQUIRED", details: { header: "X-Agent-Protocol", expected: "board/1" } });
+  });
+
+  test("a wrong protocol version is refused the same way", async () => {
+    const res = await agent.get("/v1/me", { "x-agent-protocol": "board/2" });
+    expect(res.body.error.code).toBe("PROTOCOL_REQUIRED");
+  });
+
+  test.each([[""], ["text/plain"], ["*/*"], ["application/json;q=0"]])("Accept %j is 400 JSON_REQUIRED naming Accept", async (accept) => {
+    const res = await agent.get("/v1/me", { accept });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "JSON_REQUIRED", details: { header: "Accept" } });
+  });
+
+  test("a JSON body without Content-Type: application/json is 400 JSON_REQUIRED naming Content-Type", async () => {
+    const res = await agent.call("POST", "/v1/agents", { rawBody: '{"name":"abc"}', headers: { "content-type": "text/plain" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "JSON_REQUIRED", details: { header: "Content-Type" } });
+  });
+
+  test("authenticated routes without Authorization are 401 UNAUTHORIZED", async () => {
+    const anonymous = new BoardClient(server.baseUrl);
+    const res = await anonymous.get("/v1/me");
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("UNAUTHORIZED");
+  });
+
+  test("a non-Bearer Authorization header is 401", async () => {
+    const res = await agent.get("/v1/me", { authorization: "Basic abc" });
+    expect(res.status).toBe(401);
+  });
+
+  test.each([["api_key"], ["token"], ["access_token"]])("credentials in the query string (%s) are refused", async (name) => {
+    const res = await agent.get(`/v1/me?${name}=${agent.apiKey}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "CREDENTIALS_IN_URL", details: { parameter: name } });
+  });
+
+  test("a key pasted as any query value is refused", async () => {
+    const res = await agent.get(`/v1/rules?x=${agent.apiKey}`);
+    expect(res.body.error.code).toBe("CREDENTIALS_IN_URL");
+  });
+});
+
+describe("browser rejection (§5.4)", () => {
+  const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
+  test.each([
+    ["Sec-Fetch-Site", { "sec-fetch-site": "cross-site" }],
+    ["Sec-Fetch-Dest", { "sec-fetch-dest": "document" }],
+    ["Sec-Fetch-User", { "sec-fetch-user": "?1" }],
+    ["Origin", { origin: "https://example.org" }],
+    ["HTML-preferring Accept", { accept: "text/html,application/xhtml+xml,application/json;q=0.9" }],
+    ["browser User-Agent", { "user-agent": chrome }],
+  ])("%s is refused with 403 BROWSER_REJECTED", async (_label, headers) => {
+    const res = await agent.get("/v1/me", headers);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("BROWSER_REJECTED");
+  });
+
+  test.each([
+    ["curl", { "user-agent": "curl/8.5.0" }],
+    ["python requests", { "user-agent": "python-requests/2.32.3" }],
+    ["python httpx", { "user-agent": "python-httpx/0.27.0" }],
+    ["python urllib", { "user-agent": "Python-urllib/3.11" }],
+    ["node fetch (Sec-Fetch-Mode: cors alone)", { "user-agent": "node", "sec-fetch-mode": "cors" }],
+    ["JSON preferred over HTML", { accept: "application/json, text/html;q=0.5" }],
+  ])("%s passes", async (_label, headers) => {
+    const res = await agent.get("/v1/me", headers);
+    expect(res.status).toBe(200);
+  });
+
+  test("Node's built-in fetch with its own defaults passes", async () => {
+    const res = await rawGet("/v1/me", { accept: "application/json", "x-agent-protocol": "board/1", authorization: `Bearer ${agent.apiKey}` });
+    expect(res.status).toBe(200);
+  });
+});
+
+function rawPost(path: string, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: any }> {
+  const url = new URL(server.baseUrl + path);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on("error", reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe("body limits and JSON (§7, §8)", () => {
+  const base = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json" };
+
+  test("a declared Content-Length over 16384 is refused before reading: declared_bytes", async () => {
+    const res = await rawPost("/v1/agents", { ...base, "content-length": "16385" }, [Buffer.alloc(16385, 32)]);
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { declared_bytes: 16385, max_bytes: 16384 } });
+  });
+
+  test("a Content-Length outside the safe-integer range is reported as a string", async () => {
+    const huge = "99999999999999999999999";
+    // HTTP clients refuse to send such a header, so write it on a raw socket.
+    const raw = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(new URL(server.baseUrl).port), "127.0.0.1", () => {
+        socket.write(`POST /v1/agents HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nX-Agent-Protocol: board/1\r\nContent-Type: application/json\r\nContent-Length: ${huge}\r\n\r\n{}`);
+      });
+      let text = "";
+      socket.on("data", (c: Buffer) => (text += c));
+      socket.on("end", () => resolve(text));
+      socket.on("error", () => resolve(text));
+      setTimeout(() => socket.end(), 1500);
+    });
+    // Node's HTTP parser rejects such a header itself (400) before the app sees it; either way nothing is read.
+    expect(raw).toMatch(/^HTTP\/1\.1 (400|413)/);
+    if (raw.startsWith("HTTP/1.1 413")) expect(raw).toContain(`"declared_content_length":"${huge}"`);
+  });
+
+  test("a chunked body is cut off once it passes 16384 bytes: observed_bytes_at_least", async () => {
+    const chunks = Array.from({ length: 5 }, () => Buffer.alloc(4096, 32));
+    const res = await rawPost("/v1/agents", { ...base, "transfer-encoding": "chunked" }, chunks);
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(res.body.error.details.observed_bytes_at_least).toBeGreaterThan(16384);
+    expect(res.body.error.details.declared_bytes).toBeUndefined();
+  });
+
+  test("exactly 16384 bytes is read and judged as JSON", async () => {
+    const body = JSON.stringify({ name: "x".repeat(16384 - 11) });
+    expect(Buffer.byteLength(body)).toBe(16384);
+    const res = await rawPost("/v1/agents", { ...base, "content-length": "16384" }, [Buffer.from(body)]);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_FAILED");
+  });
+
+  test.each([
+    ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+    ["a syntax error", Buffer.from('{"name": ')],
+    ["an array", Buffer.from("[1,2]")],
+    ["a string", Buffer.from('"hello"')],
+    ["null", Buffer.from("null")],
+  ])("%s is 400 INVALID_JSON reporting the bytes read", async (_label, bytes) => {
+    const res = await rawPost("/v1/agents", { ...base, "content-length": String(bytes.length) }, [bytes]);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "INVALID_JSON", details: { received_bytes: bytes.length } });
+  });
+});
+
+describe("error envelope (§7)", () => {
+  test("every error has code, message and a docs URL that this service serves", async () => {
+    const res = await agent.get("/v1/me", { "x-agent-protocol": "" });
+    expect(Object.keys(res.body).sort()).toEqual(["docs", "error"]);
+    expect(res.body.docs).toBe(`${server.baseUrl}/docs/errors#PROTOCOL_REQUIRED`);
+    const page = await fetch(res.body.docs);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="PROTOCOL_REQUIRED"');
+  });
+
+  test("unknown routes are 404 NOT_FOUND in the envelope", async () => {
+    const res = await agent.get("/v1/no-such-route");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("NOT_FOUND");
+  });
+
+  test("responses carry a request id, echoing a well-formed incoming one", async () => {
+    const res = await agent.get("/v1/me", { "x-request-id": "trace-123" });
+    expect(res.headers.get("x-request-id")).toBe("trace-123");
+    const generated = await agent.get("/v1/me", { "x-request-id": "bad id with spaces" });
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("rate limits (§8)", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ limits: { writesPerMinutePerNetwork: 2, credentialCallsPerMinutePerNetwork: 5, registrationAttemptsPerMinutePerNetwork: 100 } });
+  });
+  afterAll(() => limited.close());
+
+  test("writes per network per minute: the third write is 429 BOARD_RATE_LIMIT with Retry-After and RateLimit headers", async () => {
+    const client = new BoardClient(limited.baseUrl);
+    const first = await client.post("/v1/agents", { name: "x" });
+    expect(first.status).toBe(400);
+    expect(first.headers.get("ratelimit-policy")).toContain('"writes";q=2;w=60');
+    expect(first.headers.get("ratelimit")).toContain('"writes";r=1;');
+    await client.post("/v1/agents", { name: "x" });
+    const third = await client.post("/v1/agents", { name: "x" });
+    expect(third.status).toBe(429);
+    expect(third.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { policy: "writes", limit: 2, window_seconds: 60 } });
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const otherNetwork = new BoardClient(limited.baseUrl);
+    expect((await otherNetwork.post("/v1/agents", { name: "x" })).status).toBe(400);
+  });
+
+  test("calls per network per minute apply to reads too", async () => {
+    const client = new BoardClient(limited.baseUrl);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await client.get("/v1/me")).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  test("registration attempts per minute per network", async () => {
+    const strict = await startTestServer({ limits: { registrationAttemptsPerMinutePerNetwork: 2 } });
+    try {
+      const client = new BoardClient(strict.baseUrl);
+      expect((await client.post("/v1/agents", { name: "x" })).status).toBe(400);
+      expect((await client.post("/v1/agents", { name: "x" })).status).toBe(400);
+      const res = await client.post("/v1/agents", { name: "x" });
+      expect(res.status).toBe(429);
+      expect(res.body.error.details.policy).toBe("registration");
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe("operations", () => {
+  test("/healthz reports the database and the limiter", async () => {
+    const res = await fetch(server.baseUrl + "/healthz");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "ok", database: { ok: true }, limiter: { ok: true, store: "postgres" } });
+  });
+
+  test("OpenAPI 3.1 document 1.8.0 with real statuses and the error envelope", async () => {
+    const doc = await (await fetch(server.baseUrl + "/openapi.json")).json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.8.0");
+    const register = doc.paths["/v1/agents"].post;
+    expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "409", "413", "429"]));
+    expect(register.responses["429"].headers["Retry-After"]).toBeDefined();
+    expect(register.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
+    const reference = await fetch(server.baseUrl + "/docs");
+    expect(reference.status).toBe(200);
+    expect(await reference.text()).toContain("/v1/agents");
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "vitest";
+import { BoardError } from "@board/domain";
+import { parseJsonObject, readBoundedBody } from "./body";
+import { browserSignal, prefersHtml } from "./browser";
+import { clientAddress } from "./client-address";
+
+function requestWith(headers: Record<string, string>, body?: string) {
+  return new Request("http://x/v1/agents", { method: "POST", headers, body, duplex: "half" } as RequestInit);
+}
+
+async function failure(promise: Promise<unknown>): Promise<BoardError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as BoardError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("readBoundedBody", () => {
+  test("a Content-Length outside the safe-integer range is reported as a string", async () => {
+    const error = await failure(readBoundedBody(new Request("http://x", { headers: { "content-length": "99999999999999999999" } }), 16384));
+    expect(error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(error.details).toEqual({ max_bytes: 16384, declared_content_length: "99999999999999999999" });
+  });
+
+  test("a declared length over the limit is refused as declared_bytes", async () => {
+    const error = await failure(readBoundedBody(new Request("http://x", { headers: { "content-length": "16385" } }), 16384));
+    expect(error.details).toEqual({ max_bytes: 16384, declared_bytes: 16385 });
+  });
+
+  test("a body longer than the limit without a declared length is cut: observed_bytes_at_least", async () => {
+    const error = await failure(readBoundedBody(requestWith({}, "x".repeat(20)), 10));
+    expect(error.details).toMatchObject({ max_bytes: 10, observed_bytes_at_least: 20 });
+  });
+
+  test("a body at the limit is read whole", async () => {
+    const { bytes } = await readBoundedBody(requestWith({}, "x".repeat(10)), 10);
+    expect(bytes.byteLength).toBe(10);
+  });
+
+  test("a non-numeric Content-Length is a validation error", async () => {
+    const error = await failure(readBoundedBody(new Request("http://x", { headers: { "content-length": "12abc" } }), 10));
+    expect(error.code).toBe("VALIDATION_FAILED");
+  });
+});
+
+describe("parseJsonObject", () => {
+  test("an empty body is an empty object", () => {
+    expect(parseJsonObject(new Uint8Array())).toEqual({});
+  });
+
+  test("an object parses", () => {
+    expect(parseJsonObject(new TextEncoder().encode('{"a":1}'))).toEqual({ a: 1 });
+  });
+
+  test.each([["[]"], ["1"], ["{"], ["\"x\""]])("%j is INVALID_JSON", (text) => {
+    expect(() => parseJsonObject(new TextEncoder().encode(text))).toThrow(BoardError);
+  });
+
+  test("an overlong UTF-8 encoding is INVALID_JSON", () => {
+    expect(() => parseJsonObject(new Uint8Array([0x7b, 0x22, 0xc0, 0xaf, 0x22, 0x3a, 0x31, 0x7d]))).toThrow(/UTF-8/);
+  });
+});
+
+describe("browser signals", () => {
+  test.each([
+    ["text/html", true],
+    ["text/html;q=0.5, application/json", false],
+    ["application/json", false],
+    ["*/*", false],
+    ["text/html, application/json", true],
+    ["application/json;q=0.4, text/html;q=0.8", true],
+  ])("Accept %j prefers HTML: %s", (accept, expected) => {
+    expect(prefersHtml(accept)).toBe(expected);
+  });
+
+  test("Sec-Fetch-Mode alone is not a browser signal", () => {
+    expect(browserSignal(new Headers({ "sec-fetch-mode": "cors", "user-agent": "node" }))).toBeNull();
+  });
+
+  test("Firefox and Safari user agents are browsers", () => {
+    expect(browserSignal(new Headers({ "user-agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5) AppleWebKit/605.1.15 Version/17.5 Safari/605.1.15" }))).toBe("a browser User-Agent");
+    expect(browserSignal(new Headers({ "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0" }))).toBe("a browser User-Agent");
+  });
+});
+
+describe("clientAddress", () => {
+  test.each([
+    ["no trusted proxies: the socket", "10.0.0.1", "1.1.1.1", 0, "10.0.0.1"],
+    ["one trusted proxy: the last entry", "10.0.0.1", "6.6.6.6, 1.1.1.1", 1, "1.1.1.1"],
+    ["two trusted proxies", "10.0.0.1", "6.6.6.6, 1.1.1.1, 10.0.0.2", 2, "1.1.1.1"],
+    ["trusted but header absent", "10.0.0.1", null, 1, "10.0.0.1"],
+  ])("%s", (_label, socket, forwarded, hops, expected) => {
+    expect(clientAddress(socket, forwarded, hops)).toBe(expected);
+  });
+});

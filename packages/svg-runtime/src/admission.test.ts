@@ -1,0 +1,162 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ATTACK_VECTORS } from "./corpus/attack-vectors.js";
+import { admitSvg, SVG_BUDGETS } from "./index.js";
+import { CURRENT_POLICY_VERSION, policyFor } from "./policy.js";
+
+const VALID_DIRECTORY = join(import.meta.dirname, "corpus", "valid");
+const validFixtures = readdirSync(VALID_DIRECTORY).map((file) => ({
+  file,
+  source: readFileSync(join(VALID_DIRECTORY, file), "utf8"),
+}));
+const ARTICLE = { maxBytes: SVG_BUDGETS.articleSourceBytes };
+const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg">${body}</svg>`;
+
+function admitted(source: string) {
+  const result = admitSvg(source, ARTICLE);
+  if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.errors, null, 1)}`);
+  return result;
+}
+
+describe("valid corpus", () => {
+  it.each(validFixtures)("$file is admitted and its canonical form is a fixed point", ({ source }) => {
+    const first = admitted(source);
+    const second = admitted(first.canonical);
+    expect(second.canonical).toBe(first.canonical);
+    expect(second.script).toBe(first.script);
+    expect(first.staticMarkup).not.toContain("<script");
+    expect(first.canonical).not.toContain("<!--");
+  });
+
+  it("uses every element of the current policy", () => {
+    const used = new Set<string>();
+    for (const { source } of validFixtures) {
+      for (const match of admitted(source).canonical.matchAll(/<([A-Za-z][\w-]*)/g)) used.add(match[1] ?? "");
+    }
+    const policy = policyFor(CURRENT_POLICY_VERSION);
+    const missing = Object.keys(policy?.elements ?? {}).filter((name) => !used.has(name));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("attack corpus", () => {
+  it.each(ATTACK_VECTORS)("$family: $name is refused with $code", ({ source, code }) => {
+    const result = admitSvg(source, ARTICLE);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]?.code).toBe(code);
+    for (const error of result.errors) {
+      expect(error.path).toMatch(/^\//);
+      expect(error.line).toBeGreaterThanOrEqual(1);
+      expect(error.column).toBeGreaterThanOrEqual(1);
+      expect(error.message.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("covers every family the issue names", () => {
+    const families = new Set(ATTACK_VECTORS.map((vector) => vector.family));
+    expect([...families].sort()).toEqual(["budget", "css", "element", "event", "id", "namespace", "script", "smil", "url", "xml"]);
+  });
+});
+
+describe("errors", () => {
+  it("report line and column of malformed XML", () => {
+    const result = admitSvg('<svg xmlns="http://www.w3.org/2000/svg">\n  <rect>\n</svg>', ARTICLE);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]).toMatchObject({ code: "SVG_MALFORMED_XML", line: 3 });
+  });
+
+  it("point at the offending element with a path and the position of its <", () => {
+    const result = admitSvg('<svg xmlns="http://www.w3.org/2000/svg">\n<g>\n<g/><g>\n    <rect onclick="x"/></g></g></svg>', ARTICLE);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]).toMatchObject({ code: "SVG_EVENT_ATTRIBUTE", path: "/svg[1]/g[1]/g[2]/rect[1]", line: 4, column: 5 });
+    expect(result.errors[0]?.message).toContain("showcase.on");
+  });
+
+  it("are collected up to a fixed count", () => {
+    const result = admitSvg(svg('<rect onclick="x"/>'.repeat(500)), ARTICLE);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toHaveLength(SVG_BUDGETS.admissionErrorsReported);
+  });
+
+  it("refuse an unknown build", () => {
+    const result = admitSvg(svg(""), { ...ARTICLE, build: "0".repeat(64) });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]?.code).toBe("SVG_UNKNOWN_BUILD");
+  });
+});
+
+describe("canonical form", () => {
+  it("orders attributes (id first), uses one quoting and drops comments and the XML declaration", () => {
+    const { canonical } = admitted(`<?xml version="1.0"?><!-- hi --><svg xmlns="http://www.w3.org/2000/svg" viewBox='0 0 1 1'><rect y='2' id='a' x="1" fill='#fff'/><!-- x --></svg>`);
+    expect(canonical).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect id="a" fill="#fff" x="1" y="2"/></svg>');
+  });
+
+  it("writes xlink:href as href and drops namespace declarations", () => {
+    const { canonical } = admitted('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><rect id="a"/><use xlink:href="#a"/></svg>');
+    expect(canonical).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect id="a"/><use href="#a"/></svg>');
+  });
+
+  it("escapes text and attribute values so markup never breaks out", () => {
+    const { canonical, staticMarkup } = admitted(svg('<desc><![CDATA[</desc><script>alert(1)</script>]]></desc><text aria-label="&quot;&gt;&lt;img&#10;">a &lt; b</text>'));
+    expect(canonical).toBe(svg('<desc>&lt;/desc&gt;&lt;script&gt;alert(1)&lt;/script&gt;</desc><text aria-label="&quot;&gt;&lt;img&#10;">a &lt; b</text>'));
+    expect(staticMarkup).not.toMatch(/<script|<img/);
+  });
+
+  it("keeps the script byte-exact and leaves it out of static markup", () => {
+    const code = "\n  let s = '<b>&amp;</b>'; // ü 🎉\r\n  showcase.state.x = s;\n";
+    const result = admitted(svg(`<rect id="r"/><script><![CDATA[${code}]]></script>`));
+    expect(result.script).toBe(code.replace(/\r\n/g, "\n"));
+    expect(result.canonical).toContain(`<script><![CDATA[${result.script}]]></script>`);
+    expect(result.staticMarkup).toBe(svg('<rect id="r"/>'));
+    expect(admitted(result.canonical).script).toBe(result.script);
+  });
+
+  it("rewrites CSS through the parser", () => {
+    const { canonical } = admitted(svg('<style>  rect  { fill : red ; }  </style><rect style=" stroke : blue ; "/>'));
+    expect(canonical).toBe(svg('<style>rect{fill:red}</style><rect style="stroke:blue"/>'));
+  });
+});
+
+describe("budgets", () => {
+  it("applies the limit the caller passes (article or comment)", () => {
+    const threeHundredKilobytes = svg(`<text>${"x".repeat(15_000)}</text>`.repeat(20));
+    expect(admitSvg(threeHundredKilobytes, ARTICLE).ok).toBe(true);
+    const forComment = admitSvg(threeHundredKilobytes, { maxBytes: SVG_BUDGETS.commentSourceBytes });
+    expect(forComment.ok).toBe(false);
+    if (!forComment.ok) expect(forComment.errors[0]?.code).toBe("SVG_BUDGET_BYTES");
+  });
+
+  it("counts implicit repeats and polyline points as documented", () => {
+    expect(admitted(svg('<path d="M0 0 1 1 2 2 L3 3 4 4 h1 1 z"/>')).stats.pathCommands).toBe(8);
+    expect(admitted(svg('<polygon points="0,0 1,1 2,2"/>')).stats.pathCommands).toBe(3);
+    expect(admitted(svg('<path d="M0 0a1 1 0 0 1 1 1 1 1 0 01 2 2"/>')).stats.pathCommands).toBe(3);
+  });
+
+  it("decides any 1 MiB input within one second", () => {
+    const worstCases = [
+      svg('<rect width="1" height="1" fill="red"/>'.repeat(19_000)),
+      svg(`<style>${"rect.a:hover>g{fill:rgb(1 2 3);stroke:url(#a);opacity:.5}".repeat(18_000)}</style>`),
+      svg(`<path d="M0 0H${"1 ".repeat(120_000)}"/>`.repeat(2)),
+      svg(`<text>${"&amp;&#x41;".repeat(16_000)}</text>`.repeat(5)),
+      svg(`<g>${'<rect onclick="x"/>'.repeat(50_000)}</g>`),
+      svg(`<rect style="${"fill:red;".repeat(26_000)}"/>`.repeat(4)),
+      svg(`${"<g>".repeat(64)}${"</g>".repeat(64)}`.repeat(2000)),
+      `<svg xmlns="http://www.w3.org/2000/svg"><script><![CDATA[${"x".repeat(1_000_000)}]]></script></svg>`,
+      svg(`<rect transform="${"translate(1 2) ".repeat(16_000)}"/>`.repeat(4)),
+      `${"<".repeat(1_000_000)}`,
+      svg(`<text>${"]]>".repeat(300_000)}</text>`),
+    ];
+    for (const source of worstCases) {
+      expect(source.length).toBeLessThanOrEqual(SVG_BUDGETS.articleSourceBytes);
+      const started = performance.now();
+      admitSvg(source, ARTICLE);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
+});
