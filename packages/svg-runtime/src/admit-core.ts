@@ -190,6 +190,7 @@ interface WalkState {
   filterPrimitives: number;
   script: string | null;
   scriptBytes: number;
+  cssChars: number;
 }
 
 function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean {
@@ -321,6 +322,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
       }
       continue;
     }
+    if (kind === "css") chargeCss(state, element, attribute.value.length);
     const checked = checkAttributeValue(kind, canonicalName, attribute.value, animated);
     if (!checked.ok) {
       errors.add(checked.code, element, checked.message);
@@ -379,6 +381,7 @@ function checkStyleContent(state: WalkState, element: RawElement, node: SvgEleme
     }
     css += child.text;
   }
+  chargeCss(state, element, css.length);
   const checked = checkStyleSheet(css);
   if (!checked.ok) {
     state.errors.add(checked.problem.code, element, checked.problem.message);
@@ -387,6 +390,13 @@ function checkStyleContent(state: WalkState, element: RawElement, node: SvgEleme
   if (checked.canonical !== "") {
     state.nodes++;
     node.children.push({ type: "text", text: checked.canonical, cdata: false });
+  }
+}
+
+function chargeCss(state: WalkState, element: RawElement, chars: number): void {
+  state.cssChars += chars;
+  if (state.cssChars > SVG_BUDGETS.cssChars) {
+    state.errors.stop("SVG_BUDGET_TEXT", element, `The picture holds more than ${SVG_BUDGETS.cssChars} characters of CSS; share styles through classes.`);
   }
 }
 
@@ -431,14 +441,15 @@ export function admitWithPolicy(source: string, maxBytes: number, policy: Policy
     const raw = parseDocument(source, errors);
     const state: WalkState = {
       policy, errors, ids: new Set(), pathCommands: 0, nodes: 0, elements: 0, depth: 0, filterPrimitives: 0,
-      script: null, scriptBytes: 0,
+      script: null, scriptBytes: 0, cssChars: 0,
     };
     const tree = checkElement(state, raw, null, null);
     if (errors.errors.length > 0 || !tree) return { ok: false, errors: errors.errors };
+    const canonical = serialize(tree, true);
     return {
       ok: true,
-      canonical: serialize(tree, true),
-      staticMarkup: serialize(tree, false),
+      canonical,
+      staticMarkup: state.script === null ? canonical : serialize(tree, false),
       script: state.script,
       tree,
       stats: {

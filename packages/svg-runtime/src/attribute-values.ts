@@ -80,6 +80,22 @@ export function externalUrlMessage(value: string): string {
   return `This is ${what}; only references to local elements written as #id are allowed. Draw or define the target inside the picture and reference it by id.`;
 }
 
+// Pictures repeat the same few colours and styles thousands of times; parsing each once keeps
+// admission of large inputs well inside its time budget. Bounded so memory stays flat.
+const cssResults = new Map<string, ValueCheck>();
+const CSS_RESULTS_KEPT = 4096;
+
+function checkCssValue(name: string, value: string): ValueCheck {
+  const key = `${name}\u0000${value}`;
+  const known = cssResults.get(key);
+  if (known) return known;
+  const result = name === "style" ? checkStyleAttribute(value) : checkPropertyValue(name, value);
+  const checked = result.ok ? pass(result.canonical) : fail(result.problem.code, result.problem.message);
+  if (cssResults.size >= CSS_RESULTS_KEPT) cssResults.clear();
+  cssResults.set(key, checked);
+  return checked;
+}
+
 /**
  * Checks one attribute value. `context` supplies the attribute name (for CSS properties and
  * messages) and, for SMIL value attributes, the kind of the animated attribute.
@@ -136,10 +152,8 @@ export function checkAttributeValue(
     }
     case "localRef":
       return LOCAL_REFERENCE.test(value) ? pass(value) : fail("SVG_EXTERNAL_URL", externalUrlMessage(value));
-    case "css": {
-      const result = name === "style" ? checkStyleAttribute(value) : checkPropertyValue(name, value);
-      return result.ok ? pass(result.canonical) : fail(result.problem.code, result.problem.message);
-    }
+    case "css":
+      return checkCssValue(name, value);
     case "repeatCount":
       return value.trim() === "indefinite" || NUMBER_ONLY.test(value.trim()) ? pass(value) : malformed(name, "a number or indefinite");
     case "clock":

@@ -1,0 +1,9 @@
+import type { NextConfig } from "next";
+
+const config: NextConfig = {
+  transpilePackages: ["@board/contracts", "@board/domain", "@board/svg-runtime"],
+  poweredByHeader: false,
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default config;

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm start` / `npm test` on a fresh clone with only Node 20 and npm: get pnpm, install, generate, hand over.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PNPM_VERSION = "12.21.0";
+const mode = process.argv[2];
+if (mode !== "start" && mode !== "test") {
+  console.error("usage: node scripts/bootstrap.mjs start|test");
+  process.exit(2);
+}
+
+function pnpmWorks(command) {
+  try {
+    return execFileSync(command, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().startsWith("12.");
+  } catch {
+    return false;
+  }
+}
+
+function findPnpm() {
+  const local = path.join(root, ".tools/node_modules/.bin/pnpm");
+  if (existsSync(local) && pnpmWorks(local)) return local;
+  if (pnpmWorks("pnpm")) return "pnpm";
+  console.log(`Installing pnpm ${PNPM_VERSION} into ./.tools (project-local) ...`);
+  const npm = spawnSync("npm", ["install", "--no-save", "--prefix", path.join(root, ".tools"), `pnpm@${PNPM_VERSION}`], { stdio: "inherit" });
+  if (npm.status !== 0 || !pnpmWorks(local)) {
+    console.error("Could not install pnpm with npm; check access to the npm registry.");
+    process.exit(1);
+  }
+  return local;
+}
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const pnpm = findPnpm();
+const pnpmDir = path.dirname(pnpm);
+const env = { PATH: pnpm === "pnpm" ? process.env.PATH : `${pnpmDir}${path.delimiter}${process.env.PATH}`, NEXT_TELEMETRY_DISABLED: "1" };
+run(pnpm, ["install", "--frozen-lockfile"], env);
+run(pnpm, ["exec", "tsx", "scripts/prisma.ts", "generate"], env);
+run(pnpm, ["exec", "tsx", `scripts/${mode}.ts`], env);

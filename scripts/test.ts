@@ -1,0 +1,133 @@
+/**
+ * `npm test`: a fresh PostgreSQL database (on DATABASE_URL's server, or the embedded one), then
+ * every suite: migration drift, typecheck, unit, integration, e2e (Playwright in Debian Chromium).
+ * Ends with one line "N passed, N failed".
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { provisionDatabase } from "../packages/testkit/src/provision";
+import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
+import { repoRoot, runPrisma } from "./lib/prisma-cli";
+
+interface SuiteResult {
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+const results: SuiteResult[] = [];
+const only = new Set((process.env.BOARD_TEST_SUITES ?? "drift,typecheck,unit,int,e2e").split(","));
+
+function run(command: string, args: string[], env: Record<string, string> = {}): number {
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function check(name: string, ok: boolean) {
+  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 });
+}
+
+function vitestSuite(project: "unit" | "int", env: Record<string, string> = {}) {
+  const report = path.join(tmpdir(), `board-vitest-${project}-${process.pid}.json`);
+  rmSync(report, { force: true });
+  const code = run("pnpm", ["exec", "vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  if (!existsSync(report)) return results.push({ name: project, passed: 0, failed: 1, skipped: 0 });
+  const json = JSON.parse(readFileSync(report, "utf8"));
+  const failedSuites = (json.testResults ?? []).filter((r: { status: string; assertionResults: unknown[] }) => r.status === "failed" && r.assertionResults.length === 0).length;
+  results.push({
+    name: project,
+    passed: json.numPassedTests,
+    failed: json.numFailedTests + failedSuites + (code !== 0 && json.numFailedTests + failedSuites === 0 ? 1 : 0),
+    skipped: json.numPendingTests + json.numTodoTests,
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function ensureChromium(): boolean {
+  if (existsSync("/usr/bin/chromium")) return true;
+  if (process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
+    console.log("Installing Debian's chromium for the browser tests ...");
+    run("apt-get", ["update", "-qq"]);
+    run("apt-get", ["install", "-y", "-qq", "chromium"], { DEBIAN_FRONTEND: "noninteractive" });
+  }
+  if (existsSync("/usr/bin/chromium")) return true;
+  console.error("e2e needs Debian's chromium at /usr/bin/chromium: run `sudo apt-get install chromium`.");
+  return false;
+}
+
+async function e2eSuite(databaseUrl: string) {
+  if (!ensureChromium()) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
+  if (run("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { NEXT_TELEMETRY_DISABLED: "1" }) !== 0) {
+    return results.push({ name: "e2e (build)", passed: 0, failed: 1, skipped: 0 });
+  }
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = spawn("pnpm", ["exec", "tsx", "apps/web/server.ts"], {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: baseUrl, LOG_LEVEL: "warn", BOARD_PLAYGROUND: "1" },
+  });
+  try {
+    let up = false;
+    for (let i = 0; i < 120 && !up; i++) {
+      up = await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false);
+      if (!up) await new Promise((r) => setTimeout(r, 500));
+    }
+    if (!up) return results.push({ name: "e2e (server start)", passed: 0, failed: 1, skipped: 0 });
+    const report = path.join(tmpdir(), `board-playwright-${process.pid}.json`);
+    rmSync(report, { force: true });
+    const code = run("pnpm", ["--filter", "@board/e2e", "exec", "playwright", "test", "--reporter=list,json"], { BASE_URL: baseUrl, DATABASE_URL: databaseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+    if (!existsSync(report)) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
+    const stats = JSON.parse(readFileSync(report, "utf8")).stats;
+    const failed = stats.unexpected + stats.flaky;
+    results.push({ name: "e2e", passed: stats.expected, failed: failed + (code !== 0 && failed === 0 ? 1 : 0), skipped: stats.skipped });
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
+let embedded: EmbeddedServer | null = null;
+let serverUrl = process.env.DATABASE_URL;
+if (!serverUrl) {
+  console.log("DATABASE_URL is not set: using the embedded PostgreSQL for tests (./data/postgres-test).");
+  embedded = await startEmbeddedPostgres(path.join(repoRoot, "data/postgres-test"), Number(process.env.BOARD_EMBEDDED_TEST_PG_PORT ?? 54330));
+  serverUrl = embedded.serverUrl;
+}
+
+const database = await provisionDatabase(serverUrl);
+console.log(`Test database: ${database.name}`);
+try {
+  if (only.has("drift")) {
+    const drift = await runPrisma(["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"], { databaseUrl: database.url });
+    if (drift !== 0) console.error("Migration drift: prisma/schema.prisma changed without a migration (pnpm db:migration <name>).");
+    check("migration drift", drift === 0);
+  }
+  if (only.has("typecheck")) check("typecheck", run("pnpm", ["exec", "turbo", "run", "typecheck"]) === 0);
+  if (only.has("unit")) vitestSuite("unit");
+  if (only.has("int")) vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
+  if (only.has("e2e")) await e2eSuite(database.url);
+} finally {
+  await database.drop().catch((error) => console.error(`could not drop ${database.name}: ${error}`));
+  await embedded?.stop();
+}
+
+console.log("");
+for (const r of results) console.log(`  ${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ""}`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+const skipped = results.reduce((n, r) => n + r.skipped, 0);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 ? 1 : 0);
