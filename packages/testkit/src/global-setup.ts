@@ -1,11 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { provisionDatabase } from "./provision";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    databaseUrl: string;
-  }
-}
+import "./provided";
 
 /**
  * Integration tests need a real PostgreSQL. scripts/test.ts passes a freshly migrated database in

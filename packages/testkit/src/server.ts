@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { createApp, createNodeServer, loadConfig, type App } from "@board/api";
 import { defaultLimits, type Limits } from "@board/domain";
 import { inject } from "vitest";
+import "./provided";
 
 export interface TestServer {
   baseUrl: string;
