@@ -47,6 +47,8 @@ export const SVG_BUDGETS = {
   frameWallMs: 400,
   /** Host watchdog: a worker that has not answered a frame or event after this long is terminated. */
   watchdogMs: 1000,
+  /** Extra watchdog time for the first request, which also instantiates QuickJS in the new worker. */
+  startupAllowanceMs: 500,
   /** Live timers at once. */
   timersActive: 64,
   /** Timers created within one second of virtual time. */

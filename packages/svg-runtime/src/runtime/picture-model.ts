@@ -16,7 +16,8 @@ export type BridgeRefusalCode =
   | "BRIDGE_EVENT_TYPE";
 
 export interface Refusal {
-  code: BridgeRefusalCode;
+  /** A budget code means the instance is being stopped; the script sees it but cannot continue. */
+  code: BridgeRefusalCode | RuntimeBudgetCode;
   message: string;
 }
 
@@ -62,6 +63,7 @@ export class PictureModel {
   nodeCount = 0;
   pathCommandCount = 0;
   private generatedIds = 0;
+  private createdIds = 0;
 
   constructor(readonly policy: Policy, tree: SvgElementNode) {
     this.adopt(tree, null, 1);
@@ -184,11 +186,11 @@ export class PictureModel {
   setText(id: string, text: unknown): MutationOutcome {
     const element = this.elements.get(id);
     if (!element) return { ok: false, refusal: unknownId(id) };
+    const checked = this.checkText(element, text);
+    if (typeof checked !== "string") return { ok: false, refusal: checked };
     if (element.children.some((child) => typeof child === "string")) {
       return refuse("BRIDGE_TEXT", `"${id}" has child elements; setText works on elements holding only text (put the text in a <tspan> with an id).`);
     }
-    const checked = this.checkText(element, text);
-    if (typeof checked !== "string") return { ok: false, refusal: checked };
     const nodeCount = this.nodeCount - element.children.length + (checked === "" ? 0 : 1);
     if (nodeCount > SVG_BUDGETS.nodes) return { ok: false, budget: "BUDGET_NODES" };
     this.nodeCount = nodeCount;
@@ -231,7 +233,7 @@ export class PictureModel {
     const nodeCount = this.nodeCount + 1 + (checkedText ? 1 : 0);
     if (nodeCount > SVG_BUDGETS.nodes) return { ok: false, budget: "BUDGET_NODES" };
     if (this.pathCommandCount + pathCommands > SVG_BUDGETS.pathCommands) return { ok: false, budget: "BUDGET_PATH_COMMANDS" };
-    const id = checkedAttributes.get("id") ?? requestedId ?? `$c${++this.generatedIds}`;
+    const id = checkedAttributes.get("id") ?? requestedId ?? `$c${++this.createdIds}`;
     if (this.elements.has(id)) return refuse("SVG_DUPLICATE_ID", `The id "${id}" is already used.`);
     this.nodeCount = nodeCount;
     this.pathCommandCount += pathCommands;

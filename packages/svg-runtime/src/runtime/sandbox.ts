@@ -187,15 +187,15 @@ export class PictureSandbox {
     if (this.budgetHit) throw new BudgetStop(this.budgetHit);
     // Promise reactions run inside the same budgets as the callback that queued them.
     const jobs = this.runtime.executePendingJobs();
-    if (jobs.error) {
-      jobs.error.dispose();
-      if (this.budgetHit) throw new BudgetStop(this.budgetHit);
-    }
+    if (jobs.error) jobs.error.dispose();
+    if (this.budgetHit) throw new BudgetStop(this.budgetHit);
   }
 
   /** One host request: run, then either flush the frame's mutations or stop. */
   private turn(seq: number, body: () => void): WorkerReply {
     this.frameStarted = Date.now();
+    this.callbackStarted = this.frameStarted;
+    this.interruptPolls = 0;
     this.scriptErrors = [];
     if (!this.stopped) {
       try {
@@ -231,7 +231,7 @@ export class PictureSandbox {
   /** Marks the budget so the interrupt handler ends the script even if it catches the error. */
   private hitBudget(code: RuntimeBudgetCode): { error: Refusal } {
     this.budgetHit ??= code;
-    return { error: { code: "BRIDGE_ARGUMENT", message: RUNTIME_BUDGET_EXPLANATIONS[code] } };
+    return { error: { code, message: RUNTIME_BUDGET_EXPLANATIONS[code] } };
   }
 
   private bridgeCall(op: string, argsJson: string): { value: unknown } | { error: Refusal } {
@@ -283,7 +283,7 @@ export class PictureSandbox {
     if (!allowed) {
       return { error: { code: "BRIDGE_EVENT_TYPE", message: `"${String(type).slice(0, 40)}" is not an event you can listen to here; use ${isViewport ? "resize" : EVENT_TYPES.join(", ")}.` } };
     }
-    if (!isViewport && !this.model.get(id)) return read404(id);
+    if (!isViewport && !this.model.get(id)) return unknownListenTarget(id);
     const eventType = type as PictureEventType;
     const byType = this.listeners.get(id) ?? new Map<PictureEventType, number[]>();
     this.listeners.set(id, byType);
@@ -322,6 +322,6 @@ export class PictureSandbox {
   }
 }
 
-function read404(id: string): { error: Refusal } {
+function unknownListenTarget(id: string): { error: Refusal } {
   return { error: { code: "BRIDGE_UNKNOWN_ID", message: `No element has the id "${id.slice(0, 80)}"; give the element an id in the SVG.` } };
 }

@@ -1,0 +1,9 @@
+/// <reference lib="webworker" />
+import type { HostToWorker } from "./protocol.js";
+import { createWorkerHandler } from "./worker-core.js";
+
+// Browser (module Web Worker) entry. The worker is served with its own CSP (no fetch, no import);
+// the QuickJS wasm arrives compiled from the host in the start message.
+declare const self: DedicatedWorkerGlobalScope;
+const handle = createWorkerHandler((reply) => self.postMessage(reply));
+self.onmessage = (message: MessageEvent<HostToWorker>) => void handle(message.data);
