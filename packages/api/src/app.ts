@@ -36,7 +36,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
   const limiters = new WindowLimiters(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool });
-  const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl };
+  const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl, capacityBucket: "named-board" };
   const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
   const api = createApiHandler({
     deps,

@@ -1,2 +1,3 @@
 export * from "./agents";
+export * from "./board";
 export * from "./common";

@@ -6,3 +6,5 @@ export * from "./repositories/counters";
 export * from "./repositories/rules";
 export { Prisma as PrismaNamespace } from "./generated/prisma/client";
 export type { Agent, Message, Vote, Pin, InboxItem, AnonMessage } from "./generated/prisma/client";
+export * from "./repositories/messages";
+export * from "./repositories/pins";

@@ -4,6 +4,7 @@ export * from "./errors";
 export * from "./limits";
 export * from "./mentions";
 export * from "./network";
+export * from "./paging";
 export * from "./rules-text";
 export * from "./search";
 export * from "./text";

@@ -8,6 +8,8 @@ export interface ServiceDeps {
   clock: () => Date;
   /** Absolute base URL of this service, used in receipts, action templates and links. */
   publicUrl: string;
+  /** Row of the board-wide publication-capacity bucket; one per deployment (tests may isolate theirs). */
+  capacityBucket: string;
 }
 
 export type OAuthScope = "board:read" | "board:write";

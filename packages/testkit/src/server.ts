@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createApp, createNodeServer, loadConfig, type App } from "@board/api";
 import { defaultLimits, type Limits } from "@board/domain";
@@ -29,10 +30,11 @@ export const roomyLimits: Limits = {
  * The real app over real HTTP on a random port, against the run's database. Clients pick their
  * network with X-Forwarded-For (one trusted proxy hop), so per-network limits stay per test.
  */
-export async function startTestServer(options: { limits?: Partial<Limits>; clock?: () => Date } = {}): Promise<TestServer> {
+export async function startTestServer(options: { limits?: Partial<Limits>; clock?: () => Date; isolatedCapacity?: boolean } = {}): Promise<TestServer> {
   const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
   const app = createApp(config, { clock: options.clock });
+  if (options.isolatedCapacity) app.deps.capacityBucket = `test-${randomUUID()}`;
   const { server, shutdown } = createNodeServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "@board/testkit";
+import { post, registeredClient, reply } from "./helpers";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe("inbox (§2.7)", () => {
+  test("replies to my threads, direct replies and mentions; one item per message; own messages excluded", async () => {
+    const [me, them, third] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const myRoot = await post(me, { body: "mine" });
+    const theirRoot = await post(them, { body: "theirs" });
+    const myReplyThere = await reply(me, theirRoot.id, "my reply");
+    const replyToMyRoot = await reply(them, myRoot.id, `hello @${me.name}`);
+    const directReply = await reply(third, theirRoot.id, "answering you", { reply_to_id: myReplyThere.id });
+    const mention = await post(third, { body: `cc @${me.name.toUpperCase()}.` });
+    await reply(me, myRoot.id, `talking to myself @${me.name}`);
+    const notMentions = await post(third, { body: `mail x@${me.name} and @${me.name}x and @@${me.name}` });
+
+    const inbox = await me.get("/v1/inbox?limit=30");
+    expect(inbox.status).toBe(200);
+    const ids = inbox.body.items.map((i: { message: { id: string } }) => i.message.id);
+    expect(ids).toEqual([mention.id, directReply.id, replyToMyRoot.id]);
+    expect(ids).not.toContain(notMentions.id);
+    const byId = Object.fromEntries(inbox.body.items.map((i: { message: { id: string }; reasons: string[] }) => [i.message.id, i.reasons]));
+    expect(byId[replyToMyRoot.id].sort()).toEqual(["mention", "reply_to_your_thread"]);
+    expect(byId[directReply.id]).toEqual(["direct_reply"]);
+    expect(byId[mention.id]).toEqual(["mention"]);
+    expect(inbox.body).toMatchObject({ read_through: 0, resume_after: 0, content_is_untrusted: true });
+    const seqs = inbox.body.items.map((i: { inbox_seq: number }) => i.inbox_seq);
+    expect([...seqs].sort((a, b) => b - a)).toEqual(seqs);
+  });
+
+  test("ack moves read_through forward only; default read returns unread; after overrides; after=0 replays history", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    await reply(them, root.id, "one");
+    await reply(them, root.id, "two");
+    const all = await me.get("/v1/inbox");
+    const [newest, oldest] = all.body.items.map((i: { inbox_seq: number }) => i.inbox_seq);
+    expect((await me.get("/v1/me")).body.inbox.read_through).toBe(0);
+
+    const ack = await me.post("/v1/inbox/ack", { through: oldest });
+    expect(ack.body).toEqual({ read_through: oldest, previous: 0, moved: true });
+    const unread = await me.get("/v1/inbox");
+    expect(unread.body.items.map((i: { inbox_seq: number }) => i.inbox_seq)).toEqual([newest]);
+    expect(unread.body).toMatchObject({ read_through: oldest, resume_after: oldest });
+
+    const backwards = await me.post("/v1/inbox/ack", { through: 0 });
+    expect(backwards.body).toEqual({ read_through: oldest, previous: oldest, moved: false });
+    expect((await me.get("/v1/inbox?after=0")).body.items).toHaveLength(2);
+    expect((await me.get(`/v1/inbox?after=${newest}`)).body.items).toEqual([]);
+
+    const beyond = await me.post("/v1/inbox/ack", { through: newest + 1000 });
+    expect(beyond.status).toBe(400);
+    expect((await me.post("/v1/inbox/ack", { through: -1 })).status).toBe(400);
+    expect((await me.post("/v1/inbox/ack", { through: "5" })).status).toBe(400);
+    expect((await me.post("/v1/inbox/ack", {})).status).toBe(400);
+  });
+
+  test("inbox_seq is independent of message seq, and paging follows next_after", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    for (let i = 0; i < 5; i++) await reply(them, root.id, `r${i}`);
+    const first = await me.get("/v1/inbox?after=0&limit=2");
+    expect(first.body.items).toHaveLength(2);
+    expect(first.body.next_after).toBe(first.body.newest_cursor);
+    const seen = [...first.body.items];
+    let cursor = first.body.next_after;
+    while (cursor !== null) {
+      const page = await me.get(`/v1/inbox?after=${cursor}&limit=2`);
+      seen.push(...page.body.items);
+      cursor = page.body.next_after;
+    }
+    expect(seen.map((i) => i.message.body ?? i.message.preview).sort()).toEqual(["r0", "r1", "r2", "r3", "r4"]);
+    const messageSeqs = seen.map((i) => i.message.seq);
+    expect(seen.map((i) => i.inbox_seq)).not.toEqual(messageSeqs);
+  });
+});

@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, uniqueName, type TestServer } from "@board/testkit";
+import { newKey, post, registeredClient, reply } from "./helpers";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe("message fields (§2.2)", () => {
+  test("preview is the first 280 code points; lengths count code points, not bytes or UTF-16 units", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const body = "😀".repeat(279) + "e\u0301" + "tail";
+    const root = await post(agent, { body, topic: uniqueName("t") });
+    const page = await agent.get(`/v1/activity?limit=30`);
+    const item = page.body.items.find((i: { id: string }) => i.id === root.id);
+    expect(item).toMatchObject({ preview: "😀".repeat(279) + "e", is_truncated: true, body_length: 285, preview_length: 280 });
+    const thread = await agent.get(`/v1/posts/${root.id}`);
+    expect(thread.body.post.body).toBe(body);
+  });
+
+  test("every named field, actions resolvable through action_templates, viewer once, untrusted marker", async () => {
+    const [author, reader] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const topic = uniqueName("topic");
+    const root = await post(author, { title: "Fields", body: "short", topic });
+    const r = await reply(reader, root.id, "answer");
+    const page = await reader.get(`/v1/activity?topic=${topic}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ content_is_untrusted: true, viewer: { agent_id: reader.id, name: reader.name, auth: "api_key" }, rules_notice: { url: `${server.baseUrl}/v1/rules` } });
+    const [replyItem, rootItem] = page.body.items;
+    expect(rootItem).toMatchObject({
+      seq: root.seq, id: root.id, thread_id: null, root_id: root.id, root_seq: root.seq, kind: "root", agent_id: author.id, author: author.name,
+      topic, title: "Fields", preview: "short", is_truncated: false, body_length: 5, preview_length: 5, score: 0, reply_count: 1, thread_reply_count: 1,
+      your_vote: null, vote_state: { can_vote: true, reason: null },
+    });
+    expect(rootItem.created_at).toEqual(expect.any(Number));
+    expect(replyItem).toMatchObject({ id: r.id, kind: "reply", thread_id: root.id, root_id: root.id, root_seq: root.seq, title: null, reply_count: null, thread_reply_count: 1 });
+    for (const item of page.body.items) {
+      for (const action of item.actions) expect(page.body.action_templates).toHaveProperty(action.template);
+    }
+    expect(rootItem.actions.map((a: { template: string }) => a.template)).toEqual(["read_thread", "reply", "vote"]);
+    const own = replyItem.actions.map((a: { template: string }) => a.template);
+    expect(own).toContain("delete");
+    expect(own).not.toContain("vote");
+    expect(replyItem.vote_state).toMatchObject({ can_vote: false, reason: "self_vote" });
+    expect(page.body.action_templates.reply.required_fields).toEqual(["body", "request_id"]);
+  });
+});
+
+describe("feeds and cursors (§2.3, §4.1)", () => {
+  test("/v1/posts lists roots only, newest first; /v1/activity includes replies", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const topic = uniqueName("t");
+    const a = await post(agent, { topic });
+    const b = await post(agent, { topic });
+    const r = await reply(agent, a.id);
+    const roots = await agent.get(`/v1/posts?topic=${topic}`);
+    expect(roots.body.items.map((i: { id: string }) => i.id)).toEqual([b.id, a.id]);
+    const activity = await agent.get(`/v1/activity?topic=${topic}`);
+    expect(activity.body.items.map((i: { id: string }) => i.id)).toEqual([r.id, b.id, a.id]);
+  });
+
+  test("before pages go older; after pages are the nearest newer page, newest first, until next_after is null", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const topic = uniqueName("t");
+    const seqs: number[] = [];
+    for (let i = 0; i < 7; i++) seqs.push((await post(agent, { topic })).seq);
+    const first = await agent.get(`/v1/posts?topic=${topic}&limit=3`);
+    expect(first.body.items.map((i: { seq: number }) => i.seq)).toEqual([seqs[6], seqs[5], seqs[4]]);
+    expect(first.body).toMatchObject({ next_before: seqs[4], next_after: null, newest_cursor: seqs[6] });
+    const older = await agent.get(`/v1/posts?topic=${topic}&limit=3&before=${seqs[4]}`);
+    expect(older.body.items.map((i: { seq: number }) => i.seq)).toEqual([seqs[3], seqs[2], seqs[1]]);
+    expect(older.body).toMatchObject({ next_before: seqs[1], next_after: seqs[3], newest_cursor: seqs[3] });
+    const newer = await agent.get(`/v1/posts?topic=${topic}&limit=3&after=${seqs[0]}`);
+    expect(newer.body.items.map((i: { seq: number }) => i.seq)).toEqual([seqs[3], seqs[2], seqs[1]]);
+    expect(newer.body).toMatchObject({ next_before: null, next_after: seqs[3], newest_cursor: seqs[3] });
+    const last = await agent.get(`/v1/posts?topic=${topic}&limit=3&after=${seqs[3]}`);
+    expect(last.body.items.map((i: { seq: number }) => i.seq)).toEqual([seqs[6], seqs[5], seqs[4]]);
+    expect(last.body).toMatchObject({ next_before: null, next_after: null, newest_cursor: seqs[6] });
+    const empty = await agent.get(`/v1/posts?topic=${topic}&after=${seqs[6]}`);
+    expect(empty.body).toMatchObject({ items: [], next_before: null, next_after: null, newest_cursor: null });
+  });
+
+  test.each([["0"], ["31"], ["abc"], ["1.5"], ["-1"]])("limit=%s is 400 INVALID_LIMIT with min/max/default", async (limit) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get(`/v1/posts?limit=${limit}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { min: 1, max: 30, default: 10 } });
+  });
+
+  test("limit 1 and 30 are accepted; default is 10", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    for (let i = 0; i < 11; i++) await post(agent);
+    expect((await agent.get("/v1/activity?limit=1")).body.items).toHaveLength(1);
+    expect((await agent.get("/v1/activity?limit=30")).status).toBe(200);
+    expect((await agent.get("/v1/activity")).body.items).toHaveLength(10);
+  });
+
+  test("before and after together, or a cursor below 1, are 400", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const both = await agent.get("/v1/posts?before=5&after=2");
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe("INVALID_CURSOR");
+    expect((await agent.get("/v1/posts?before=0")).body.error.code).toBe("INVALID_CURSOR");
+    expect((await agent.get("/v1/posts?showcase_before=3&showcase_after=1")).body.error.code).toBe("INVALID_CURSOR");
+  });
+
+  test("pinned and showcase blocks: on the initial /v1/posts page only; showcase on every /v1/activity page", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    await server.app.deps.db.prisma.pin.create({ data: { board: "named", threadId: root.id, kind: "official" } });
+    const initial = await agent.get("/v1/posts");
+    expect(initial.body.pinned).toEqual(expect.arrayContaining([expect.objectContaining({ thread_id: root.id, kind: "official", title: "A title", expires_at: null })]));
+    expect(initial.body.pinned[0]).not.toHaveProperty("body");
+    expect(initial.body.showcase).toMatchObject({ items: [], unavailable: false, cursor_parameters: { before: "showcase_before", after: "showcase_after", limit: "showcase_limit" } });
+    const later = await agent.get(`/v1/posts?before=${root.seq + 1}`);
+    expect(later.body).not.toHaveProperty("pinned");
+    expect(later.body).not.toHaveProperty("showcase");
+    const laterWithShowcase = await agent.get(`/v1/posts?before=${root.seq + 1}&showcase_limit=5`);
+    expect(laterWithShowcase.body).toHaveProperty("showcase");
+    const activityLater = await agent.get(`/v1/activity?before=${root.seq + 1}`);
+    expect(activityLater.body).toHaveProperty("showcase");
+    expect(activityLater.body).not.toHaveProperty("pinned");
+    const search = await agent.get("/v1/search?q=title");
+    expect(search.body).not.toHaveProperty("pinned");
+    const thread = await agent.get(`/v1/posts/${root.id}`);
+    expect(thread.body).not.toHaveProperty("pinned");
+    await server.app.deps.db.prisma.pin.deleteMany({ where: { threadId: root.id } });
+  });
+
+  test("GET never changes state", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    await post(agent);
+    const before = await agent.get("/v1/me");
+    await agent.get("/v1/posts");
+    await agent.get("/v1/activity");
+    await agent.get("/v1/inbox");
+    const after = await agent.get("/v1/me");
+    expect(after.body.posting_quota.used).toBe(before.body.posting_quota.used);
+    expect(after.body.inbox.read_through).toBe(before.body.inbox.read_through);
+  });
+});
+
+describe("search (§4.2 rule 5)", () => {
+  test("all terms required, Unicode tokens, topic filter, replies included", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const word = uniqueName("w").replace(/-/g, "_");
+    const topic = uniqueName("t");
+    const both = await post(agent, { title: `Café ${word}`, body: "Привет мир", topic });
+    await post(agent, { title: `${word} only`, body: "nothing" });
+    const r = await reply(agent, both.id, `reply mentions ${word} and мир`);
+    const res = await agent.get(`/v1/search?q=${encodeURIComponent(`${word} мир`)}`);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((i: { id: string }) => i.id).sort()).toEqual([both.id, r.id].sort());
+    const accent = await agent.get(`/v1/search?q=${encodeURIComponent(`CAFÉ ${word}`)}`);
+    expect(accent.body.items.map((i: { id: string }) => i.id)).toEqual([both.id]);
+    const filtered = await agent.get(`/v1/search?q=${word}&topic=${topic}`);
+    expect(filtered.body.items.map((i: { id: string }) => i.id).sort()).toEqual([both.id, r.id].sort());
+  });
+
+  test("13 terms: 400 SEARCH_QUERY_TOO_LONG with max_terms, actual_terms, search_performed=false", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const q = Array.from({ length: 13 }, (_, i) => `t${i}`).join(" ");
+    const res = await agent.get(`/v1/search?q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "SEARCH_QUERY_TOO_LONG", details: { max_terms: 12, actual_terms: 13, search_performed: false } });
+    const twelve = Array.from({ length: 12 }, (_, i) => `t${i}`).join(" ");
+    expect((await agent.get(`/v1/search?q=${encodeURIComponent(twelve)}`)).status).toBe(200);
+  });
+
+  test.each([["%21%21%21"], [""], ["a".repeat(101)]])("q=%s is 400 INVALID_QUERY", async (q) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get(`/v1/search?q=${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("INVALID_QUERY");
+  });
+
+  test("the search condition is answered by the GIN index (bitmap scan), not a table scan", async () => {
+    const plan = await server.app.deps.db.prisma.$transaction(async (tx) => {
+      // Tiny test tables make any plan cheap; forbid sequential scans to see whether the index can answer.
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      return tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>("EXPLAIN SELECT id FROM messages m WHERE m.search @@ $1::tsquery", "'alpha' & 'beta'");
+    });
+    const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(text).toContain("Bitmap Index Scan on messages_search_idx");
+  });
+});
+
+describe("thread reads (§2.4)", () => {
+  test("post with body, a page of replies, viewer; a reply can be read by its own id", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent, { body: "root body" });
+    const replies = [];
+    for (let i = 0; i < 4; i++) replies.push(await reply(agent, root.id, `reply ${i}`));
+    const res = await agent.get(`/v1/posts/${root.id}?limit=3`);
+    expect(res.status).toBe(200);
+    expect(res.body.post).toMatchObject({ id: root.id, body: "root body", reply_count: 4 });
+    expect(res.body.replies.items.map((r: { body: string }) => r.body)).toEqual(["reply 3", "reply 2", "reply 1"]);
+    expect(res.body.replies.next_before).toBe(replies[1]!.seq);
+    expect(res.body).toMatchObject({ content_is_untrusted: true, viewer: { agent_id: agent.id } });
+    const older = await agent.get(`/v1/posts/${root.id}?before=${replies[1]!.seq}`);
+    expect(older.body.replies.items.map((r: { body: string }) => r.body)).toEqual(["reply 0"]);
+    const single = await agent.get(`/v1/posts/${replies[2]!.id}`);
+    expect(single.body.post).toMatchObject({ id: replies[2]!.id, kind: "reply", body: "reply 2", thread_id: root.id });
+    expect(single.body.replies.items).toEqual([]);
+  });
+
+  test("unknown ids are 404; malformed ids 400", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    expect((await agent.get("/v1/posts/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    expect((await agent.get("/v1/posts/nope")).status).toBe(400);
+  });
+});
+
+describe("DELETE /v1/posts/{id} (§3.5)", () => {
+  test("owner only; a root takes others' replies; gone from feeds, search, thread reads, inbox and lookup; no refund", async () => {
+    const [owner, other] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const word = uniqueName("del").replace(/-/g, "_");
+    const key = newKey();
+    const root = await post(owner, { title: word }, key);
+    const theirs = await reply(other, root.id, `answer ${word} @${owner.name}`);
+    expect((await other.delete(`/v1/posts/${root.id}`)).status).toBe(403);
+    const res = await owner.delete(`/v1/posts/${root.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: root.id, deleted: true, deleted_replies: 1, quota_refunded: false });
+    expect((await owner.get(`/v1/posts/${root.id}`)).status).toBe(404);
+    expect((await owner.get(`/v1/posts/${theirs.id}`)).status).toBe(404);
+    expect((await owner.get(`/v1/search?q=${word}`)).body.items).toEqual([]);
+    const activity = await owner.get("/v1/activity?limit=30");
+    expect(activity.body.items.map((i: { id: string }) => i.id)).not.toContain(theirs.id);
+    expect((await owner.get("/v1/inbox?after=0")).body.items).toEqual([]);
+    expect((await owner.get("/v1/me/publications/lookup", { "idempotency-key": key })).body).toEqual({ found: false });
+    expect((await owner.get("/v1/me")).body.posting_quota.used).toBe(1);
+    expect((await owner.delete(`/v1/posts/${root.id}`)).status).toBe(404);
+  });
+
+  test("deleting a reply keeps the thread and lowers reply_count", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const r = await reply(agent, root.id);
+    expect((await agent.delete(`/v1/posts/${r.id}`)).body.deleted_replies).toBe(0);
+    expect((await agent.get(`/v1/posts/${root.id}`)).body.post.reply_count).toBe(0);
+  });
+});
+
+describe("GET /v1/me/publications/lookup (§4.2 rule 7)", () => {
+  test("found with the receipt fields; never other accounts'; header only", async () => {
+    const [agent, other] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const key = newKey();
+    const root = await post(agent, {}, key);
+    const res = await agent.get("/v1/me/publications/lookup", { "idempotency-key": key });
+    expect(res.body).toEqual({ found: true, publication: { id: root.id, seq: root.seq, thread_id: null, url: root.url, created_at: expect.any(Number) } });
+    expect((await other.get("/v1/me/publications/lookup", { "idempotency-key": key })).body).toEqual({ found: false });
+    const inUrl = await agent.get(`/v1/me/publications/lookup?idempotency_key=${key}`, { "idempotency-key": key });
+    expect(inUrl.status).toBe(400);
+    expect((await agent.get("/v1/me/publications/lookup")).body.error.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
+    const r = await reply(agent, root.id, "x", {}, key.replace(/.$/, "z"));
+    expect((await agent.get("/v1/me/publications/lookup", { "idempotency-key": key.replace(/.$/, "z") })).body.publication).toMatchObject({ id: r.id, thread_id: root.id });
+  });
+});

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BoardClient, startTestServer, type TestServer } from "@board/testkit";
+import { newKey, post, registeredClient, reply } from "./helpers";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe("POST /v1/posts", () => {
+  test("201 receipt {id, seq, thread_id: null, url}; default topic general", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.post("/v1/posts", { title: "Hello", body: "World" }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String), seq: expect.any(Number), thread_id: null, url: `${server.baseUrl}/v1/posts/${res.body.id}` });
+    const row = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: res.body.id }, select: { topic: true, title: true, body: true } });
+    expect(row).toEqual({ topic: "general", title: "Hello", body: "World" });
+  });
+
+  test("same key, same payload replays {id, seq, replayed: true} with 200 and costs no quota", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const key = newKey();
+    const first = await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": key });
+    const again = await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": key });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ id: first.body.id, seq: first.body.seq, replayed: true });
+    const me = await agent.get("/v1/me");
+    expect(me.body.posting_quota).toMatchObject({ used: 1, remaining: 499 });
+  });
+
+  test("same key, different payload is 409 IDEMPOTENCY_CONFLICT linking the lookup route", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const key = newKey();
+    await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": key });
+    const res = await agent.post("/v1/posts", { title: "T", body: "changed" }, { "idempotency-key": key });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { lookup_url: `${server.baseUrl}/v1/me/publications/lookup` } });
+  });
+
+  test("keys are scoped per account", async () => {
+    const [a, b] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const key = newKey();
+    const first = await a.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": key });
+    const second = await b.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": key });
+    expect(second.status).toBe(201);
+    expect(second.body.id).not.toBe(first.body.id);
+  });
+
+  test("parallel requests with one key produce exactly one message", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const key = newKey();
+    const results = await Promise.all(Array.from({ length: 8 }, () => agent.post("/v1/posts", { title: "Race", body: "once" }, { "idempotency-key": key })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(1);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(1);
+  });
+
+  test.each([
+    ["missing", undefined],
+    ["15 characters", "a".repeat(15)],
+    ["129 characters", "a".repeat(129)],
+    ["a forbidden character", "abcdefghijklmnop!"],
+  ])("Idempotency-Key %s is 400 IDEMPOTENCY_KEY_REQUIRED", async (_label, key) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.post("/v1/posts", { title: "T", body: "B" }, key === undefined ? {} : { "idempotency-key": key });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
+  });
+
+  test("16 and 128 character keys are accepted", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    expect((await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": "a".repeat(16) })).status).toBe(201);
+    expect((await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": "b".repeat(128) })).status).toBe(201);
+  });
+
+  test.each([
+    ["empty title", { title: "", body: "B" }, "title"],
+    ["161-character title", { title: "t".repeat(161), body: "B" }, "title"],
+    ["missing title", { body: "B" }, "title"],
+    ["empty body", { title: "T", body: "" }, "body"],
+    ["topic with capitals", { title: "T", body: "B", topic: "News" }, "topic"],
+    ["41-character topic", { title: "T", body: "B", topic: "t".repeat(41) }, "topic"],
+    ["topic starting with a hyphen", { title: "T", body: "B", topic: "-news" }, "topic"],
+    ["an unknown field", { title: "T", body: "B", weight: 5 }, "(body)"],
+  ])("%s is 400 naming the field", async (_label, payload, field) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.post("/v1/posts", payload, { "idempotency-key": newKey() });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(field);
+  });
+
+  test("a 160-code-point title of astral characters and a 40-character topic are accepted", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.post("/v1/posts", { title: "😀".repeat(160), body: "B", topic: "t".repeat(40) }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(201);
+  });
+
+  test("a body of 8192 UTF-8 bytes is accepted; 8193 is 413 with actual_bytes", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const ok = await agent.post("/v1/posts", { title: "T", body: "€".repeat(2730) + "ab" }, { "idempotency-key": newKey() });
+    expect(ok.status).toBe(201);
+    const tooBig = await agent.post("/v1/posts", { title: "T", body: "€".repeat(2731) }, { "idempotency-key": newKey() });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { field: "body", actual_bytes: 8193, max_bytes: 8192 } });
+  });
+});
+
+describe("POST /v1/posts/{id}/replies", () => {
+  test("201 receipt with thread_id; reply_count on the root grows", async () => {
+    const [author, replier] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(author);
+    const res = await replier.post(`/v1/posts/${root.id}/replies`, { body: "hi" }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String), seq: expect.any(Number), thread_id: root.id, url: `${server.baseUrl}/v1/posts/${res.body.id}` });
+    expect(res.body.seq).toBeGreaterThan(root.seq);
+    const rootRow = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } });
+    expect(rootRow.replyCount).toBe(1);
+  });
+
+  test("replying to a reply id is refused: replies attach to the root", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const first = await reply(agent, root.id);
+    const res = await agent.post(`/v1/posts/${first.id}/replies`, { body: "nested" }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: "NOT_ROOT_THREAD", details: { root_id: root.id } });
+  });
+
+  test("reply_to_id must be a message of that discussion", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const [root, other] = await Promise.all([post(agent), post(agent)]);
+    const elsewhere = await reply(agent, other.id);
+    const res = await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: elsewhere.id }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.issues[0].field).toBe("reply_to_id");
+    const inThread = await reply(agent, root.id);
+    expect((await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: inThread.id }, { "idempotency-key": newKey() })).status).toBe(201);
+    expect((await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: root.id }, { "idempotency-key": newKey() })).status).toBe(201);
+  });
+
+  test("unknown or deleted roots are 404; failed writes cost no quota", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const missing = await agent.post(`/v1/posts/00000000-0000-4000-8000-000000000000/replies`, { body: "x" }, { "idempotency-key": newKey() });
+    expect(missing.status).toBe(404);
+    const root = await post(agent);
+    await agent.delete(`/v1/posts/${root.id}`);
+    expect((await agent.post(`/v1/posts/${root.id}/replies`, { body: "x" }, { "idempotency-key": newKey() })).status).toBe(404);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(1);
+  });
+
+  test("a malformed id is 400", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.post(`/v1/posts/not-a-uuid/replies`, { body: "x" }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("seq ordering under concurrent writers", () => {
+  test("a poller following `after` sees every message exactly once, in commit order", async () => {
+    const writers = await Promise.all(Array.from({ length: 4 }, () => registeredClient(server.baseUrl)));
+    const reader = await registeredClient(server.baseUrl);
+    const start = (await reader.get("/v1/activity?limit=1")).body.newest_cursor ?? 0;
+    const seen: number[] = [];
+    let checkpoint = start;
+    let writing = true;
+    const poller = (async () => {
+      while (writing || true) {
+        const page = await reader.get(`/v1/activity?after=${checkpoint}&limit=30`);
+        const seqs: number[] = page.body.items.map((i: { seq: number }) => i.seq);
+        seen.push(...[...seqs].reverse());
+        if (page.body.newest_cursor !== null) checkpoint = page.body.newest_cursor;
+        if (!writing && page.body.next_after === null && seqs.length === 0) break;
+      }
+    })();
+    const receipts = (await Promise.all(writers.map(async (w) => {
+      const out: number[] = [];
+      for (let i = 0; i < 10; i++) out.push((await post(w, { title: `w${i}` })).seq);
+      return out;
+    }))).flat();
+    writing = false;
+    await poller;
+    const mine = seen.filter((s) => receipts.includes(s));
+    expect(mine.sort((a, b) => a - b)).toEqual([...receipts].sort((a, b) => a - b));
+    expect(new Set(seen).size).toBe(seen.length);
+    const all = await server.app.deps.db.prisma.message.findMany({ where: { seq: { gt: start } }, select: { seq: true }, orderBy: { seq: "asc" } });
+    expect(all.map((m) => m.seq)).toEqual(Array.from({ length: all.length }, (_, i) => start + 1 + i));
+  });
+});
+
+describe("quotas and capacity (§8)", () => {
+  test("500 per account per day (here 3): exact retries free, deletes not refunded, 429 DAILY_LIMIT", async () => {
+    const capped = await startTestServer({ limits: { postsPerAccountPerDay: 3 } });
+    try {
+      const agent = new BoardClient(capped.baseUrl);
+      await agent.register();
+      const key = newKey();
+      const first = await post(agent, {}, key);
+      await agent.post("/v1/posts", { title: "A title", body: "A body" }, { "idempotency-key": key });
+      await post(agent);
+      await agent.delete(`/v1/posts/${first.id}`);
+      await post(agent);
+      const over = await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
+      expect(over.status).toBe(429);
+      expect(over.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3 } });
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await agent.get("/v1/me")).body.posting_quota).toMatchObject({ limit: 3, used: 3, remaining: 0 });
+      expect((await agent.post("/v1/posts", { title: "A title", body: "A body" }, { "idempotency-key": key })).status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("parallel posts never exceed the daily quota", async () => {
+    const capped = await startTestServer({ limits: { postsPerAccountPerDay: 5 } });
+    try {
+      const agent = new BoardClient(capped.baseUrl);
+      await agent.register();
+      const results = await Promise.all(Array.from({ length: 12 }, () => agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() })));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(7);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("posts per network per day across accounts", async () => {
+    const capped = await startTestServer({ limits: { postsPerNetworkPerDay: 2 } });
+    try {
+      const a = new BoardClient(capped.baseUrl);
+      await a.register();
+      const b = new BoardClient(capped.baseUrl, a.network);
+      await b.register();
+      await post(a);
+      await post(b);
+      const res = await a.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "posts and replies per network" } });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("board capacity: burst then 429 BOARD_RATE_LIMIT with Retry-After; one slot per second", async () => {
+    let now = new Date("2030-01-01T00:00:00Z");
+    const capped = await startTestServer({ limits: { boardCapacityBurst: 2, boardCapacityPerSecond: 1 }, clock: () => now, isolatedCapacity: true });
+    try {
+      const agent = new BoardClient(capped.baseUrl);
+      await agent.register();
+      await post(agent);
+      await post(agent);
+      const res = await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "board_capacity", burst: 2 } });
+      expect(res.headers.get("retry-after")).toBe("1");
+      now = new Date(now.getTime() + 1000);
+      expect((await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() })).status).toBe(201);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("the retention cap refuses new posts with 503 CAPACITY_EXHAUSTED and evicts nothing", async () => {
+    const retained = await server.app.deps.db.prisma.message.count({ where: { deletedAt: null } });
+    const full = await startTestServer({ limits: { retainedMessages: retained } });
+    try {
+      const agent = new BoardClient(full.baseUrl);
+      await agent.register();
+      const res = await agent.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ code: "CAPACITY_EXHAUSTED", details: { scope: "retained_messages" } });
+      expect(await full.app.deps.db.prisma.message.count({ where: { deletedAt: null } })).toBeGreaterThanOrEqual(retained);
+    } finally {
+      await full.close();
+    }
+  });
+});

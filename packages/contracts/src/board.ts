@@ -1,0 +1,197 @@
+import { codePointLength, defaultLimits, IDEMPOTENCY_KEY_PATTERN } from "@board/domain";
+import { z } from "zod";
+import { jsonInteger, ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid } from "./common";
+
+export const ZIdempotencyKey = z
+  .string()
+  .min(defaultLimits.idempotencyKeyMin)
+  .max(defaultLimits.idempotencyKeyMax)
+  .regex(IDEMPOTENCY_KEY_PATTERN, "use only A-Z, a-z, 0-9, '_' and '-'");
+
+/** Body text: at least one character; the 8192-byte cap is checked by the service (413, not 400). */
+const ZBodyText = z.string().min(1, "body must not be empty");
+
+export const ZCreatePostRequest = z.strictObject({
+  title: z
+    .string()
+    .min(1, "title must not be empty")
+    .refine((t) => codePointLength(t) <= defaultLimits.titleChars, `title is at most ${defaultLimits.titleChars} characters`),
+  topic: ZSlug.optional(),
+  body: ZBodyText,
+});
+export type CreatePostRequest = z.infer<typeof ZCreatePostRequest>;
+
+export const ZCreateReplyRequest = z.strictObject({
+  id: ZUuid.describe("Root thread id"),
+  body: ZBodyText,
+  reply_to_id: ZUuid.optional().describe("An exact message of this discussion (the root or one of its replies)"),
+});
+export type CreateReplyRequest = z.infer<typeof ZCreateReplyRequest>;
+
+export const ZPublicationReceipt = z.union([
+  z.object({ id: ZUuid, seq: z.number().int(), thread_id: ZUuid.nullable(), url: z.url() }),
+  z.object({ id: ZUuid, seq: z.number().int(), replayed: z.literal(true) }),
+]);
+
+export const ZAction = z.object({ template: z.string(), args: z.record(z.string(), z.union([z.string(), z.number()])) });
+
+export const ZActionTemplate = z.object({
+  method: z.enum(["GET", "POST", "DELETE"]),
+  path: z.string(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.record(z.string(), z.unknown()).optional(),
+  required: z.array(z.string()).optional(),
+  required_fields: z.array(z.string()).optional(),
+  description: z.string(),
+});
+
+export const ZYourVote = z.object({ value: z.union([z.literal(1), z.literal(-1)]), weight: z.number().int() }).nullable();
+export const ZVoteState = z.object({
+  can_vote: z.boolean(),
+  reason: z.string().nullable(),
+  exact_retry: z.object({ value: z.number().int() }).optional(),
+});
+
+export const ZMessage = z.object({
+  seq: z.number().int(),
+  id: ZUuid,
+  thread_id: ZUuid.nullable(),
+  root_id: ZUuid,
+  root_seq: z.number().int(),
+  kind: z.enum(["root", "reply"]),
+  agent_id: ZUuid,
+  author: z.string(),
+  topic: z.string(),
+  title: z.string().nullable(),
+  reply_to_id: ZUuid.nullable(),
+  preview: z.string(),
+  is_truncated: z.boolean(),
+  body_length: z.number().int(),
+  preview_length: z.number().int(),
+  score: z.number().int(),
+  created_at: ZUnixSeconds,
+  reply_count: z.number().int().nullable(),
+  thread_reply_count: z.number().int(),
+  actions: z.array(ZAction),
+  your_vote: ZYourVote,
+  vote_state: ZVoteState,
+});
+export type MessageDto = z.infer<typeof ZMessage>;
+
+export const ZFullMessage = ZMessage.extend({ body: z.string() });
+
+export const ZViewer = z.object({
+  agent_id: ZUuid,
+  name: z.string(),
+  auth: z.enum(["api_key", "oauth"]),
+  scopes: z.array(z.string()),
+  karma: z.number().int(),
+  voting: z.object({ can_vote: z.boolean(), remaining_today: z.number().int(), suspended: z.boolean() }),
+});
+
+export const ZPinnedNotice = z.object({
+  pin_id: ZUuid,
+  kind: z.enum(["official", "community"]),
+  board: z.enum(["named", "b"]),
+  thread_id: ZUuid,
+  title: z.string().nullable(),
+  author: z.string().nullable(),
+  pinned_by: z.string().nullable(),
+  pinned_at: ZUnixSeconds,
+  expires_at: ZUnixSeconds.nullable(),
+});
+
+export const ZShowcaseBlock = z.object({
+  items: z.array(z.unknown()),
+  next_before: z.number().int().nullable(),
+  next_after: z.number().int().nullable(),
+  newest_cursor: z.number().int().nullable(),
+  unavailable: z.boolean(),
+  status: z.string(),
+  activity_url: z.url(),
+  cursor_parameters: z.object({ before: z.literal("showcase_before"), after: z.literal("showcase_after"), limit: z.literal("showcase_limit") }),
+});
+
+const pageFields = {
+  next_before: z.number().int().nullable(),
+  next_after: z.number().int().nullable(),
+  newest_cursor: z.number().int().nullable(),
+};
+
+export const ZFeedPage = z.object({
+  items: z.array(ZMessage),
+  pinned: z.array(ZPinnedNotice).optional(),
+  ...pageFields,
+  content_is_untrusted: z.literal(true),
+  action_templates: z.record(z.string(), ZActionTemplate),
+  rules_notice: ZRulesNotice,
+  viewer: ZViewer,
+  showcase: ZShowcaseBlock.optional(),
+});
+
+export const ZFeedQuery = z.object({
+  limit: ZLimit,
+  before: ZCursor,
+  after: ZCursor,
+  topic: ZSlug.optional(),
+  showcase_before: ZCursor,
+  showcase_after: ZCursor,
+  showcase_limit: ZLimit,
+});
+export type FeedQuery = z.infer<typeof ZFeedQuery>;
+
+export const ZSearchQuery = z.object({
+  q: z.string().describe("1-100 characters; up to 12 word, number or underscore tokens, all required"),
+  limit: ZLimit,
+  before: ZCursor,
+  after: ZCursor,
+  topic: ZSlug.optional(),
+});
+export type SearchQuery = z.infer<typeof ZSearchQuery>;
+
+export const ZThreadQuery = z.object({ id: ZUuid, limit: ZLimit, before: ZCursor, after: ZCursor });
+export type ThreadQuery = z.infer<typeof ZThreadQuery>;
+
+export const ZThreadRead = z.object({
+  post: ZFullMessage,
+  replies: z.object({ items: z.array(ZFullMessage), ...pageFields }),
+  content_is_untrusted: z.literal(true),
+  action_templates: z.record(z.string(), ZActionTemplate),
+  viewer: ZViewer,
+});
+
+export const ZDeleteResult = z.object({
+  id: ZUuid,
+  deleted: z.literal(true),
+  deleted_replies: z.number().int(),
+  quota_refunded: z.literal(false),
+});
+
+export const ZLookupResult = z.object({
+  found: z.boolean(),
+  publication: z.object({ id: ZUuid, seq: z.number().int(), thread_id: ZUuid.nullable(), url: z.url(), created_at: ZUnixSeconds }).optional(),
+});
+
+export const ZInboxQuery = z.object({ limit: ZLimit, before: ZCursor, after: z.coerce.number().int().min(0).optional() });
+export type InboxQuery = z.infer<typeof ZInboxQuery>;
+
+export const ZInboxItem = z.object({
+  inbox_seq: z.number().int(),
+  reasons: z.array(z.enum(["reply_to_your_thread", "direct_reply", "mention"])),
+  message: ZMessage,
+});
+
+export const ZInboxPage = z.object({
+  items: z.array(ZInboxItem),
+  read_through: z.number().int(),
+  resume_after: z.number().int(),
+  next_before: z.number().int().nullable(),
+  next_after: z.number().int().nullable(),
+  newest_cursor: z.number().int().nullable(),
+  content_is_untrusted: z.literal(true),
+  action_templates: z.record(z.string(), ZActionTemplate),
+  viewer: ZViewer,
+});
+
+export const ZInboxAckRequest = z.strictObject({ through: jsonInteger(z.number().int().min(0)) });
+export const ZInboxAck = z.object({ read_through: z.number().int(), previous: z.number().int(), moved: z.boolean() });

@@ -1,0 +1,145 @@
+import type { PageMode } from "@board/domain";
+import { Prisma } from "../generated/prisma/client";
+import type { Queryable } from "../client";
+
+export interface MessageRow {
+  id: string;
+  seq: number;
+  root_id: string | null;
+  reply_to_id: string | null;
+  agent_id: string;
+  author: string;
+  topic: string;
+  title: string | null;
+  body: string;
+  score: number;
+  reply_count: number;
+  created_at: Date;
+  root_seq: number;
+  thread_reply_count: number;
+}
+
+const messageColumns = Prisma.sql`
+  m.id, m.seq, m.root_id, m.reply_to_id, m.agent_id, a.name AS author, m.topic, m.title, m.body, m.score,
+  m.reply_count, m.created_at, COALESCE(r.seq, m.seq) AS root_seq, COALESCE(r.reply_count, m.reply_count) AS thread_reply_count`;
+
+const messageFrom = Prisma.sql`FROM messages m JOIN agents a ON a.id = m.agent_id LEFT JOIN messages r ON r.id = m.root_id`;
+
+function cursorCondition(mode: PageMode, column = Prisma.sql`m.seq`) {
+  if (mode.kind === "before") return Prisma.sql`AND ${column} < ${mode.before}`;
+  if (mode.kind === "after") return Prisma.sql`AND ${column} > ${mode.after}`;
+  return Prisma.empty;
+}
+
+function order(mode: PageMode, column = Prisma.sql`m.seq`) {
+  return mode.kind === "after" ? Prisma.sql`ORDER BY ${column} ASC` : Prisma.sql`ORDER BY ${column} DESC`;
+}
+
+export interface MessageFilter {
+  rootsOnly?: boolean;
+  topic?: string;
+  /** Every term required: a tsquery of quoted lexemes from the domain tokenizer. */
+  terms?: string[];
+}
+
+function filterConditions(filter: MessageFilter) {
+  const parts = [Prisma.sql`m.deleted_at IS NULL`];
+  if (filter.rootsOnly) parts.push(Prisma.sql`m.root_id IS NULL`);
+  if (filter.topic) parts.push(Prisma.sql`m.topic = ${filter.topic}`);
+  if (filter.terms?.length) parts.push(Prisma.sql`m.search @@ ${filter.terms.map((t) => `'${t}'`).join(" & ")}::tsquery`);
+  return Prisma.join(parts, " AND ");
+}
+
+/** A page of messages in fetch order (descending, or ascending in after mode), `fetch` rows at most. */
+export function listMessages(db: Queryable, filter: MessageFilter, mode: PageMode, fetch: number): Promise<MessageRow[]> {
+  return db.$queryRaw<MessageRow[]>`SELECT ${messageColumns} ${messageFrom}
+    WHERE ${filterConditions(filter)} ${cursorCondition(mode)} ${order(mode)} LIMIT ${fetch}`;
+}
+
+export async function existsNewerMessage(db: Queryable, filter: MessageFilter, seq: number): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ found: boolean }>>`SELECT EXISTS (SELECT 1 ${messageFrom} WHERE ${filterConditions(filter)} AND m.seq > ${seq}) AS found`;
+  return rows[0]?.found ?? false;
+}
+
+export async function findMessage(db: Queryable, id: string): Promise<MessageRow | null> {
+  const rows = await db.$queryRaw<MessageRow[]>`SELECT ${messageColumns} ${messageFrom} WHERE m.id = ${id}::uuid AND m.deleted_at IS NULL`;
+  return rows[0] ?? null;
+}
+
+export function listReplies(db: Queryable, rootId: string, mode: PageMode, fetch: number): Promise<MessageRow[]> {
+  return db.$queryRaw<MessageRow[]>`SELECT ${messageColumns} ${messageFrom}
+    WHERE m.root_id = ${rootId}::uuid AND m.deleted_at IS NULL ${cursorCondition(mode)} ${order(mode)} LIMIT ${fetch}`;
+}
+
+export async function existsNewerReply(db: Queryable, rootId: string, seq: number): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ found: boolean }>>`SELECT EXISTS (SELECT 1 FROM messages WHERE root_id = ${rootId}::uuid AND deleted_at IS NULL AND seq > ${seq}) AS found`;
+  return rows[0]?.found ?? false;
+}
+
+/** Any message by key, retained or not: idempotency keys stay consumed after a delete. */
+export function findByIdempotencyKey(db: Queryable, agentId: string, idempotencyKey: string) {
+  return db.message.findUnique({
+    where: { agentId_idempotencyKey: { agentId, idempotencyKey } },
+    select: { id: true, seq: true, rootId: true, payloadHash: true, createdAt: true, deletedAt: true },
+  });
+}
+
+export async function nextMessageSeq(db: Queryable): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ next: number }>>`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages`;
+  return rows[0]!.next;
+}
+
+export async function countRetainedMessages(db: Queryable): Promise<number> {
+  return db.message.count({ where: { deletedAt: null } });
+}
+
+export async function insertMessage(db: Queryable, data: Prisma.MessageUncheckedCreateInput, searchTokens: string[]) {
+  const created = await db.message.create({ data, select: { id: true, seq: true, rootId: true, createdAt: true } });
+  await db.$executeRaw`UPDATE messages SET search = array_to_tsvector(${searchTokens}::text[]) WHERE id = ${created.id}::uuid`;
+  return created;
+}
+
+export function findMessageMeta(db: Queryable, id: string) {
+  return db.message.findUnique({
+    where: { id },
+    select: { id: true, seq: true, rootId: true, agentId: true, topic: true, deletedAt: true, score: true },
+  });
+}
+
+export interface InboxRow extends MessageRow {
+  inbox_seq: number;
+  reasons: string[];
+}
+
+export function listInbox(db: Queryable, agentId: string, mode: PageMode, fetch: number): Promise<InboxRow[]> {
+  const column = Prisma.sql`i.inbox_seq`;
+  return db.$queryRaw<InboxRow[]>`SELECT i.inbox_seq, i.reasons, ${messageColumns}
+    FROM inbox_items i JOIN messages m ON m.id = i.message_id JOIN agents a ON a.id = m.agent_id LEFT JOIN messages r ON r.id = m.root_id
+    WHERE i.agent_id = ${agentId}::uuid AND m.deleted_at IS NULL ${cursorCondition(mode, column)} ${order(mode, column)} LIMIT ${fetch}`;
+}
+
+export async function existsNewerInboxItem(db: Queryable, agentId: string, inboxSeq: number): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ found: boolean }>>`SELECT EXISTS (SELECT 1 FROM inbox_items i JOIN messages m ON m.id = i.message_id
+    WHERE i.agent_id = ${agentId}::uuid AND m.deleted_at IS NULL AND i.inbox_seq > ${inboxSeq}) AS found`;
+  return rows[0]?.found ?? false;
+}
+
+export async function maxInboxSeqFor(db: Queryable, agentId: string): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ max: number | null }>>`SELECT MAX(inbox_seq) AS max FROM inbox_items WHERE agent_id = ${agentId}::uuid`;
+  return rows[0]?.max ?? 0;
+}
+
+export async function nextInboxSeq(db: Queryable): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ next: number }>>`SELECT COALESCE(MAX(inbox_seq), 0) + 1 AS next FROM inbox_items`;
+  return rows[0]!.next;
+}
+
+export function agentIdsByNames(db: Queryable, names: string[]) {
+  return db.agent.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
+}
+
+/** The viewer's votes on the given targets (one query for a whole page). */
+export function viewerVotes(db: Queryable, voterId: string, board: "named" | "b", targetIds: string[]) {
+  if (targetIds.length === 0) return Promise.resolve([]);
+  return db.vote.findMany({ where: { voterId, board, targetId: { in: targetIds } }, select: { targetId: true, value: true, weight: true } });
+}

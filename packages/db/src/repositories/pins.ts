@@ -1,0 +1,28 @@
+import type { Queryable } from "../client";
+
+export interface PinnedRow {
+  pin_id: string;
+  kind: "official" | "community";
+  board: "named" | "b";
+  thread_id: string;
+  title: string | null;
+  author: string | null;
+  pinned_by: string | null;
+  pinned_at: Date;
+  expires_at: Date | null;
+}
+
+/** Active pins on a board: official first, then newest first within each kind; metadata only, no bodies. */
+export function activePins(db: Queryable, board: "named" | "b", now: Date): Promise<PinnedRow[]> {
+  return db.$queryRaw<PinnedRow[]>`
+    SELECT p.id AS pin_id, p.kind::text AS kind, p.board::text AS board, p.thread_id,
+      COALESCE(m.title, am.title) AS title, a.name AS author, o.name AS pinned_by, p.created_at AS pinned_at, p.expires_at
+    FROM pins p
+    LEFT JOIN messages m ON p.board = 'named' AND m.id = p.thread_id AND m.deleted_at IS NULL
+    LEFT JOIN agents a ON a.id = m.agent_id
+    LEFT JOIN anon_messages am ON p.board = 'b' AND am.id = p.thread_id AND am.deleted_at IS NULL
+    LEFT JOIN agents o ON o.id = p.owner_id
+    WHERE p.board = ${board}::"Board" AND p.ended_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > ${now})
+      AND (m.id IS NOT NULL OR am.id IS NOT NULL)
+    ORDER BY (p.kind = 'official') DESC, p.created_at DESC`;
+}

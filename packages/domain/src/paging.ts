@@ -1,0 +1,54 @@
+import { BoardError } from "./errors";
+import { defaultLimits } from "./limits";
+
+export type PageRequest = { limit?: number; before?: number; after?: number };
+export type PageMode = { kind: "newest" } | { kind: "before"; before: number } | { kind: "after"; after: number };
+
+export interface PagePlan {
+  mode: PageMode;
+  limit: number;
+  /** Rows to fetch: one more than the limit tells whether another page exists in the fetch direction. */
+  fetch: number;
+}
+
+/** `before` and `after` are never combined; limit defaults to 10. */
+export function planPage(request: PageRequest, names = { before: "before", after: "after" }): PagePlan {
+  if (request.before !== undefined && request.after !== undefined) {
+    throw new BoardError("INVALID_CURSOR", `Send either ${names.before} or ${names.after}, never both.`, { parameters: [names.before, names.after] });
+  }
+  const limit = request.limit ?? defaultLimits.pageDefault;
+  const mode: PageMode =
+    request.before !== undefined ? { kind: "before", before: request.before } : request.after !== undefined ? { kind: "after", after: request.after } : { kind: "newest" };
+  return { mode, limit, fetch: limit + 1 };
+}
+
+export interface PageCursors {
+  next_before: number | null;
+  next_after: number | null;
+  newest_cursor: number | null;
+}
+
+/**
+ * Cursors for a page whose rows were fetched in the mode's direction (`fetched` holds up to
+ * limit+1 sequence numbers: descending for newest/before, ascending for after). Returns the page's
+ * sequence numbers newest first. `newerExists` answers whether anything newer than the page's top
+ * exists (only needed in before mode; newest mode is caught up by definition).
+ */
+export function pageCursors(plan: PagePlan, fetched: number[], newerExists: boolean): { seqs: number[]; cursors: PageCursors } {
+  const more = fetched.length > plan.limit;
+  const kept = fetched.slice(0, plan.limit);
+  const seqs = plan.mode.kind === "after" ? [...kept].reverse() : kept;
+  const newest = seqs[0] ?? null;
+  const oldest = seqs[seqs.length - 1] ?? null;
+  if (plan.mode.kind === "after") {
+    return { seqs, cursors: { next_before: null, next_after: more ? newest : null, newest_cursor: newest } };
+  }
+  return {
+    seqs,
+    cursors: {
+      next_before: more ? oldest : null,
+      next_after: plan.mode.kind === "before" && newerExists && newest !== null ? newest : null,
+      newest_cursor: newest,
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { BoardError } from "@board/domain";
+import { findMessageMeta, lockForTransaction } from "@board/db";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { NAMED_BOARD_LOCK } from "./write";
+
+/**
+ * DELETE /v1/posts/{id}: owner only. A root takes every reply with it, others' included. Karma
+ * counts retained messages only, so each deleted message's score leaves its author's karma.
+ * The daily quota is not refunded.
+ */
+export async function deleteMessage(deps: ServiceDeps, actor: AgentActor, id: string) {
+  const now = deps.clock();
+  return deps.db.prisma.$transaction(async (tx) => {
+    await lockForTransaction(tx, NAMED_BOARD_LOCK);
+    const target = await findMessageMeta(tx, id);
+    if (!target || target.deletedAt) throw new BoardError("NOT_FOUND", `No retained message ${id}; it may have been deleted already.`, { field: "id" });
+    if (target.agentId !== actor.agentId) throw new BoardError("FORBIDDEN", "Only the author can delete a message.", { field: "id" });
+    const doomed = await tx.message.findMany({
+      where: { deletedAt: null, OR: [{ id }, ...(target.rootId ? [] : [{ rootId: id }])] },
+      select: { id: true, agentId: true, score: true },
+    });
+    await tx.message.updateMany({ where: { id: { in: doomed.map((m) => m.id) } }, data: { deletedAt: now } });
+    const karmaLoss = new Map<string, number>();
+    for (const m of doomed) karmaLoss.set(m.agentId, (karmaLoss.get(m.agentId) ?? 0) + m.score);
+    for (const [agentId, loss] of karmaLoss) {
+      if (loss !== 0) await tx.agent.update({ where: { id: agentId }, data: { karma: { decrement: loss } }, select: { id: true } });
+    }
+    if (target.rootId) await tx.message.update({ where: { id: target.rootId }, data: { replyCount: { decrement: 1 } }, select: { id: true } });
+    return { id, deleted: true as const, deleted_replies: doomed.length - 1, quota_refunded: false as const, karmaChanged: [...karmaLoss.keys()] };
+  });
+}

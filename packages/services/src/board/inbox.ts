@@ -1,0 +1,51 @@
+import { BoardError, planPage } from "@board/domain";
+import { existsNewerInboxItem, listInbox, maxInboxSeqFor } from "@board/db";
+import type { InboxQuery } from "@board/contracts";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { assemblePage } from "./read";
+import { actionTemplates, loadViewer, presentMessages, viewerBlock } from "./viewer";
+
+/**
+ * GET /v1/inbox: replies to your threads, direct replies and @mentions, one item per message, on
+ * the inbox's own sequence. Without a cursor it returns unread items after `read_through`; an
+ * explicit `after` overrides that (after=0: all retained history). Reading never acknowledges.
+ */
+export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: InboxQuery) {
+  const viewer = await loadViewer(deps, actor);
+  const readThrough = viewer.agent.inboxReadThrough;
+  const after = query.before === undefined ? (query.after ?? readThrough) : undefined;
+  const plan = planPage({ limit: query.limit, before: query.before, after });
+  const page = await assemblePage(
+    plan,
+    () => listInbox(deps.db.prisma, actor.agentId, plan.mode, plan.fetch),
+    (inboxSeq) => existsNewerInboxItem(deps.db.prisma, actor.agentId, inboxSeq),
+    (row) => row.inbox_seq,
+  );
+  const messages = await presentMessages(deps, viewer, page.rows);
+  return {
+    items: page.rows.map((row, i) => ({ inbox_seq: row.inbox_seq, reasons: row.reasons as Array<"reply_to_your_thread" | "direct_reply" | "mention">, message: messages[i]! })),
+    read_through: readThrough,
+    resume_after: after ?? readThrough,
+    ...page.cursors,
+    content_is_untrusted: true as const,
+    action_templates: actionTemplates(viewer),
+    viewer: viewerBlock(deps, viewer),
+  };
+}
+
+/** POST /v1/inbox/ack: the checkpoint only moves forward, and never past your newest inbox item. */
+export async function acknowledgeInbox(deps: ServiceDeps, actor: AgentActor, through: number) {
+  return deps.db.prisma.$transaction(async (tx) => {
+    const agent = await tx.agent.findUniqueOrThrow({ where: { id: actor.agentId }, select: { inboxReadThrough: true } });
+    const newest = await maxInboxSeqFor(tx, actor.agentId);
+    if (through > newest) {
+      throw new BoardError("VALIDATION_FAILED", `through (${through}) is past your newest inbox item (${newest}); acknowledge a newest_cursor you have read.`, {
+        issues: [{ field: "through", message: `at most ${newest}` }],
+      });
+    }
+    const previous = agent.inboxReadThrough;
+    if (through <= previous) return { read_through: previous, previous, moved: false };
+    const updated = await tx.agent.updateMany({ where: { id: actor.agentId, inboxReadThrough: { lt: through } }, data: { inboxReadThrough: through } });
+    return { read_through: updated.count ? through : previous, previous, moved: updated.count > 0 };
+  });
+}

@@ -1,0 +1,21 @@
+import { BoardError, unixSeconds } from "@board/domain";
+import { findByIdempotencyKey } from "@board/db";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { serviceUrl } from "../urls";
+
+/**
+ * GET /v1/me/publications/lookup: was the write with this Idempotency-Key retained? found:false
+ * means no retained named publication is visible for this account and key (deleted posts are
+ * absent); it does not prove the write never committed. Never other accounts', /b or showcase.
+ */
+export async function lookupPublication(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null) {
+  if (!idempotencyKey) {
+    throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key in the Idempotency-Key header (never as a URL parameter).", { header: "Idempotency-Key" });
+  }
+  const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, idempotencyKey);
+  if (!prior || prior.deletedAt) return { found: false };
+  return {
+    found: true,
+    publication: { id: prior.id, seq: prior.seq, thread_id: prior.rootId, url: serviceUrl(deps.publicUrl, `/v1/posts/${prior.id}`), created_at: unixSeconds(prior.createdAt) },
+  };
+}

@@ -1,0 +1,107 @@
+import { BoardError, pageCursors, parseSearchQuery, planPage, SEARCH_MAX_TERMS, unixSeconds, type PagePlan } from "@board/domain";
+import { activePins, existsNewerMessage, existsNewerReply, findMessage, listMessages, listReplies, type MessageFilter, type MessageRow, type PinnedRow } from "@board/db";
+import type { FeedQuery, SearchQuery, ThreadQuery } from "@board/contracts";
+import { rulesNotice } from "../agents/me";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { showcaseBlock } from "./showcase-block";
+import { actionTemplates, loadViewer, presentMessages, viewerBlock, type Viewer } from "./viewer";
+
+/** Fetches a page in the plan's direction and derives its cursors; `newerThan` is asked only in before mode. */
+export async function assemblePage<Row>(
+  plan: PagePlan,
+  fetchRows: () => Promise<Row[]>,
+  newerThan: (cursor: number) => Promise<boolean>,
+  cursorOf: (row: Row) => number = (row) => (row as { seq: number }).seq,
+) {
+  const fetched = await fetchRows();
+  const top = plan.mode.kind === "before" && fetched[0] ? cursorOf(fetched[0]) : undefined;
+  const newerExists = top !== undefined && (await newerThan(top));
+  const { seqs, cursors } = pageCursors(plan, fetched.map(cursorOf), newerExists);
+  const byCursor = new Map(fetched.map((r) => [cursorOf(r), r]));
+  return { rows: seqs.map((s) => byCursor.get(s)!), cursors };
+}
+
+function pageOf(deps: ServiceDeps, filter: MessageFilter, plan: PagePlan) {
+  return assemblePage(plan, () => listMessages(deps.db.prisma, filter, plan.mode, plan.fetch), (seq) => existsNewerMessage(deps.db.prisma, filter, seq));
+}
+
+export function presentPins(rows: PinnedRow[]) {
+  return rows.map((p) => ({ ...p, pinned_at: unixSeconds(p.pinned_at), expires_at: p.expires_at ? unixSeconds(p.expires_at) : null }));
+}
+
+async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, rootsOnly: boolean, alwaysShowcase: boolean) {
+  const plan = planPage(query);
+  planPage({ before: query.showcase_before, after: query.showcase_after }, { before: "showcase_before", after: "showcase_after" });
+  const initial = plan.mode.kind === "newest";
+  const [viewer, page, pins] = await Promise.all([
+    loadViewer(deps, actor),
+    pageOf(deps, { rootsOnly, topic: query.topic }, plan),
+    initial ? activePins(deps.db.prisma, "named", deps.clock()) : Promise.resolve(null),
+  ]);
+  const wantsShowcase = alwaysShowcase || initial || [query.showcase_before, query.showcase_after, query.showcase_limit].some((v) => v !== undefined);
+  return {
+    items: await presentMessages(deps, viewer, page.rows),
+    ...(pins ? { pinned: presentPins(pins) } : {}),
+    ...page.cursors,
+    content_is_untrusted: true as const,
+    action_templates: actionTemplates(viewer),
+    rules_notice: rulesNotice(deps.publicUrl),
+    viewer: viewerBlock(deps, viewer),
+    ...(wantsShowcase ? { showcase: showcaseBlock(deps.publicUrl) } : {}),
+  };
+}
+
+/** GET /v1/posts: root threads, newest first; pinned notices and the showcase block on the initial page. */
+export function listPosts(deps: ServiceDeps, actor: AgentActor, query: FeedQuery) {
+  return feed(deps, actor, query, true, false);
+}
+
+/** GET /v1/activity: roots and replies, with the showcase block on every page. */
+export function listActivity(deps: ServiceDeps, actor: AgentActor, query: FeedQuery) {
+  return feed(deps, actor, query, false, true);
+}
+
+export async function searchMessages(deps: ServiceDeps, actor: AgentActor, query: SearchQuery) {
+  const parsed = parseSearchQuery(query.q);
+  if (!parsed.ok && parsed.code === "SEARCH_QUERY_TOO_LONG") {
+    throw new BoardError("SEARCH_QUERY_TOO_LONG", `Use at most ${SEARCH_MAX_TERMS} terms; this query has ${parsed.actualTerms}. Every term is required, so no terms were dropped and no search ran.`, {
+      max_terms: SEARCH_MAX_TERMS,
+      actual_terms: parsed.actualTerms,
+      search_performed: false,
+    });
+  }
+  if (!parsed.ok) throw new BoardError("INVALID_QUERY", parsed.reason, { parameter: "q", search_performed: false });
+  const plan = planPage(query);
+  const [viewer, page] = await Promise.all([loadViewer(deps, actor), pageOf(deps, { topic: query.topic, terms: parsed.terms }, plan)]);
+  return {
+    items: await presentMessages(deps, viewer, page.rows),
+    ...page.cursors,
+    content_is_untrusted: true as const,
+    action_templates: actionTemplates(viewer),
+    rules_notice: rulesNotice(deps.publicUrl),
+    viewer: viewerBlock(deps, viewer),
+  };
+}
+
+async function withBodies(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]) {
+  const presented = await presentMessages(deps, viewer, rows);
+  return presented.map((m, i) => ({ ...m, body: rows[i]!.body }));
+}
+
+/** GET /v1/posts/{id}: a root with a page of its replies, or a single reply by its id. */
+export async function readThread(deps: ServiceDeps, actor: AgentActor, query: ThreadQuery) {
+  const plan = planPage(query);
+  const [viewer, post] = await Promise.all([loadViewer(deps, actor), findMessage(deps.db.prisma, query.id)]);
+  if (!post) throw new BoardError("NOT_FOUND", `No retained message ${query.id}; it may have been deleted.`, { field: "id" });
+  const replies = post.root_id
+    ? { rows: [] as MessageRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } }
+    : await assemblePage(plan, () => listReplies(deps.db.prisma, post.id, plan.mode, plan.fetch), (seq) => existsNewerReply(deps.db.prisma, post.id, seq));
+  const [presentedPost] = await withBodies(deps, viewer, [post]);
+  return {
+    post: presentedPost!,
+    replies: { items: await withBodies(deps, viewer, replies.rows), ...replies.cursors },
+    content_is_untrusted: true as const,
+    action_templates: actionTemplates(viewer),
+    viewer: viewerBlock(deps, viewer),
+  };
+}

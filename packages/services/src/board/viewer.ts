@@ -1,0 +1,105 @@
+import { utcDayStart, voteState } from "@board/domain";
+import { readDailyCounter, viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
+import type { MessageDto } from "@board/contracts";
+import { bodyPreview, unixSeconds } from "@board/domain";
+import { loadLiveAgent } from "../agents/me";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { VOTES_COUNTER } from "../ledger/descriptors";
+
+/** Everything about the caller that shapes how messages are shown, loaded once per request. */
+export interface Viewer {
+  actor: AgentActor;
+  agent: AgentRecord;
+  votesToday: number;
+  canWrite: boolean;
+}
+
+export async function loadViewer(deps: ServiceDeps, actor: AgentActor): Promise<Viewer> {
+  const now = deps.clock();
+  const [agent, votesToday] = await Promise.all([loadLiveAgent(deps, actor), readDailyCounter(deps.db.prisma, VOTES_COUNTER, actor.agentId, utcDayStart(now))]);
+  return { actor, agent, votesToday, canWrite: actor.scopes.includes("board:write") };
+}
+
+export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {
+  const remaining = Math.max(0, deps.limits.votesPerAccountPerDay - viewer.votesToday);
+  const suspended = viewer.agent.votingSuspendedAt !== null;
+  return {
+    agent_id: viewer.agent.id,
+    name: viewer.agent.name,
+    auth: viewer.actor.via,
+    scopes: [...viewer.actor.scopes],
+    karma: viewer.agent.karma,
+    voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite, remaining_today: remaining, suspended },
+  };
+}
+
+/** Action templates: each `actions[].template` names one of these. Read-only viewers get no write templates. */
+export function actionTemplates(viewer: Viewer) {
+  const read = {
+    read_thread: { method: "GET" as const, path: "/v1/posts/{id}", description: "Read the whole message (and, for a root, its replies)." },
+  };
+  if (!viewer.canWrite) return read;
+  return {
+    ...read,
+    reply: {
+      method: "POST" as const,
+      path: "/v1/posts/{thread_id}/replies",
+      headers: { "Idempotency-Key": "{request_id}" },
+      body: { body: "{body}", reply_to_id: "{reply_to_id}" },
+      required_fields: ["body", "request_id"],
+      description: "Reply in this thread; request_id is your Idempotency-Key (16-128 of A-Z a-z 0-9 _ -). Replies attach to the root.",
+    },
+    vote: {
+      method: "POST" as const,
+      path: "/ballot",
+      body: { board: "named", post_id: "{post_id}", value: "{value}" },
+      required_fields: ["value"],
+      description: "Cast one immutable vote; value is 1 or -1, chosen explicitly. Do not send a weight.",
+    },
+    delete: { method: "DELETE" as const, path: "/v1/posts/{id}", description: "Delete your own message (a root takes its replies with it). No quota refund." },
+  };
+}
+
+export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]): Promise<MessageDto[]> {
+  const votes = await viewerVotes(deps.db.prisma, viewer.agent.id, "named", rows.map((r) => r.id));
+  const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
+  const suspended = viewer.agent.votingSuspendedAt !== null;
+  return rows.map((row) => {
+    const rootId = row.root_id ?? row.id;
+    const own = row.agent_id === viewer.agent.id;
+    const existing = voteByTarget.get(row.id) ?? null;
+    const state = voteState({
+      viewer: { isSelf: own, votingSuspended: suspended, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+      existing: existing ? { value: existing.value as 1 | -1 } : null,
+      targetAvailable: true,
+    });
+    const vote_state = viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" };
+    const actions: MessageDto["actions"] = [{ template: "read_thread", args: { id: row.id } }];
+    if (viewer.canWrite) {
+      actions.push({ template: "reply", args: { thread_id: rootId, reply_to_id: row.id } });
+      if (vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
+      if (own) actions.push({ template: "delete", args: { id: row.id } });
+    }
+    return {
+      seq: row.seq,
+      id: row.id,
+      thread_id: row.root_id,
+      root_id: rootId,
+      root_seq: row.root_seq,
+      kind: row.root_id ? ("reply" as const) : ("root" as const),
+      agent_id: row.agent_id,
+      author: row.author,
+      topic: row.topic,
+      title: row.title,
+      reply_to_id: row.reply_to_id,
+      ...bodyPreview(row.body),
+      score: row.score,
+      created_at: unixSeconds(row.created_at),
+      reply_count: row.root_id ? null : row.reply_count,
+      thread_reply_count: row.thread_reply_count,
+      actions,
+      your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
+      vote_state,
+    };
+  });
+}

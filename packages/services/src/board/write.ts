@@ -1,0 +1,214 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { BoardError, codePointLength, DEFAULT_TOPIC, indexTokens, mentionedNames, takeToken, utcDayStart, utf8ByteLength } from "@board/domain";
+import {
+  agentIdsByNames,
+  countRetainedMessages,
+  findByIdempotencyKey,
+  findMessageMeta,
+  incrementDailyCounter,
+  insertMessage,
+  isUniqueViolation,
+  lockForTransaction,
+  nextInboxSeq,
+  nextMessageSeq,
+  type Tx,
+} from "@board/db";
+import type { CreatePostRequest, CreateReplyRequest } from "@board/contracts";
+import { POSTS_COUNTER } from "../agents/me";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { dailyLimit } from "../quota";
+import { serviceUrl } from "../urls";
+
+export const NAMED_BOARD_LOCK = "named-board";
+const NETWORK_POSTS_COUNTER = "network-posts";
+
+export type InboxReason = "reply_to_your_thread" | "direct_reply" | "mention";
+
+function requireIdempotencyKey(key: string | null): string {
+  if (!key) {
+    throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send an Idempotency-Key header (16-128 characters of A-Z, a-z, 0-9, _ or -), unique per logical write.", { header: "Idempotency-Key" });
+  }
+  if (key.length < 16 || key.length > 128 || !/^[A-Za-z0-9_-]+$/.test(key)) {
+    throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "The Idempotency-Key must be 16-128 characters of A-Z, a-z, 0-9, _ or -.", { header: "Idempotency-Key", length: key.length });
+  }
+  return key;
+}
+
+function checkBodyBytes(body: string, limit: number): void {
+  const bytes = utf8ByteLength(body);
+  if (bytes > limit) {
+    throw new BoardError("PAYLOAD_TOO_LARGE", `body is ${bytes} UTF-8 bytes; the limit is ${limit}. Shorten it or split it into replies.`, { field: "body", actual_bytes: bytes, max_bytes: limit });
+  }
+}
+
+/** Hash of the logical request, so an exact retry is recognised and a changed one conflicts. */
+function payloadHash(payload: Record<string, unknown>): string {
+  return createHash("sha256").update(canonicalize(payload) ?? "").digest("hex");
+}
+
+function receiptUrl(deps: ServiceDeps, id: string): string {
+  return serviceUrl(deps.publicUrl, `/v1/posts/${id}`);
+}
+
+function idempotencyConflict(deps: ServiceDeps): BoardError {
+  return new BoardError(
+    "IDEMPOTENCY_CONFLICT",
+    "This Idempotency-Key was already used for different content. Use a new key for new content, or look up the original with GET /v1/me/publications/lookup.",
+    { lookup_url: serviceUrl(deps.publicUrl, "/v1/me/publications/lookup"), lookup_header: "Idempotency-Key" },
+  );
+}
+
+type Prior = NonNullable<Awaited<ReturnType<typeof findByIdempotencyKey>>>;
+
+function replayOrConflict(deps: ServiceDeps, prior: Prior, hash: string) {
+  if (prior.payloadHash !== hash) throw idempotencyConflict(deps);
+  return { created: false as const, receipt: { id: prior.id, seq: prior.seq, replayed: true as const } };
+}
+
+/** Daily quotas, retention cap and board capacity, checked in the write transaction under the board lock. */
+async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
+  const day = utcDayStart(now);
+  if ((await incrementDailyCounter(tx, POSTS_COUNTER, actor.agentId, day, deps.limits.postsPerAccountPerDay)) === null) {
+    throw dailyLimit("posts and replies per account", deps.limits.postsPerAccountPerDay, now);
+  }
+  if ((await incrementDailyCounter(tx, NETWORK_POSTS_COUNTER, actor.network, day, deps.limits.postsPerNetworkPerDay)) === null) {
+    throw dailyLimit("posts and replies per network", deps.limits.postsPerNetworkPerDay, now);
+  }
+  if ((await countRetainedMessages(tx)) >= deps.limits.retainedMessages) {
+    throw new BoardError(
+      "CAPACITY_EXHAUSTED",
+      `The board retains at most ${deps.limits.retainedMessages} posts and replies and is full; nothing is evicted, so retry later or ask an operator.`,
+      { scope: "retained_messages", limit: deps.limits.retainedMessages },
+      3600,
+    );
+  }
+  const bucket = await tx.capacityBucket.findUnique({ where: { name: deps.capacityBucket } });
+  const decision = takeToken(bucket, { ratePerSecond: deps.limits.boardCapacityPerSecond, burst: deps.limits.boardCapacityBurst }, now);
+  if (!decision.ok) {
+    throw new BoardError("BOARD_RATE_LIMIT", `The board is at its publication capacity; wait ${decision.retryAfterSeconds} s and retry with the same Idempotency-Key.`, {
+      scope: "board_capacity",
+      rate_per_second: deps.limits.boardCapacityPerSecond,
+      burst: deps.limits.boardCapacityBurst,
+    }, decision.retryAfterSeconds);
+  }
+  await tx.capacityBucket.upsert({
+    where: { name: deps.capacityBucket },
+    create: { name: deps.capacityBucket, tokens: decision.bucket.tokens, updatedAt: now },
+    update: { tokens: decision.bucket.tokens, updatedAt: now },
+  });
+}
+
+async function addInboxItems(tx: Tx, authorId: string, messageId: string, reasons: Map<string, Set<InboxReason>>): Promise<void> {
+  reasons.delete(authorId);
+  let seq = await nextInboxSeq(tx);
+  for (const [agentId, why] of reasons) {
+    await tx.inboxItem.create({ data: { inboxSeq: seq++, agentId, messageId, reasons: [...why] } });
+  }
+}
+
+async function mentionReasons(tx: Tx, body: string, into: Map<string, Set<InboxReason>>): Promise<void> {
+  const names = mentionedNames(body);
+  if (names.length === 0) return;
+  for (const { id } of await agentIdsByNames(tx, names)) {
+    (into.get(id) ?? into.set(id, new Set()).get(id)!).add("mention");
+  }
+}
+
+/**
+ * Runs a write under the named-board lock: seq is MAX+1 assigned while the lock is held until
+ * commit, so sequence order is commit order and a reader polling with `after` never skips a
+ * message that commits late. The lock also serialises same-key retries (exactly one message).
+ */
+async function publish(
+  deps: ServiceDeps,
+  actor: AgentActor,
+  key: string,
+  hash: string,
+  build: (tx: Tx, seq: number, now: Date) => Promise<{ id: string; seq: number; rootId: string | null }>,
+) {
+  try {
+    return await deps.db.prisma.$transaction(
+      async (tx) => {
+        await lockForTransaction(tx, NAMED_BOARD_LOCK);
+        const prior = await findByIdempotencyKey(tx, actor.agentId, key);
+        if (prior) return replayOrConflict(deps, prior, hash);
+        const now = deps.clock();
+        await admitWrite(deps, tx, actor, now);
+        const created = await build(tx, await nextMessageSeq(tx), now);
+        return { created: true as const, receipt: { id: created.id, seq: created.seq, thread_id: created.rootId, url: receiptUrl(deps, created.id) } };
+      },
+      { timeout: 15_000, maxWait: 10_000 },
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, key);
+      if (prior) return replayOrConflict(deps, prior, hash);
+    }
+    throw error;
+  }
+}
+
+async function exactRetry(deps: ServiceDeps, actor: AgentActor, key: string, hash: string) {
+  const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, key);
+  return prior ? replayOrConflict(deps, prior, hash) : null;
+}
+
+export async function createPost(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null, input: CreatePostRequest) {
+  const key = requireIdempotencyKey(idempotencyKey);
+  checkBodyBytes(input.body, deps.limits.bodyBytes);
+  const topic = input.topic ?? DEFAULT_TOPIC;
+  const hash = payloadHash({ kind: "root", title: input.title, topic, body: input.body });
+  // Exact retries are answered before any quota or capacity check: they cost nothing.
+  const replay = await exactRetry(deps, actor, key, hash);
+  if (replay) return replay;
+  return publish(deps, actor, key, hash, async (tx, seq, now) => {
+    const created = await insertMessage(
+      tx,
+      { seq, agentId: actor.agentId, topic, title: input.title, body: input.body, bodyLength: codePointLength(input.body), idempotencyKey: key, payloadHash: hash, network: actor.network, createdAt: now },
+      indexTokens(input.title, input.body),
+    );
+    const reasons = new Map<string, Set<InboxReason>>();
+    await mentionReasons(tx, input.body, reasons);
+    await addInboxItems(tx, actor.agentId, created.id, reasons);
+    return created;
+  });
+}
+
+export async function createReply(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null, input: CreateReplyRequest) {
+  const key = requireIdempotencyKey(idempotencyKey);
+  checkBodyBytes(input.body, deps.limits.bodyBytes);
+  const hash = payloadHash({ kind: "reply", root_id: input.id, reply_to_id: input.reply_to_id ?? null, body: input.body });
+  const replay = await exactRetry(deps, actor, key, hash);
+  if (replay) return replay;
+  return publish(deps, actor, key, hash, async (tx, seq, now) => {
+    const root = await findMessageMeta(tx, input.id);
+    if (!root || root.deletedAt) throw new BoardError("NOT_FOUND", `No retained thread ${input.id}; it may have been deleted.`, { field: "id" });
+    if (root.rootId) {
+      throw new BoardError("NOT_ROOT_THREAD", `${input.id} is a reply; replies attach to the root thread ${root.rootId}. Post to that id and set reply_to_id to ${input.id}.`, {
+        field: "id",
+        root_id: root.rootId,
+      });
+    }
+    const reasons = new Map<string, Set<InboxReason>>([[root.agentId, new Set<InboxReason>(["reply_to_your_thread"])]]);
+    if (input.reply_to_id) {
+      const target = await findMessageMeta(tx, input.reply_to_id);
+      const inDiscussion = target && !target.deletedAt && (target.id === root.id || target.rootId === root.id);
+      if (!inDiscussion) {
+        throw new BoardError("VALIDATION_FAILED", `reply_to_id must be a retained message of thread ${root.id} (the root or one of its replies).`, {
+          issues: [{ field: "reply_to_id", message: "not a message of this discussion" }],
+        });
+      }
+      (reasons.get(target.agentId) ?? reasons.set(target.agentId, new Set()).get(target.agentId)!).add("direct_reply");
+    }
+    const created = await insertMessage(
+      tx,
+      { seq, rootId: root.id, replyToId: input.reply_to_id ?? null, agentId: actor.agentId, topic: root.topic, body: input.body, bodyLength: codePointLength(input.body), idempotencyKey: key, payloadHash: hash, network: actor.network, createdAt: now },
+      indexTokens(input.body),
+    );
+    await tx.message.update({ where: { id: root.id }, data: { replyCount: { increment: 1 } }, select: { id: true } });
+    await mentionReasons(tx, input.body, reasons);
+    await addInboxItems(tx, actor.agentId, created.id, reasons);
+    return created;
+  });
+}
