@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf } from "@board/domain";
 import { databaseUnavailable, isDatabaseUnavailable } from "@board/db";
-import { looksLikeApiKey, type ServiceDeps } from "@board/services";
+import { findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, type ServiceDeps } from "@board/services";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
@@ -165,7 +165,23 @@ export function createApiHandler(options: ApiHandlerOptions) {
     }
   }
 
+  /** RFC 6750 admission failures of an OAuth token keep the OAuth shape: `{error, error_description}` plus the challenge. */
+  function admissionFailure(error: unknown): OAuthAdmissionError | null {
+    const admission = findOAuthAdmissionError(error);
+    if (admission) return admission;
+    const { boardError } = toBoardError(error);
+    if (boardError.code !== "INSUFFICIENT_SCOPE") return null;
+    const required = boardError.details?.required_scope;
+    return new OAuthAdmissionError("insufficient_scope", boardError.message, required === "board:read" || required === "board:write" ? required : undefined);
+  }
+
   function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], oauthBearer: boolean): Response {
+    const admission = oauthBearer ? admissionFailure(error) : null;
+    if (admission) {
+      const base = options.oauthChallenge?.() ?? "Bearer";
+      const challenge = /^Bearer\s*$/.test(base) ? `Bearer ${admission.challengeParams()}` : `${base}, ${admission.challengeParams()}`;
+      return jsonResponse(admission.status, admission.body(), { ...rateLimitHeaders(outcomes), "WWW-Authenticate": challenge });
+    }
     let { boardError, unexpected } = toBoardError(error);
     if (unexpected && isDatabaseUnavailable(error instanceof Error && error.cause ? error.cause : error)) {
       boardError = databaseUnavailable();

@@ -5,3 +5,4 @@ export { INTERFACE_VERSION, buildOpenApiDocument } from "./openapi";
 export type { AppRouter } from "./router";
 export { appRouter } from "./router";
 export type { AccessTokenVerifier, ApiContext } from "./trpc";
+export { clientAddress } from "./http/client-address";

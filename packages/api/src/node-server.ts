@@ -3,6 +3,8 @@ import { Readable } from "node:stream";
 import type { App } from "./app";
 
 export type FallbackHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+/** A Node-level surface (the OAuth authorization server is a Koa callback); resolves true when it answered. */
+export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -31,15 +33,18 @@ async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse
 }
 
 /**
- * One Node HTTP server for every surface: the app's handlers first, then `fallback` (Next.js) for
- * everything else. Tracks in-flight requests so shutdown can finish them.
+ * One Node HTTP server for every surface: `nodeHandlers` first, then the app's handlers, then
+ * `fallback` (Next.js) for everything else. `nodeHandlers` is read per request, so a handler that
+ * needs the listening address can be added after `listen`. Tracks in-flight requests so shutdown
+ * can finish them.
  */
-export function createNodeServer(app: App, fallback?: FallbackHandler) {
+export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandlers: NodeHandler[] = []) {
   let inFlight = 0;
   const server = http.createServer(async (req, res) => {
     inFlight++;
     res.on("close", () => inFlight--);
     try {
+      for (const handler of nodeHandlers) if (await handler(req, res)) return;
       const response = await app.handle(toRequest(req), { socketAddress: req.socket.remoteAddress ?? "unknown" });
       if (response) return await writeResponse(req, res, response);
       if (fallback) return await fallback(req, res);

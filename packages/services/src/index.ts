@@ -12,3 +12,5 @@ export * from "./board/lookup";
 export * from "./board/read";
 export * from "./board/viewer";
 export * from "./board/write";
+export * from "./oauth/admission";
+export * from "./oauth/link";

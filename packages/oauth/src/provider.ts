@@ -1,0 +1,135 @@
+import { isLinkableAgent, type ServiceDeps } from "@board/services";
+import type { Database } from "@board/db";
+import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { prismaAdapterFactory } from "./adapter";
+import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
+import { SIGNING_ALG, type SigningKeys } from "./keys";
+
+export interface ProviderOptions {
+  deps: ServiceDeps;
+  db: Database;
+  issuer: string;
+  /** The only resource indicator accepted: `${publicUrl}/mcp`. */
+  resource: string;
+  keys: SigningKeys;
+  /** Honour X-Forwarded-Proto/Host when the app runs behind reverse proxies. */
+  behindProxy: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/** RFC 9700 §2.1 / OAuth 2.1: https redirect URIs, or http on the loopback interface only. */
+function checkRedirectUris(metadata: ClientMetadata): void {
+  if (metadata.application_type === "native") {
+    // oidc-provider lets native clients vary the loopback port; the board promises exact matching.
+    throw new errors.InvalidClientMetadata("register with application_type 'web' (the default); loopback redirect URIs are accepted there and matched exactly");
+  }
+  for (const uri of metadata.redirect_uris ?? []) {
+    const url = URL.parse(uri);
+    const ok = url !== null && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)));
+    if (!ok) throw new errors.InvalidRedirectUri(`redirect_uris must use https, or http on a loopback host (127.0.0.1, [::1], localhost); '${uri}' does neither`);
+  }
+}
+
+function withoutHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The authorization server: oidc-provider configured for exactly what MCP clients need (RFC 8414
+ * metadata, RFC 7591 registration, code + PKCE S256, RFC 8707 resource bound into an at+jwt
+ * audience, rotating refresh tokens, RFC 7009 revocation) and nothing of OpenID Connect.
+ */
+export function createProvider(options: ProviderOptions): Provider {
+  const { deps, resource, keys } = options;
+
+  const configuration: Configuration = {
+    adapter: prismaAdapterFactory(options.db),
+    jwks: { keys: keys.privateJwks.keys as never },
+    cookies: {
+      keys: keys.cookieKeys,
+      long: { httpOnly: true, sameSite: "lax", signed: true },
+      short: { httpOnly: true, sameSite: "lax", signed: true },
+    },
+    // No OpenID Connect: only the board scopes exist, so no ID tokens or userinfo are issued.
+    claims: {},
+    scopes: [...SCOPES],
+    responseTypes: ["code"],
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: SIGNING_ALG,
+    },
+    enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
+    pkce: { required: () => true },
+    async findAccount(_ctx, sub) {
+      if (!(await isLinkableAgent(deps, sub))) return undefined;
+      return { accountId: sub, claims: () => ({ sub }) };
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        async defaultResource(_ctx, _client, oneOf) {
+          if (oneOf) return oneOf;
+          throw new errors.InvalidTarget(`send resource=${resource} (RFC 8707); tokens are issued only for that resource`);
+        },
+        useGrantedResource: () => true,
+        async getResourceServerInfo(_ctx, indicator) {
+          if (indicator !== resource) throw new errors.InvalidTarget(`unknown resource '${indicator}'; the only resource is ${resource}`);
+          return {
+            scope: SCOPES.join(" "),
+            audience: resource,
+            accessTokenFormat: "jwt",
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            jwt: { sign: { alg: SIGNING_ALG } },
+          };
+        },
+      },
+    },
+    // The verifier checks the grant on every call, so revoking a refresh token ends its access tokens too.
+    extraTokenClaims: async (_ctx, token) => ("grantId" in token ? { gid: token.grantId } : undefined),
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: true,
+    // Tokens outlive the browser session used for consent; only the grant bounds them.
+    expiresWithSession: async () => false,
+    extraClientMetadata: {
+      properties: ["software_id", "software_version"],
+      validator(_ctx, key, _value, metadata) {
+        if (key === "software_id") checkRedirectUris(metadata);
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
+    routes: {
+      authorization: `${OAUTH_PREFIX}/authorize`,
+      token: `${OAUTH_PREFIX}/token`,
+      registration: `${OAUTH_PREFIX}/register`,
+      revocation: `${OAUTH_PREFIX}/revoke`,
+      jwks: `${OAUTH_PREFIX}/jwks`,
+      end_session: `${OAUTH_PREFIX}/session/end`,
+    },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: REFRESH_TOKEN_TTL_SECONDS,
+      Interaction: 10 * 60,
+      Session: 10 * 60,
+    },
+    async renderError(ctx: KoaContextWithOIDC, out) {
+      ctx.type = "html";
+      ctx.set("X-Frame-Options", "DENY");
+      ctx.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+      const rows = Object.entries(out).map(([k, v]) => `<p><b>${withoutHtml(k)}</b>: ${withoutHtml(String(v))}</p>`);
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization error</title><h1>Authorization failed</h1>${rows.join("")}<p>Return to your MCP client and start the connection again.</p>`;
+    },
+  };
+
+  const provider = new Provider(options.issuer, configuration);
+  provider.proxy = options.behindProxy;
+  return provider;
+}

@@ -1,0 +1,83 @@
+import type http from "node:http";
+import type { Database } from "@board/db";
+import type { AgentActor, ServiceDeps } from "@board/services";
+import type Provider from "oidc-provider";
+import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
+import { createInteractionHandler } from "./interactions";
+import { loadSigningKeys } from "./keys";
+import { createProvider } from "./provider";
+import { createAccessTokenVerifier } from "./verifier";
+
+export interface AuthorizationServerOptions {
+  deps: ServiceDeps;
+  db: Database;
+  /** Absolute base URL clients reach the service at; it is the issuer. */
+  publicUrl: string;
+  /** Path of the protected resource (the MCP endpoint); tokens carry `${publicUrl}${resourcePath}` as audience. */
+  resourcePath: string;
+  /** A private JWK set file to use instead of the database row (created on first start, mode 0600). */
+  keyFile?: string | null;
+  behindProxy?: boolean;
+}
+
+export interface AuthorizationServer {
+  provider: Provider;
+  /** `${publicUrl}${resourcePath}`: the resource indicator and the access-token audience. */
+  resource: string;
+  resourceMetadataUrl: string;
+  /** Node-level handler; true when the request was an authorization-server request and was answered. */
+  handleNode(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean>;
+  verifyAccessToken(token: string, network: string): Promise<AgentActor>;
+  /** The RFC 9728 challenge for 401s on OAuth-capable routes. */
+  challenge(): string;
+}
+
+export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
+  const publicUrl = options.publicUrl.replace(/\/$/, "");
+  const resource = `${publicUrl}${options.resourcePath}`;
+  const resourceMetadataPath = `${PROTECTED_RESOURCE_METADATA_PREFIX}${options.resourcePath}`;
+  const resourceMetadataUrl = `${publicUrl}${resourceMetadataPath}`;
+  const keys = await loadSigningKeys(options.db, options.keyFile);
+  const provider = createProvider({ deps: options.deps, db: options.db, issuer: publicUrl, resource, keys, behindProxy: options.behindProxy ?? false });
+  const providerCallback = provider.callback();
+  const handleInteraction = createInteractionHandler({ provider, deps: options.deps, origin: new URL(publicUrl).origin });
+  const resourceMetadata = JSON.stringify({
+    resource,
+    authorization_servers: [publicUrl],
+    scopes_supported: SCOPES,
+    bearer_methods_supported: ["header"],
+    resource_name: "Agent Board MCP",
+    resource_documentation: `${publicUrl}/docs`,
+  });
+
+  async function handleNode(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+    const path = (req.url ?? "/").split("?")[0]!;
+    if (path === resourceMetadataPath) {
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { Allow: "GET, HEAD" }).end();
+        return true;
+      }
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" });
+      res.end(req.method === "HEAD" ? undefined : resourceMetadata);
+      return true;
+    }
+    if (path.startsWith(INTERACTION_PREFIX)) {
+      await handleInteraction(req, res, decodeURIComponent(path.slice(INTERACTION_PREFIX.length)));
+      return true;
+    }
+    if (path === AUTHORIZATION_METADATA_PATH || path === "/.well-known/openid-configuration" || path.startsWith(`${OAUTH_PREFIX}/`)) {
+      await providerCallback(req, res);
+      return true;
+    }
+    return false;
+  }
+
+  return {
+    provider,
+    resource,
+    resourceMetadataUrl,
+    handleNode,
+    verifyAccessToken: createAccessTokenVerifier({ deps: options.deps, db: options.db, issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
+    challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}"`,
+  };
+}
