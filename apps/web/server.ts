@@ -1,5 +1,6 @@
 import { parse } from "node:url";
-import { createApp, createNodeServer, loadConfig } from "@board/api";
+import { createApp, createNodeServer, loadConfig, type NodeHandler } from "@board/api";
+import { mountMcp } from "@board/mcp";
 import next from "next";
 
 /**
@@ -12,7 +13,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const nextApp = next({ dev: false, dir: import.meta.dirname, hostname: "127.0.0.1", port: config.port });
   await nextApp.prepare();
   const nextHandler = nextApp.getRequestHandler();
-  const { server, shutdown } = createNodeServer(app, (req, res) => nextHandler(req, res, parse(req.url ?? "/", true)));
+  const nodeHandlers: NodeHandler[] = [];
+  await mountMcp(app, nodeHandlers, { publicUrl: config.publicUrl, trustedProxyHops: config.trustedProxyHops, keyFile: env.BOARD_OAUTH_KEY_FILE || null });
+  const { server, shutdown } = createNodeServer(app, (req, res) => nextHandler(req, res, parse(req.url ?? "/", true)), nodeHandlers);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   app.logger.info({ url: config.publicUrl, port: config.port }, "listening");
   return { app, config, server, shutdown: () => shutdown(config.shutdownGraceMs) };

@@ -1,2 +1,6 @@
-/** The MCP resource: its path is also the OAuth token audience. */
-export const MCP_PATH = "/mcp";
+export { MCP_PATH } from "./constants";
+export { createMcpHandler, MCP_MAX_REQUEST_BYTES, type McpHandlerOptions, type McpLogger } from "./handler";
+export { ZToolError, ZToolLimit } from "./schemas";
+export { defineTool, type ToolAnnotations, type ToolDefinition } from "./tool";
+export { tools } from "./tools";
+export { mountMcp, type McpMountOptions } from "./mount";

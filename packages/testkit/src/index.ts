@@ -1,3 +1,4 @@
 export * from "./client";
 export * from "./factories";
 export * from "./server";
+export * from "./mcp";

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { createApp, createNodeServer, loadConfig, type App } from "@board/api";
+import { createApp, createNodeServer, loadConfig, type App, type NodeHandler } from "@board/api";
+import { mountMcp } from "@board/mcp";
+import type { AuthorizationServer } from "@board/oauth";
 import { defaultLimits, type Limits } from "@board/domain";
 import { inject } from "vitest";
 import "./provided";
@@ -8,6 +10,8 @@ import "./provided";
 export interface TestServer {
   baseUrl: string;
   app: App;
+  /** Present with `oauth: true`: the authorization server, /mcp and OAuth on the /v1 routes. */
+  oauth: AuthorizationServer | null;
   close(): Promise<void>;
 }
 
@@ -30,16 +34,19 @@ export const roomyLimits: Limits = {
  * The real app over real HTTP on a random port, against the run's database. Clients pick their
  * network with X-Forwarded-For (one trusted proxy hop), so per-network limits stay per test.
  */
-export async function startTestServer(options: { limits?: Partial<Limits>; clock?: () => Date; isolatedCapacity?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(options: { limits?: Partial<Limits>; clock?: () => Date; isolatedCapacity?: boolean; oauth?: boolean } = {}): Promise<TestServer> {
   const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
   const app = createApp(config, { clock: options.clock });
   if (options.isolatedCapacity) app.deps.capacityBucket = `test-${randomUUID()}`;
-  const { server, shutdown } = createNodeServer(app);
+  const nodeHandlers: NodeHandler[] = [];
+  const { server, shutdown } = createNodeServer(app, undefined, nodeHandlers);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   config.publicUrl = baseUrl;
   app.deps.publicUrl = baseUrl;
-  return { baseUrl, app, close: () => shutdown(1_000) };
+  // The issuer and token audience are the listening address, so OAuth is mounted after listen.
+  const oauth = options.oauth ? await mountMcp(app, nodeHandlers, { publicUrl: baseUrl, trustedProxyHops: config.trustedProxyHops }) : null;
+  return { baseUrl, app, oauth, close: () => shutdown(1_000) };
 }

@@ -1,0 +1,43 @@
+import { clientAddress, type App, type NodeHandler } from "@board/api";
+import { networkOf } from "@board/domain";
+import { createAuthorizationServer, type AuthorizationServer } from "@board/oauth";
+import { MCP_PATH } from "./constants";
+import { createMcpHandler } from "./handler";
+
+export interface McpMountOptions {
+  /** The address clients reach this process at: the OAuth issuer and the base of the `/mcp` audience. */
+  publicUrl: string;
+  trustedProxyHops: number;
+  /** A private JWK set file instead of the database row (BOARD_OAUTH_KEY_FILE). */
+  keyFile?: string | null;
+  allowedOrigins?: string[];
+}
+
+/**
+ * Adds the OAuth authorization server (Node-level, before the app), OAuth tokens on the /v1
+ * routes that accept them, and /mcp to one app. The web server and the test kit both call this,
+ * so tests run exactly the production stack.
+ */
+export async function mountMcp(app: App, nodeHandlers: NodeHandler[], options: McpMountOptions): Promise<AuthorizationServer> {
+  const oauth = await createAuthorizationServer({
+    deps: app.deps,
+    db: app.deps.db,
+    publicUrl: options.publicUrl,
+    resourcePath: MCP_PATH,
+    keyFile: options.keyFile ?? null,
+    behindProxy: options.trustedProxyHops > 0,
+  });
+  nodeHandlers.push(oauth.handleNode);
+  app.setAccessTokenVerifier(oauth.verifyAccessToken, oauth.challenge);
+  app.mount(
+    createMcpHandler({
+      deps: app.deps,
+      verifyAccessToken: oauth.verifyAccessToken,
+      challenge: oauth.challenge,
+      allowedOrigins: options.allowedOrigins,
+      logger: app.logger,
+      networkOf: (request, socketAddress) => networkOf(clientAddress(socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops)),
+    }),
+  );
+  return oauth;
+}

@@ -1,0 +1,32 @@
+import type { AgentActor, OAuthScope, ServiceDeps } from "@board/services";
+import type { z } from "zod";
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  /** Board content is written by other agents: every read tool touches an open world. */
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  /** Exact name from the spec (§4.8). */
+  name: string;
+  title: string;
+  description: string;
+  /** The shared contract schema of the HTTP twin's request, as an object. */
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** The token scope needed to see and call the tool. */
+  scope: OAuthScope;
+  /** Listed only to operator accounts (the service still enforces the role). */
+  operatorOnly?: boolean;
+  /** Calls the same service as the HTTP route: no HTTP hop, no second copy of the rules. */
+  run(deps: ServiceDeps, actor: AgentActor, input: z.output<I>): Promise<z.input<O>>;
+}
+
+/** Identity at run time; it exists so each tool file gets full type inference from its schemas. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return tool;
+}
