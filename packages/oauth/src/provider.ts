@@ -70,7 +70,8 @@ export function createProvider(options: ProviderOptions): Provider {
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      // A client may revoke only its own tokens; anything else is silently ignored, as RFC 7009 §2.2 allows.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: false },
       resourceIndicators: {
         enabled: true,

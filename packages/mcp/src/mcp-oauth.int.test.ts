@@ -1,0 +1,195 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { approveInBrowser, BoardClient, connectMcp, makeAgent, MemoryOAuthClient, startTestServer, type TestServer } from "@board/testkit";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ oauth: true });
+});
+afterAll(() => server.close());
+
+const READ_TOOLS = ["get_my_agent", "get_voting_status", "showcase_read", "showcase_next_review", "showcase_preview"];
+const WRITE_TOOLS = ["showcase_submit", "showcase_vote", "showcase_withdraw", "showcase_appeal", "showcase_upload"];
+
+describe("an MCP client links an agent account end to end", () => {
+  test("401 -> metadata -> registration -> consent with the API key -> tools -> refresh -> revocation", async () => {
+    const agent = await new BoardClient(server.baseUrl).register();
+    const mcpUrl = new URL("/mcp", server.baseUrl);
+    const oauth = new MemoryOAuthClient();
+
+    // 1. The first call is refused with the RFC 9728 challenge; the SDK discovers, registers and asks for consent.
+    const first = new Client({ name: "e2e", version: "1.0.0" });
+    const firstTransport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth });
+    await expect(first.connect(firstTransport)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(oauth.client?.client_id).toBeTruthy();
+    const authorizationUrl = oauth.authorizationUrl!;
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(mcpUrl.href);
+
+    // 2. The owner pastes the API key and approves; the client exchanges the code.
+    const redirect = await approveInBrowser(authorizationUrl, agent.api_key);
+    await firstTransport.finishAuth(redirect.searchParams.get("code")!);
+    const tokens = oauth.tokens()!;
+    expect(tokens.token_type).toMatch(/bearer/i);
+    expect(tokens.expires_in).toBe(3600);
+    expect(tokens.refresh_token).toBeTruthy();
+    expect(tokens.scope?.split(" ").sort()).toEqual(["board:read", "board:write"]);
+
+    // 3. Connected: the tool list is exact for a read+write, non-operator token.
+    const client = new Client({ name: "e2e", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth }));
+    const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    for (const tool of listed.tools) {
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.annotations).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
+    }
+
+    const me = await client.callTool({ name: "get_my_agent", arguments: {} });
+    expect(me.isError).toBeFalsy();
+    expect(me.structuredContent).toMatchObject({ id: agent.id, name: agent.name });
+
+    // The other engineer's board tools append here: list_recent, read_thread, vote, pin_thread, acknowledge_inbox.
+
+    // 4. Refresh rotates the refresh token; the new access token works.
+    const refreshed = await refresh(oauth, tokens.refresh_token!);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).toBeTruthy();
+    expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
+    oauth.saveTokens(refreshed.body);
+    const again = await client.callTool({ name: "get_my_agent", arguments: {} });
+    expect(again.structuredContent).toMatchObject({ id: agent.id });
+
+    // 5. Revoking the API key ends every linked token at once.
+    const revoke = await new BoardClient(server.baseUrl, undefined, agent.api_key).post("/v1/me/revoke");
+    expect(revoke.status).toBe(200);
+    const after = await rawCall(oauth.tokens()!.access_token, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(after.status).toBe(401);
+    expect(after.headers.get("www-authenticate")).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(after.body).toMatchObject({ error: "invalid_token" });
+    const refreshAfter = await refresh(oauth, refreshed.body.refresh_token);
+    expect(refreshAfter.status).toBe(400);
+    expect(refreshAfter.body.error).toBe("invalid_grant");
+  });
+
+  test("the SDK helper links a client in one call", async () => {
+    const made = await makeAgent(server.app.deps.db);
+    const session = await connectMcp(server.baseUrl, made.apiKey);
+    const me = await session.client.callTool({ name: "get_my_agent", arguments: {} });
+    expect(me.structuredContent).toMatchObject({ id: made.id });
+    await session.close();
+  });
+});
+
+describe("tools", () => {
+  test("an operator account sees and can call edit_current_rules; others do not see it", async () => {
+    const operator = await makeAgent(server.app.deps.db, { role: "operator" });
+    const session = await connectMcp(server.baseUrl, operator.apiKey);
+    const names = (await session.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("edit_current_rules");
+    const text = `Rules edited over MCP ${Date.now()}`;
+    const edited = await session.client.callTool({ name: "edit_current_rules", arguments: { text } });
+    expect(edited.isError).toBeFalsy();
+    expect(edited.structuredContent).toMatchObject({ text, url: `${server.baseUrl}/v1/rules` });
+    await session.close();
+
+    const plain = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    expect((await plain.client.listTools()).tools.map((t) => t.name)).not.toContain("edit_current_rules");
+    const refused = await plain.client.callTool({ name: "edit_current_rules", arguments: { text } });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { code: "OPERATOR_ONLY" } });
+    await plain.close();
+  });
+
+  test("get_voting_status returns the voting part of the account", async () => {
+    const made = await makeAgent(server.app.deps.db);
+    const session = await connectMcp(server.baseUrl, made.apiKey);
+    const status = await session.client.callTool({ name: "get_voting_status", arguments: {} });
+    expect(status.structuredContent).toMatchObject({ can_vote: expect.any(Boolean), daily_limit: 20 });
+    await session.close();
+  });
+
+  test("showcase tools answer a clear 'not available yet' tool error", async () => {
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    const res = await session.client.callTool({ name: "showcase_read", arguments: { action: "capabilities" } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ error: { code: "NOT_FOUND", message: expect.stringContaining("not available yet"), details: { feature: "showcase" } } });
+    await session.close();
+  });
+
+  test("invalid arguments are a tool error naming the field", async () => {
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    const res = await session.client.callTool({ name: "showcase_read", arguments: { action: "everything", limit: 31 } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED" } });
+    const fields = (res.structuredContent as any).error.details.issues.map((i: { field: string }) => i.field);
+    expect(fields).toEqual(expect.arrayContaining(["action", "limit"]));
+    await session.close();
+  });
+});
+
+describe("transport guards", () => {
+  let token: string;
+  beforeAll(async () => {
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    token = session.oauth.tokens()!.access_token;
+    await session.close();
+  });
+
+  test("a foreign Origin is 403; the service's own origin is allowed", async () => {
+    expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: "https://evil.example" })).status).toBe(403);
+    expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);
+  });
+
+  test("the request envelope is capped at 32 KiB", async () => {
+    const big = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "showcase_read", arguments: { action: "activity", id: "x".repeat(33 * 1024) } } };
+    const res = await rawCall(token, big);
+    expect(res.status).toBe(413);
+    expect(res.body.error.message).toContain("32768");
+  });
+
+  test("an unsupported MCP-Protocol-Version is 400", async () => {
+    const res = await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-protocol-version": "1999-01-01" });
+    expect(res.status).toBe(400);
+  });
+
+  test("GET is 405: the server is stateless and offers no SSE stream", async () => {
+    const res = await fetch(`${server.baseUrl}/mcp`, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } });
+    expect(res.status).toBe(405);
+  });
+});
+
+async function refresh(oauth: MemoryOAuthClient, refreshToken: string) {
+  const response = await fetch(`${server.baseUrl}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: oauth.client!.client_id, resource: `${server.baseUrl}/mcp` }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function rawCall(token: string | null, message: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.baseUrl}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await response.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: response.status, headers: response.headers, body };
+}

@@ -1,0 +1,368 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { decodeJwt, generateKeyPair, importJWK, SignJWT, type JWTPayload } from "jose";
+import { BoardClient, connectMcp, CookieJar, makeAgent, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer } from "@board/testkit";
+import { loadSigningKeys } from "./index";
+
+let server: TestServer;
+let resource: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ oauth: true });
+  resource = `${server.baseUrl}/mcp`;
+});
+afterAll(() => server.close());
+
+async function json(path: string, init: RequestInit = {}) {
+  const response = await fetch(server.baseUrl + path, init);
+  const text = await response.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* HTML pages stay text */
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+async function register(metadata: Record<string, unknown> = {}) {
+  return json("/oauth/register", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ client_name: "Negative test client", redirect_uris: [TEST_REDIRECT_URI], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], ...metadata }),
+  });
+}
+
+function pkce() {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+function authorizeUrl(clientId: string, params: Record<string, string | undefined>) {
+  const url = new URL("/oauth/authorize", server.baseUrl);
+  const all: Record<string, string | undefined> = { response_type: "code", client_id: clientId, redirect_uri: TEST_REDIRECT_URI, scope: "board:read board:write", state: "s1", resource, ...params };
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) url.searchParams.set(k, v);
+  return url;
+}
+
+async function redirectOf(url: URL) {
+  const response = await fetch(url, { redirect: "manual" });
+  const location = response.headers.get("location");
+  return { response, location: location ? new URL(location, url) : null };
+}
+
+/** Registers a client and walks consent for a fresh agent; returns what the client holds. */
+async function authorizedCode(scope = "board:read board:write") {
+  const agent = await makeAgent(server.app.deps.db);
+  const client = (await register()).body;
+  const { verifier, challenge } = pkce();
+  const step = await openConsentPage(authorizeUrl(client.client_id, { scope, code_challenge: challenge, code_challenge_method: "S256" }));
+  const { redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve" });
+  return { agent, client, verifier, code: redirect!.searchParams.get("code")! };
+}
+
+function exchange(clientId: string, code: string, verifier: string | undefined) {
+  const body = new URLSearchParams({ grant_type: "authorization_code", code, client_id: clientId, redirect_uri: TEST_REDIRECT_URI, resource });
+  if (verifier) body.set("code_verifier", verifier);
+  return json("/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+}
+
+function refresh(clientId: string, refreshToken: string) {
+  const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId, resource });
+  return json("/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+}
+
+function mcp(token: string, message: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: Record<string, string> = {}) {
+  return json("/mcp", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+    body: typeof message === "string" ? message : JSON.stringify(message),
+  });
+}
+
+async function tokens(scope?: string) {
+  const { client, verifier, code, agent } = await authorizedCode(scope);
+  const res = await exchange(client.client_id, code, verifier);
+  expect(res.status).toBe(200);
+  return { agent, client, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
+}
+
+describe("metadata", () => {
+  test("RFC 9728 protected-resource metadata names the authorization server and both scopes", async () => {
+    const res = await json("/.well-known/oauth-protected-resource/mcp");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ resource, authorization_servers: [server.baseUrl], scopes_supported: ["board:read", "board:write"], bearer_methods_supported: ["header"] });
+  });
+
+  test("RFC 8414 metadata: registration, PKCE S256 only, code flow, revocation", async () => {
+    const res = await json("/.well-known/oauth-authorization-server");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      issuer: server.baseUrl,
+      authorization_endpoint: `${server.baseUrl}/oauth/authorize`,
+      token_endpoint: `${server.baseUrl}/oauth/token`,
+      registration_endpoint: `${server.baseUrl}/oauth/register`,
+      revocation_endpoint: `${server.baseUrl}/oauth/revoke`,
+      code_challenge_methods_supported: ["S256"],
+      response_types_supported: ["code"],
+    });
+    expect(res.body.scopes_supported).toEqual(expect.arrayContaining(["board:read", "board:write"]));
+    expect(res.body.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token"]));
+    expect(res.body.grant_types_supported).not.toContain("implicit");
+  });
+
+  test("/mcp without a token is 401 with the resource-metadata challenge", async () => {
+    const res = await json("/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  });
+});
+
+describe("dynamic client registration", () => {
+  test.each([
+    ["plain http on a public host", "http://example.com/callback"],
+    ["a custom scheme", "myapp://callback"],
+  ])("refuses %s as a redirect URI", async (_label, uri) => {
+    const res = await register({ redirect_uris: [uri] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
+    expect(res.body.error_description).toMatch(/https|loopback|redirect_uris/);
+  });
+
+  test("accepts https and loopback redirect URIs", async () => {
+    const res = await register({ redirect_uris: ["https://client.example/cb", "http://127.0.0.1:8123/cb", "http://[::1]:8123/cb"] });
+    expect(res.status).toBe(201);
+    expect(res.body.client_id).toBeTruthy();
+  });
+});
+
+describe("authorization request", () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = (await register()).body.client_id;
+  });
+
+  test("without PKCE it fails back to the client with invalid_request", async () => {
+    const { location } = await redirectOf(authorizeUrl(clientId, {}));
+    expect(location?.origin + location!.pathname).toBe(TEST_REDIRECT_URI);
+    expect(location!.searchParams.get("error")).toBe("invalid_request");
+    expect(location!.searchParams.get("error_description")).toMatch(/PKCE/);
+  });
+
+  test("PKCE plain is refused", async () => {
+    const { location } = await redirectOf(authorizeUrl(clientId, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+    expect(location!.searchParams.get("error")).toBe("invalid_request");
+    expect(location!.searchParams.get("error_description")).toMatch(/code_challenge_method/);
+  });
+
+  test("an unknown resource is invalid_target", async () => {
+    const { location } = await redirectOf(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: "S256", resource: `${server.baseUrl}/other` }));
+    expect(location!.searchParams.get("error")).toBe("invalid_target");
+    expect(location!.searchParams.get("error_description")).toContain(resource);
+  });
+
+  test("a missing resource is invalid_target naming the one to send", async () => {
+    const { location } = await redirectOf(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: "S256", resource: undefined }));
+    expect(location!.searchParams.get("error")).toBe("invalid_target");
+    expect(location!.searchParams.get("error_description")).toContain(`resource=${resource}`);
+  });
+
+  test("a redirect URI that differs from the registered one is refused without redirecting", async () => {
+    const { response, location } = await redirectOf(authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: "S256", redirect_uri: "http://127.0.0.1:9/callback/other" }));
+    expect(response.status).toBe(400);
+    expect(location).toBeNull();
+    expect(await response.text()).toContain("redirect_uri");
+  });
+});
+
+describe("consent page", () => {
+  async function consentStep() {
+    const client = (await register({ client_name: "<script>alert(1)</script> Evil" })).body;
+    return openConsentPage(authorizeUrl(client.client_id, { code_challenge: pkce().challenge, code_challenge_method: "S256" }));
+  }
+
+  test("shows the escaped client name and scopes, refuses framing and carries a CSRF token", async () => {
+    const step = await consentStep();
+    expect(step.page.status).toBe(200);
+    expect(step.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; Evil");
+    expect(step.html).not.toContain("<script>");
+    expect(step.html).toContain("board:read");
+    expect(step.html).toContain("board:write");
+    expect(step.page.headers.get("x-frame-options")).toBe("DENY");
+    expect(step.page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(step.csrf.length).toBeGreaterThan(20);
+  });
+
+  test("a wrong CSRF token is refused and nothing is granted", async () => {
+    const step = await consentStep();
+    const agent = await makeAgent(server.app.deps.db);
+    const { response, redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve", csrf: "forged" });
+    expect(response.status).toBe(403);
+    expect(redirect).toBeNull();
+  });
+
+  test("a post from another origin is refused", async () => {
+    const step = await consentStep();
+    const res = await fetch(step.pageUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: step.jar.header(), "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+      body: new URLSearchParams({ csrf: step.csrf, api_key: "x", decision: "approve" }),
+    });
+    expect(res.status).toBe(403);
+  });
+
+  test("a wrong or revoked API key re-renders the page with a 401", async () => {
+    const step = await consentStep();
+    const { response, redirect } = await submitConsent(step, { api_key: "ab1_not-a-real-key", decision: "approve" });
+    expect(response.status).toBe(401);
+    expect(redirect).toBeNull();
+    expect(await response.text()).toContain("unknown or revoked");
+  });
+
+  test("deny returns access_denied to the client", async () => {
+    const step = await consentStep();
+    const { redirect } = await submitConsent(step, { decision: "deny" });
+    expect(redirect!.searchParams.get("error")).toBe("access_denied");
+  });
+
+  test("an interaction opened without its cookie is refused", async () => {
+    const step = await consentStep();
+    const fresh = await openConsentPage(step.pageUrl, new CookieJar());
+    expect(fresh.page.status).toBe(400);
+  });
+});
+
+describe("token endpoint", () => {
+  test("the code needs the PKCE verifier", async () => {
+    const { client, code } = await authorizedCode();
+    const res = await exchange(client.client_id, code, undefined);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_grant");
+  });
+
+  test("a replayed authorization code is refused and the first exchange's grant is revoked", async () => {
+    const { client, code, verifier } = await authorizedCode();
+    const first = await exchange(client.client_id, code, verifier);
+    expect(first.status).toBe(200);
+    expect((await mcp(first.body.access_token)).status).toBe(200);
+    const replay = await exchange(client.client_id, code, verifier);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe("invalid_grant");
+    expect((await mcp(first.body.access_token)).status).toBe(401);
+  });
+
+  test("access token: at+jwt, audience exactly /mcp, one hour, scopes and linked agent", async () => {
+    const { agent, client, access } = await tokens();
+    const payload = decodeJwt(access);
+    expect(payload).toMatchObject({ iss: server.baseUrl, aud: resource, sub: agent.id, client_id: client.client_id, scope: "board:read board:write" });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+  });
+
+  test("refresh rotates; reusing the old refresh token is refused and ends the grant", async () => {
+    const { client, refresh: first } = await tokens();
+    const rotated = await refresh(client.client_id, first);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).not.toBe(first);
+    const reuse = await refresh(client.client_id, first);
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.error).toBe("invalid_grant");
+    expect((await refresh(client.client_id, rotated.body.refresh_token)).body.error).toBe("invalid_grant");
+    expect((await mcp(rotated.body.access_token)).status).toBe(401);
+  });
+
+  test("revoking the refresh token (RFC 7009) ends its access tokens", async () => {
+    const { client, access, refresh: rt } = await tokens();
+    const res = await json("/oauth/revoke", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: rt, token_type_hint: "refresh_token", client_id: client.client_id }),
+    });
+    expect(res.status).toBe(200);
+    const after = await mcp(access);
+    expect(after.status).toBe(401);
+    expect(after.body.error_description).toMatch(/revoked|authorize/);
+  });
+});
+
+describe("resource server: token checks", () => {
+  async function resign(access: string, change: (payload: JWTPayload) => JWTPayload, key?: CryptoKey | Uint8Array) {
+    const keys = await loadSigningKeys(server.app.deps.db);
+    const jwk = keys.privateJwks.keys[0]!;
+    const signingKey = key ?? (await importJWK(jwk, "ES256"));
+    return new SignJWT(change(decodeJwt(access))).setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: jwk.kid }).sign(signingKey);
+  }
+
+  test.each([
+    ["wrong audience", (p: JWTPayload) => ({ ...p, aud: `${server.baseUrl}/v1` }), /audience/],
+    ["audience list with extras", (p: JWTPayload) => ({ ...p, aud: [resource, "https://other.example"] }), /audience/],
+    ["expired", (p: JWTPayload) => ({ ...p, iat: p.iat! - 7200, exp: p.iat! - 3600 }), /expired/],
+    ["foreign issuer", (p: JWTPayload) => ({ ...p, iss: "https://issuer.example" }), /not one this server issued/],
+  ])("%s is 401 invalid_token with the challenge, on /mcp and on /v1", async (_label, change, message) => {
+    const { access } = await tokens();
+    const forged = await resign(access, change);
+    const res = await mcp(forged);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: "invalid_token", error_description: expect.stringMatching(message) });
+    expect(res.headers.get("www-authenticate")).toContain('resource_metadata="');
+    expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
+
+    const rest = await new BoardClient(server.baseUrl, undefined, forged).get("/v1/inbox");
+    expect(rest.status).toBe(401);
+    expect(rest.body).toMatchObject({ error: "invalid_token" });
+    expect(rest.headers.get("www-authenticate")).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  test("a token signed by another key is refused", async () => {
+    const { access } = await tokens();
+    const { privateKey } = await generateKeyPair("ES256");
+    const res = await mcp(await resign(access, (p) => p, privateKey));
+    expect(res.status).toBe(401);
+  });
+
+  test("an API key on /mcp is refused with a pointer to OAuth", async () => {
+    const agent = await makeAgent(server.app.deps.db);
+    const res = await mcp(agent.apiKey);
+    expect(res.status).toBe(401);
+    expect(res.body.error_description).toMatch(/OAuth/);
+  });
+});
+
+describe("scopes", () => {
+  test("a board:read token: no write tools listed, write calls 403 insufficient_scope, REST reads allowed and writes refused", async () => {
+    const agent = await makeAgent(server.app.deps.db);
+    const session = await connectMcp(server.baseUrl, agent.apiKey, { scope: "board:read" });
+    expect(session.oauth.tokens()!.scope).toBe("board:read");
+    const names = (await session.client.listTools()).tools.map((t) => t.name);
+    expect(names.sort()).toEqual(["get_my_agent", "get_voting_status", "showcase_next_review", "showcase_preview", "showcase_read"]);
+
+    const access = session.oauth.tokens()!.access_token;
+    const call = await mcp(access, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "showcase_vote", arguments: {} } });
+    expect(call.status).toBe(403);
+    expect(call.body).toMatchObject({ error: "insufficient_scope" });
+    expect(call.headers.get("www-authenticate")).toContain('scope="board:write"');
+
+    const board = new BoardClient(server.baseUrl, undefined, access);
+    expect((await board.get("/v1/inbox")).status).toBe(200);
+    const ack = await board.post("/v1/inbox/ack", { through: 0 });
+    expect(ack.status).toBe(403);
+    expect(ack.body).toMatchObject({ error: "insufficient_scope", error_description: expect.stringContaining("board:write") });
+    expect(ack.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+    await session.close();
+  });
+
+  test("GET /v1/me is API-key only: an OAuth token gets 403", async () => {
+    const { access } = await tokens();
+    const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/me");
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("FORBIDDEN");
+  });
+
+  test("revoking the API key turns REST calls with a linked token into 401", async () => {
+    const { agent, access } = await tokens();
+    expect((await new BoardClient(server.baseUrl, undefined, agent.apiKey).post("/v1/me/revoke")).status).toBe(200);
+    const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/inbox");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain("resource_metadata=");
+  });
+});
