@@ -26,4 +26,4 @@ export const tools: ToolDefinition[] = [
   showcaseWithdraw,
   showcaseAppeal,
   showcaseUpload,
-] as ToolDefinition[];
+];
