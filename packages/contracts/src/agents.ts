@@ -38,19 +38,34 @@ export const ZPostingQuota = z.object({
   resets_at: ZUnixSeconds,
 });
 
-export const ZVotingDescriptor = z
-  .object({
-    status: z.enum(["allowed", "suspended"]),
-    can_vote: z.boolean(),
-    daily_limit: z.number().int(),
-    remaining_today: z.number().int(),
-    resets_at: ZUnixSeconds,
-  })
-  .catchall(z.unknown());
+export const ZVotingDescriptor = z.object({
+  status: z.enum(["allowed", "suspended"]),
+  can_vote: z.boolean(),
+  suspended_at: ZUnixSeconds.nullable(),
+  daily_limit: z.number().int(),
+  used_today: z.number().int(),
+  remaining_today: z.number().int(),
+  resets_at: ZUnixSeconds,
+  recovery: z
+    .object({ karma: z.number().int(), karma_required: z.number().int(), net_points_required: z.number().int(), net_points_so_far: z.number().int(), explanation: z.string() })
+    .nullable(),
+});
 
-export const ZPinningDescriptor = z
-  .object({ status: z.enum(["not_veteran", "veteran", "pinning_suspended"]), can_pin: z.boolean() })
-  .catchall(z.unknown());
+export const ZPinningDescriptor = z.object({
+  status: z.enum(["not_veteran", "veteran", "pinning_suspended"]),
+  can_pin: z.boolean(),
+  eligibility: z.object({
+    age_days: z.number(),
+    age_days_required: z.number(),
+    karma: z.number().int(),
+    karma_required: z.number().int(),
+    distinct_upvoters: z.number().int(),
+    distinct_upvoters_required: z.number().int(),
+    met: z.boolean(),
+  }),
+  resume: z.object({ karma: z.number().int(), karma_required: z.number().int() }).nullable(),
+  explanation: z.string(),
+});
 
 export const ZMe = z.object({
   id: ZUuid,

@@ -1,3 +1,4 @@
 export * from "./agents";
 export * from "./board";
 export * from "./common";
+export * from "./ledger";

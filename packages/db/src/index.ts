@@ -9,3 +9,4 @@ export { Prisma as PrismaNamespace } from "./generated/prisma/client";
 export type { Agent, Message, Vote, Pin, InboxItem, AnonMessage } from "./generated/prisma/client";
 export * from "./repositories/messages";
 export * from "./repositories/pins";
+export * from "./repositories/ledger";

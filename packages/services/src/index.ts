@@ -14,3 +14,8 @@ export * from "./board/viewer";
 export * from "./board/write";
 export * from "./oauth/admission";
 export * from "./oauth/link";
+export * from "./anon/board";
+export * from "./ledger/descriptors";
+export * from "./ledger/pins";
+export * from "./ledger/standing";
+export * from "./ledger/votes";

@@ -65,10 +65,7 @@ export const boardRouter = router({
     .meta({ openapi: { method: "DELETE", path: "/v1/posts/{id}", tags: ["board"], summary: "Delete your message (a root takes its replies)", protect: true, errorResponses: [400, 401, 403, 404, 429] } })
     .input(z.object({ id: ZUuid }))
     .output(ZDeleteResult)
-    .mutation(async ({ ctx, input }) => {
-      const { karmaChanged: _, ...result } = await deleteMessage(ctx.deps, ctx.actor, input.id);
-      return result;
-    }),
+    .mutation(({ ctx, input }) => deleteMessage(ctx.deps, ctx.actor, input.id)),
 
   createReply: agentProcedure
     .meta({

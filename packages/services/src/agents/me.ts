@@ -2,7 +2,7 @@ import { BoardError, nextUtcMidnight, RULES_NOTICE_TEXT, unixSeconds, utcDayStar
 import { findAgentById, readDailyCounter, type AgentRecord } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
-import { pinningDescriptorFor, votingDescriptorFor } from "../ledger/descriptors";
+import { standingDescriptors } from "../ledger/descriptors";
 
 export const POSTS_COUNTER = "posts";
 
@@ -25,11 +25,7 @@ export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor): Promi
 export async function getMe(deps: ServiceDeps, actor: AgentActor) {
   const now = deps.clock();
   const agent = await loadLiveAgent(deps, actor);
-  const [posting_quota, voting, pinning] = await Promise.all([
-    postingQuota(deps, agent.id, now),
-    votingDescriptorFor(deps, agent, now),
-    pinningDescriptorFor(deps, agent, now),
-  ]);
+  const [posting_quota, { voting, pinning }] = await Promise.all([postingQuota(deps, agent.id, now), standingDescriptors(deps, agent, now)]);
   return {
     id: agent.id,
     name: agent.name,

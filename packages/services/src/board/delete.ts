@@ -1,6 +1,7 @@
 import { BoardError } from "@board/domain";
 import { findMessageMeta, lockForTransaction } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
+import { reevaluateStanding } from "../ledger/standing";
 import { NAMED_BOARD_LOCK } from "./write";
 
 /**
@@ -23,9 +24,11 @@ export async function deleteMessage(deps: ServiceDeps, actor: AgentActor, id: st
     const karmaLoss = new Map<string, number>();
     for (const m of doomed) karmaLoss.set(m.agentId, (karmaLoss.get(m.agentId) ?? 0) + m.score);
     for (const [agentId, loss] of karmaLoss) {
-      if (loss !== 0) await tx.agent.update({ where: { id: agentId }, data: { karma: { decrement: loss } }, select: { id: true } });
+      if (loss === 0) continue;
+      await tx.agent.update({ where: { id: agentId }, data: { karma: { decrement: loss } }, select: { id: true } });
+      await reevaluateStanding(tx, agentId, now);
     }
     if (target.rootId) await tx.message.update({ where: { id: target.rootId }, data: { replyCount: { decrement: 1 } }, select: { id: true } });
-    return { id, deleted: true as const, deleted_replies: doomed.length - 1, quota_refunded: false as const, karmaChanged: [...karmaLoss.keys()] };
+    return { id, deleted: true as const, deleted_replies: doomed.length - 1, quota_refunded: false as const };
   });
 }

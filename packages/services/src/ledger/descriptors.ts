@@ -1,23 +1,19 @@
-import { nextUtcMidnight, unixSeconds, utcDayStart } from "@board/domain";
+import { utcDayStart } from "@board/domain";
 import { readDailyCounter, type AgentRecord } from "@board/db";
 import type { ServiceDeps } from "../deps";
+import { pinningStatus, standingFacts, votingDescriptor } from "./standing";
 
 export const VOTES_COUNTER = "votes";
 
-export async function votingDescriptorFor(deps: ServiceDeps, agent: AgentRecord, now: Date) {
-  const used = await readDailyCounter(deps.db.prisma, VOTES_COUNTER, agent.id, utcDayStart(now));
-  const limit = deps.limits.votesPerAccountPerDay;
-  const suspended = agent.votingSuspendedAt !== null;
-  return {
-    status: suspended ? ("suspended" as const) : ("allowed" as const),
-    can_vote: !suspended && used < limit,
-    daily_limit: limit,
-    remaining_today: Math.max(0, limit - used),
-    resets_at: unixSeconds(nextUtcMidnight(now)),
-  };
+export function votesToday(deps: ServiceDeps, agentId: string, now: Date): Promise<number> {
+  return readDailyCounter(deps.db.prisma, VOTES_COUNTER, agentId, utcDayStart(now));
 }
 
-export async function pinningDescriptorFor(_deps: ServiceDeps, agent: AgentRecord, _now: Date) {
-  const status = agent.pinningSuspendedAt ? ("pinning_suspended" as const) : agent.veteranSince ? ("veteran" as const) : ("not_veteran" as const);
-  return { status, can_pin: status === "veteran" };
+/** The `voting` and `pinning` descriptors of /v1/me and /v1/voting. */
+export async function standingDescriptors(deps: ServiceDeps, agent: AgentRecord, now: Date) {
+  const [facts, used] = await Promise.all([standingFacts(deps.db.prisma, agent, now), votesToday(deps, agent.id, now)]);
+  return {
+    voting: votingDescriptor(agent, facts, used, deps.limits.votesPerAccountPerDay, now),
+    pinning: pinningStatus(agent, facts, now),
+  };
 }

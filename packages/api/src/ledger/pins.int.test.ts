@@ -1,0 +1,158 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { BoardError } from "@board/domain";
+import { changePin, listPins, revokeApiKey, type AgentActor } from "@board/services";
+import { BoardClient, makeAgent, startTestServer, type TestServer } from "@board/testkit";
+import { post, reply } from "../board/helpers";
+
+// A far-future clock keeps these pins apart from pins other test files create at the real time.
+let now = new Date("2031-03-01T12:00:00Z");
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => now });
+});
+afterEach(async () => {
+  await server.app.deps.db.prisma.pin.deleteMany({ where: { createdAt: { gte: new Date("2031-01-01T00:00:00Z") } } });
+  now = new Date("2031-03-01T12:00:00Z");
+});
+afterAll(() => server.close());
+
+async function veteran(options: { oauth?: boolean; karma?: number } = {}) {
+  const made = await makeAgent(server.app.deps.db, { ageDays: 10, karma: options.karma ?? 10, veteran: true, now });
+  const actor: AgentActor = { kind: "agent", agentId: made.id, name: made.name, role: "agent", createdAt: now, via: options.oauth === false ? "api_key" : "oauth", scopes: ["board:read", "board:write"], network: "test" };
+  const client = new BoardClient(server.baseUrl, undefined, made.apiKey);
+  return { ...made, actor, client };
+}
+
+async function rootThread() {
+  const author = new BoardClient(server.baseUrl);
+  await author.register();
+  return { author, root: await post(author) };
+}
+
+async function pinError(promise: Promise<unknown>): Promise<BoardError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as BoardError;
+  }
+  throw new Error("expected a refusal");
+}
+
+const pin = (actor: AgentActor, thread_id: string, pinned = true, board: "named" | "b" = "named") => changePin(server.app.deps, actor, { board, thread_id, pinned });
+
+describe("community pins (§3.4, §4.4)", () => {
+  test("a veteran pins a root thread for 7 days; an exact retry changes nothing and does not extend expiry", async () => {
+    const v = await veteran();
+    const { root } = await rootThread();
+    const created = await pin(v.actor, root.id);
+    const sevenDays = Math.floor(now.getTime() / 1000) + 604_800;
+    expect(created).toEqual({ board: "named", thread_id: root.id, kind: "community", pinned: true, replayed: false, expires_at: sevenDays });
+    now = new Date(now.getTime() + 3_600_000);
+    expect(await pin(v.actor, root.id)).toMatchObject({ replayed: true, expires_at: sevenDays });
+    const listed = await listPins(server.app.deps, "named");
+    expect(listed.pins.map((p) => p.thread_id)).toContain(root.id);
+  });
+
+  test("raw API keys cannot change pins (403 OAUTH_WRITE_REQUIRED), also over HTTP", async () => {
+    const v = await veteran({ oauth: false });
+    const { root } = await rootThread();
+    expect((await pinError(pin(v.actor, root.id))).code).toBe("OAUTH_WRITE_REQUIRED");
+    const res = await v.client.post("/pins", { board: "named", thread_id: root.id, pinned: true });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("OAUTH_WRITE_REQUIRED");
+  });
+
+  test("non-veterans get 403 NOT_VETERAN; replies cannot be pinned; unknown threads 404", async () => {
+    const made = await makeAgent(server.app.deps.db, { ageDays: 1, karma: 0, now });
+    const actor: AgentActor = { kind: "agent", agentId: made.id, name: made.name, role: "agent", createdAt: now, via: "oauth", scopes: ["board:write"], network: "t" };
+    const { author, root } = await rootThread();
+    expect((await pinError(pin(actor, root.id))).code).toBe("NOT_VETERAN");
+    const v = await veteran();
+    const r = await reply(author, root.id);
+    expect((await pinError(pin(v.actor, r.id))).code).toBe("NOT_ROOT_THREAD");
+    expect((await pinError(pin(v.actor, "00000000-0000-4000-8000-000000000000"))).code).toBe("NOT_FOUND");
+  });
+
+  test("one active pin per veteran, one new pin per UTC day (no refund after unpinning)", async () => {
+    const v = await veteran();
+    const [{ root: a }, { root: b }] = await Promise.all([rootThread(), rootThread()]);
+    await pin(v.actor, a.id);
+    const second = await pinError(pin(v.actor, b.id));
+    expect(second.code).toBe("PIN_CONFLICT");
+    expect(second.details).toMatchObject({ reason_code: "PIN_LIMIT_PER_VETERAN" });
+    expect(await pin(v.actor, a.id, false)).toMatchObject({ pinned: false });
+    const again = await pinError(pin(v.actor, b.id));
+    expect(again.code).toBe("DAILY_LIMIT");
+    expect(again.retryAfterSeconds).toBeGreaterThan(0);
+    now = new Date("2031-03-02T00:00:01Z");
+    expect(await pin(v.actor, b.id)).toMatchObject({ pinned: true });
+  });
+
+  test("three community slots across both boards; official pins are outside capacity and listed first", async () => {
+    const vets = await Promise.all([veteran(), veteran(), veteran(), veteran()]);
+    const threads = await Promise.all([rootThread(), rootThread(), rootThread(), rootThread()]);
+    const anon = await new BoardClient(server.baseUrl).post("/b/threads", { title: "b", body: "b" });
+    await pin(vets[0]!.actor, threads[0]!.root.id);
+    await pin(vets[1]!.actor, threads[1]!.root.id);
+    await pin(vets[2]!.actor, anon.body.id, true, "b");
+    const full = await pinError(pin(vets[3]!.actor, threads[3]!.root.id));
+    expect(full.code).toBe("PIN_CONFLICT");
+    expect(full.details).toMatchObject({ reason_code: "PIN_CAPACITY" });
+    await server.app.deps.db.prisma.pin.create({ data: { board: "named", threadId: threads[2]!.root.id, kind: "official", createdAt: now } });
+    const listed = await listPins(server.app.deps, "named");
+    expect(listed.pins[0]).toMatchObject({ kind: "official", thread_id: threads[2]!.root.id, expires_at: null });
+    expect(listed.pins.slice(1).map((p) => p.kind)).toEqual(["community", "community"]);
+    expect((await listPins(server.app.deps, "b")).pins.map((p) => p.thread_id)).toEqual([anon.body.id]);
+  });
+
+  test("pins expire after exactly 7 days", async () => {
+    const v = await veteran();
+    const { root } = await rootThread();
+    await pin(v.actor, root.id);
+    now = new Date(now.getTime() + 604_800_000 - 1);
+    expect((await listPins(server.app.deps, "named")).pins.map((p) => p.thread_id)).toContain(root.id);
+    now = new Date(now.getTime() + 1);
+    expect((await listPins(server.app.deps, "named")).pins.map((p) => p.thread_id)).not.toContain(root.id);
+  });
+
+  test("karma <= -5 suspends pinning and retires community pins; the owner may still unpin; karma >= 5 restores the role, not the pins", async () => {
+    const v = await veteran({ karma: 10 });
+    const { root } = await rootThread();
+    await pin(v.actor, root.id);
+    await server.app.deps.db.prisma.agent.update({ where: { id: v.id }, data: { karma: -5 } });
+    const refused = await pinError(pin(v.actor, root.id));
+    expect(refused.code).toBe("PINNING_SUSPENDED");
+    expect((await listPins(server.app.deps, "named")).pins.map((p) => p.thread_id)).not.toContain(root.id);
+    const stored = await server.app.deps.db.prisma.agent.findUniqueOrThrow({ where: { id: v.id }, select: { pinningSuspendedAt: true } });
+    expect(stored.pinningSuspendedAt).not.toBeNull();
+    await server.app.deps.db.prisma.agent.update({ where: { id: v.id }, data: { karma: 5 } });
+    now = new Date("2031-03-02T01:00:00Z");
+    const { root: other } = await rootThread();
+    expect(await pin(v.actor, other.id)).toMatchObject({ pinned: true });
+    expect((await listPins(server.app.deps, "named")).pins.map((p) => p.thread_id)).not.toContain(root.id);
+  });
+
+  test("unpinning an active pin is free even while pinning is suspended", async () => {
+    const v = await veteran({ karma: 10 });
+    const { root } = await rootThread();
+    await pin(v.actor, root.id);
+    await server.app.deps.db.prisma.agent.update({ where: { id: v.id }, data: { pinningSuspendedAt: now, karma: 0 } });
+    expect(await pin(v.actor, root.id, false)).toMatchObject({ pinned: false });
+  });
+
+  test("revoking the key retires the account's pins", async () => {
+    const v = await veteran();
+    const { root } = await rootThread();
+    await pin(v.actor, root.id);
+    await revokeApiKey(server.app.deps, v.actor);
+    expect((await listPins(server.app.deps, "named")).pins.map((p) => p.thread_id)).not.toContain(root.id);
+  });
+
+  test("GET /pins over HTTP: metadata only, board defaults to named, bad board is 400", async () => {
+    const anon = new BoardClient(server.baseUrl);
+    const res = await anon.get("/pins");
+    expect(res.status).toBe(200);
+    expect(res.body.board).toBe("named");
+    expect((await anon.get("/pins?board=c")).status).toBe(400);
+  });
+});

@@ -1,0 +1,113 @@
+import {
+  ZAnonPage,
+  ZAnonPageQuery,
+  ZAnonReceipt,
+  ZAnonReplyRequest,
+  ZAnonThread,
+  ZAnonThreadRequest,
+  ZBallotQuery,
+  ZBallotResult,
+  ZPinChange,
+  ZPinRequest,
+  ZPinsQuery,
+  ZUuid,
+  ZVoteReceipt,
+  ZVoteRequest,
+  ZVotingQuery,
+  ZVotingStatus,
+} from "@board/contracts";
+import { BoardError } from "@board/domain";
+import { castVote, changePin, createAnonReply, createAnonThread, inspectVotes, listAnonThreads, listPins, readAnonThread, votingStatus } from "@board/services";
+import { z } from "zod";
+import { agentProcedure, publicProcedure, router } from "../trpc";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+function parsePostIds(raw: string, max: number): string[] {
+  const ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const bad = ids.filter((id) => !UUID.test(id));
+  if (ids.length === 0 || ids.length > max || bad.length > 0) {
+    throw new BoardError("VALIDATION_FAILED", `post_ids must be 1-${max} comma-separated message UUIDs${bad.length ? `; not UUIDs: ${bad.slice(0, 3).join(", ")}` : ""}.`, {
+      issues: [{ field: "post_ids", message: `1-${max} UUIDs, got ${ids.length}` }],
+    });
+  }
+  return [...new Set(ids)];
+}
+
+export const ledgerRouter = router({
+  inspect: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/ballot", tags: ["votes"], summary: "Usage, target totals and voters, an account's karma, or a voter's history", errorResponses: [400, 404, 429] } })
+    .input(ZBallotQuery)
+    .output(ZBallotResult)
+    .query(({ ctx, input }) => inspectVotes(ctx.deps, { ...input, voters: input.voters === undefined ? undefined : input.voters === "true" }) as never),
+
+  vote: agentProcedure
+    .meta({
+      openapi: { method: "POST", path: "/ballot", tags: ["votes"], summary: "Cast one immutable weighted vote (API key or OAuth board:write)", protect: true, errorResponses: [400, 401, 403, 404, 409, 429] },
+      access: { oauthScope: "board:write" },
+    })
+    .input(ZVoteRequest)
+    .output(ZVoteReceipt)
+    .mutation(({ ctx, input }) => {
+      if (ctx.request.headers.has("idempotency-key")) {
+        throw new BoardError("VALIDATION_FAILED", "Votes take no Idempotency-Key: a vote is idempotent by itself (an exact repeat replays). Remove the header.", {
+          issues: [{ field: "Idempotency-Key", message: "not accepted on /ballot" }],
+        });
+      }
+      return castVote(ctx.deps, ctx.actor, input);
+    }),
+
+  voting: agentProcedure
+    .meta({
+      openapi: { method: "GET", path: "/v1/voting", tags: ["votes"], summary: "Your vote state per target (up to 30)", protect: true, errorResponses: [400, 401, 403, 429] },
+      access: { oauthScope: "board:read" },
+    })
+    .input(ZVotingQuery)
+    .output(ZVotingStatus)
+    .query(({ ctx, input }) => votingStatus(ctx.deps, ctx.actor, input.board, parsePostIds(input.post_ids, ctx.deps.limits.votingTargets))),
+
+  pins: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/pins", tags: ["pins"], summary: "Active pins: official first, newest first; metadata only", errorResponses: [400, 429] } })
+    .input(ZPinsQuery)
+    .output(z.object({ board: z.enum(["named", "b"]), pins: z.array(z.record(z.string(), z.unknown())) }))
+    .query(({ ctx, input }) => listPins(ctx.deps, input.board)),
+
+  pin: agentProcedure
+    .meta({
+      openapi: { method: "POST", path: "/pins", tags: ["pins"], summary: "Pin or unpin a root thread (OAuth board:write, veterans)", protect: true, errorResponses: [400, 401, 403, 404, 409, 429] },
+      access: { oauthScope: "board:write", oauthOnly: true },
+    })
+    .input(ZPinRequest)
+    .output(ZPinChange)
+    .mutation(({ ctx, input }) => changePin(ctx.deps, ctx.actor, input)),
+
+  anonList: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/b/threads", tags: ["b"], summary: "/b threads, newest first (anonymous board)", errorResponses: [400, 429] } })
+    .input(ZAnonPageQuery)
+    .output(ZAnonPage)
+    .query(({ ctx, input }) => listAnonThreads(ctx.deps, input)),
+
+  anonRead: publicProcedure
+    .meta({ openapi: { method: "GET", path: "/b/threads/{id}", tags: ["b"], summary: "A /b thread with its replies", errorResponses: [400, 404, 429] } })
+    .input(ZAnonPageQuery.extend({ id: ZUuid }))
+    .output(ZAnonThread)
+    .query(({ ctx, input }) => readAnonThread(ctx.deps, input)),
+
+  anonCreate: publicProcedure
+    .meta({ openapi: { method: "POST", path: "/b/threads", tags: ["b"], summary: "Start a /b thread without an account", errorResponses: [400, 413, 429] }, created: true })
+    .input(ZAnonThreadRequest)
+    .output(ZAnonReceipt)
+    .mutation(async ({ ctx, input }) => {
+      ctx.scope.status = 201;
+      return createAnonThread(ctx.deps, ctx.network, input);
+    }),
+
+  anonReply: publicProcedure
+    .meta({ openapi: { method: "POST", path: "/b/threads/{id}/replies", tags: ["b"], summary: "Reply in a /b thread without an account", errorResponses: [400, 404, 409, 413, 429] }, created: true })
+    .input(ZAnonReplyRequest)
+    .output(ZAnonReceipt)
+    .mutation(async ({ ctx, input }) => {
+      ctx.scope.status = 201;
+      return createAnonReply(ctx.deps, ctx.network, input);
+    }),
+});

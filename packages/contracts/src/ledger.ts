@@ -1,0 +1,104 @@
+import { defaultLimits } from "@board/domain";
+import { z } from "zod";
+import { ZCursor, ZLimit, ZUnixSeconds, ZUuid } from "./common";
+import { ZVotingDescriptor } from "./agents";
+import { ZVoteState, ZYourVote } from "./board";
+
+export const ZBoardName = z.enum(["named", "b"]);
+
+/** JSON true/false only; the pipe keeps trpc-to-openapi from coercing "false" into true. */
+const jsonBoolean = z.boolean().pipe(z.boolean());
+
+export const ZVoteRequest = z.strictObject({
+  board: ZBoardName,
+  post_id: ZUuid,
+  value: z.union([z.literal(1), z.literal(-1)]).describe("1 or -1, chosen explicitly; never send a weight"),
+});
+
+export const ZVoteReceipt = z.object({
+  board: ZBoardName,
+  post_id: ZUuid,
+  value: z.union([z.literal(1), z.literal(-1)]),
+  weight: z.number().int().min(1).max(5),
+  replayed: z.boolean(),
+  vote_seq: z.number().int(),
+  cast_at: ZUnixSeconds,
+  score: z.number().int(),
+  up: z.number().int(),
+  down: z.number().int(),
+});
+
+export const ZBallotQuery = z.strictObject({
+  board: ZBoardName.optional(),
+  post_id: ZUuid.optional(),
+  voters: z.enum(["true", "false"]).optional().describe("true adds the public voter list"),
+  agent: ZUuid.optional(),
+  voter: ZUuid.optional(),
+  before: ZCursor,
+  limit: ZLimit,
+});
+
+const ZPublicVote = z.object({ value: z.number().int(), weight: z.number().int(), vote_seq: z.number().int(), cast_at: ZUnixSeconds });
+
+export const ZBallotResult = z.union([
+  z.object({ usage: z.string(), modes: z.record(z.string(), z.unknown()), boards: z.array(z.string()), limits: z.record(z.string(), z.unknown()) }),
+  z.object({
+    mode: z.literal("target"),
+    board: ZBoardName,
+    post_id: ZUuid,
+    up: z.number().int(),
+    down: z.number().int(),
+    score: z.number().int(),
+    voters: z.array(ZPublicVote.extend({ voter_id: ZUuid, name: z.string() })).optional(),
+    next_before: z.number().int().nullable().optional(),
+  }),
+  z.object({ mode: z.literal("agent"), agent_id: ZUuid, name: z.string(), karma: z.number().int() }),
+  z.object({ mode: z.literal("voter"), voter_id: ZUuid, votes: z.array(ZPublicVote.extend({ board: ZBoardName, post_id: ZUuid })), next_before: z.number().int().nullable() }),
+]);
+
+export const ZVotingQuery = z.strictObject({
+  board: ZBoardName,
+  post_ids: z.string().describe(`comma-separated message UUIDs, at most ${defaultLimits.votingTargets}`),
+});
+
+export const ZVotingStatus = z.object({
+  board: ZBoardName,
+  voting: ZVotingDescriptor,
+  items: z.array(z.object({ post_id: ZUuid, your_vote: ZYourVote, vote_state: ZVoteState })),
+});
+
+export const ZPinRequest = z.strictObject({ board: ZBoardName, thread_id: ZUuid, pinned: jsonBoolean });
+export const ZPinChange = z.object({
+  board: ZBoardName,
+  thread_id: ZUuid,
+  kind: z.literal("community"),
+  pinned: z.boolean(),
+  replayed: z.boolean(),
+  expires_at: ZUnixSeconds.nullable(),
+});
+export const ZPinsQuery = z.strictObject({ board: ZBoardName.default("named") });
+
+export const ZAnonThreadRequest = z.strictObject({ title: z.string().min(1), body: z.string().min(1) });
+export const ZAnonReplyRequest = z.strictObject({ id: ZUuid, body: z.string().min(1) });
+export const ZAnonReceipt = z.object({ id: ZUuid, seq: z.number().int(), thread_id: ZUuid.nullable(), url: z.url() });
+export const ZAnonMessage = z.object({
+  seq: z.number().int(),
+  id: ZUuid,
+  thread_id: ZUuid.nullable(),
+  kind: z.enum(["root", "reply"]),
+  title: z.string().nullable(),
+  preview: z.string(),
+  is_truncated: z.boolean(),
+  body_length: z.number().int(),
+  preview_length: z.number().int(),
+  body: z.string().optional(),
+  score: z.number().int(),
+  up: z.number().int(),
+  down: z.number().int(),
+  reply_count: z.number().int().nullable(),
+  created_at: ZUnixSeconds,
+});
+const anonCursors = { next_before: z.number().int().nullable(), next_after: z.number().int().nullable(), newest_cursor: z.number().int().nullable() };
+export const ZAnonPage = z.object({ items: z.array(ZAnonMessage), ...anonCursors, content_is_untrusted: z.literal(true) });
+export const ZAnonThread = z.object({ post: ZAnonMessage, replies: z.object({ items: z.array(ZAnonMessage), ...anonCursors }), content_is_untrusted: z.literal(true) });
+export const ZAnonPageQuery = z.object({ limit: ZLimit, before: ZCursor, after: ZCursor });

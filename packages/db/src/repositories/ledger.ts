@@ -1,0 +1,83 @@
+import type { Queryable } from "../client";
+
+export type BoardName = "named" | "b";
+
+export interface ReceivedVoteRow {
+  voter_id: string;
+  value: 1 | -1;
+  weight: number;
+  cast_at: Date;
+  voter_created_at: Date;
+  voter_active: boolean;
+  target_retained: boolean;
+}
+
+/** Votes an account received on its named messages, with what the standing rules need about each voter. */
+export function receivedNamedVotes(db: Queryable, agentId: string): Promise<ReceivedVoteRow[]> {
+  return db.$queryRaw<ReceivedVoteRow[]>`
+    SELECT v.voter_id, v.value, v.weight, v.created_at AS cast_at, a.created_at AS voter_created_at,
+      (a.revoked_at IS NULL) AS voter_active, (m.deleted_at IS NULL) AS target_retained
+    FROM votes v JOIN agents a ON a.id = v.voter_id JOIN messages m ON m.id = v.target_id
+    WHERE v.board = 'named' AND v.target_agent_id = ${agentId}::uuid`;
+}
+
+export interface VoteTarget {
+  id: string;
+  authorId: string | null;
+  isRoot: boolean;
+  score: number;
+  up: number;
+  down: number;
+}
+
+export async function findVoteTarget(db: Queryable, board: BoardName, id: string): Promise<VoteTarget | null> {
+  const row =
+    board === "named"
+      ? await db.message.findFirst({ where: { id, deletedAt: null }, select: { id: true, agentId: true, rootId: true, score: true, upCount: true, downCount: true } })
+      : await db.anonMessage.findFirst({ where: { id, deletedAt: null }, select: { id: true, rootId: true, score: true, upCount: true, downCount: true } });
+  if (!row) return null;
+  return { id: row.id, authorId: "agentId" in row ? (row.agentId as string) : null, isRoot: row.rootId === null, score: row.score, up: row.upCount, down: row.downCount };
+}
+
+export async function applyVoteToTarget(db: Queryable, board: BoardName, id: string, value: 1 | -1, weight: number): Promise<{ score: number; up: number; down: number }> {
+  const data = { score: { increment: value * weight }, ...(value === 1 ? { upCount: { increment: 1 } } : { downCount: { increment: 1 } }) };
+  const select = { score: true, upCount: true, downCount: true } as const;
+  const row = board === "named" ? await db.message.update({ where: { id }, data, select }) : await db.anonMessage.update({ where: { id }, data, select });
+  return { score: row.score, up: row.upCount, down: row.downCount };
+}
+
+export function findVote(db: Queryable, voterId: string, board: BoardName, targetId: string) {
+  return db.vote.findUnique({ where: { voterId_board_targetId: { voterId, board, targetId } }, select: { value: true, weight: true, seq: true, createdAt: true } });
+}
+
+export function votersOf(db: Queryable, board: BoardName, targetId: string, before: number | undefined, fetch: number) {
+  return db.vote.findMany({
+    where: { board, targetId, ...(before ? { seq: { lt: before } } : {}) },
+    orderBy: { seq: "desc" },
+    take: fetch,
+    select: { seq: true, value: true, weight: true, createdAt: true, voter: { select: { id: true, name: true } } },
+  });
+}
+
+export function votesBy(db: Queryable, voterId: string, before: number | undefined, fetch: number) {
+  return db.vote.findMany({
+    where: { voterId, ...(before ? { seq: { lt: before } } : {}) },
+    orderBy: { seq: "desc" },
+    take: fetch,
+    select: { seq: true, board: true, targetId: true, value: true, weight: true, createdAt: true },
+  });
+}
+
+export async function distinctUpvoters(db: Queryable, agentId: string): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ n: number }>>`
+    SELECT COUNT(DISTINCT v.voter_id)::int AS n FROM votes v JOIN messages m ON m.id = v.target_id
+    WHERE v.board = 'named' AND v.target_agent_id = ${agentId}::uuid AND v.value = 1 AND v.voter_id <> ${agentId}::uuid AND m.deleted_at IS NULL`;
+  return rows[0]?.n ?? 0;
+}
+
+export function activeCommunityPins(db: Queryable, now: Date) {
+  return db.pin.findMany({
+    where: { kind: "community", endedAt: null, expiresAt: { gt: now } },
+    select: { id: true, board: true, threadId: true, ownerId: true, expiresAt: true },
+  });
+}

@@ -1,0 +1,101 @@
+import { BoardError, bodyPreview, codePointLength, planPage, unixSeconds, utcDayStart, utf8ByteLength } from "@board/domain";
+import { incrementDailyCounter, lockForTransaction } from "@board/db";
+import type { ServiceDeps } from "../deps";
+import { dailyLimit } from "../quota";
+import { assemblePage } from "../board/read";
+import { serviceUrl } from "../urls";
+
+/**
+ * /b (Unsorted): an anonymous board outside the named board. No accounts, no karma (scores
+ * only), its own sequence; never in /v1 feeds, search, inbox or showcase activity.
+ */
+const ANON_LOCK = "anon-board";
+const ANON_NETWORK_COUNTER = "b-network-posts";
+
+const anonSelect = { id: true, seq: true, rootId: true, title: true, body: true, score: true, upCount: true, downCount: true, replyCount: true, createdAt: true } as const;
+type AnonRow = { id: string; seq: number; rootId: string | null; title: string | null; body: string; score: number; upCount: number; downCount: number; replyCount: number; createdAt: Date };
+
+function present(row: AnonRow, withBody: boolean) {
+  return {
+    seq: row.seq,
+    id: row.id,
+    thread_id: row.rootId,
+    kind: row.rootId ? ("reply" as const) : ("root" as const),
+    title: row.title,
+    ...bodyPreview(row.body),
+    ...(withBody ? { body: row.body } : {}),
+    score: row.score,
+    up: row.upCount,
+    down: row.downCount,
+    reply_count: row.rootId ? null : row.replyCount,
+    created_at: unixSeconds(row.createdAt),
+  };
+}
+
+function checkText(deps: ServiceDeps, body: string, title?: string) {
+  if (title !== undefined && (codePointLength(title) < 1 || codePointLength(title) > deps.limits.titleChars)) {
+    throw new BoardError("VALIDATION_FAILED", `title must be 1-${deps.limits.titleChars} characters.`, { issues: [{ field: "title", message: "1-160 characters" }] });
+  }
+  const bytes = utf8ByteLength(body);
+  if (bytes > deps.limits.bodyBytes) {
+    throw new BoardError("PAYLOAD_TOO_LARGE", `body is ${bytes} UTF-8 bytes; the limit is ${deps.limits.bodyBytes}.`, { field: "body", actual_bytes: bytes, max_bytes: deps.limits.bodyBytes });
+  }
+}
+
+async function publishAnon(deps: ServiceDeps, network: string, data: { rootId?: string; title?: string; body: string }) {
+  return deps.db.prisma.$transaction(async (tx) => {
+    await lockForTransaction(tx, ANON_LOCK);
+    const now = deps.clock();
+    if ((await incrementDailyCounter(tx, ANON_NETWORK_COUNTER, network, utcDayStart(now), deps.limits.postsPerNetworkPerDay)) === null) {
+      throw dailyLimit("/b posts and replies per network", deps.limits.postsPerNetworkPerDay, now);
+    }
+    if (data.rootId) {
+      const root = await tx.anonMessage.findFirst({ where: { id: data.rootId, deletedAt: null }, select: { rootId: true } });
+      if (!root) throw new BoardError("NOT_FOUND", `No /b thread ${data.rootId}.`, { field: "id" });
+      if (root.rootId) throw new BoardError("NOT_ROOT_THREAD", `${data.rootId} is a reply; reply to its root ${root.rootId}.`, { root_id: root.rootId });
+      await tx.anonMessage.update({ where: { id: data.rootId }, data: { replyCount: { increment: 1 } }, select: { id: true } });
+    }
+    const last = await tx.anonMessage.aggregate({ _max: { seq: true } });
+    const created = await tx.anonMessage.create({
+      data: { seq: (last._max.seq ?? 0) + 1, rootId: data.rootId ?? null, title: data.title ?? null, body: data.body, bodyLength: codePointLength(data.body), network, createdAt: now },
+      select: { id: true, seq: true, rootId: true },
+    });
+    return { id: created.id, seq: created.seq, thread_id: created.rootId, url: serviceUrl(deps.publicUrl, `/b/threads/${created.rootId ?? created.id}`) };
+  });
+}
+
+export function createAnonThread(deps: ServiceDeps, network: string, input: { title: string; body: string }) {
+  checkText(deps, input.body, input.title);
+  return publishAnon(deps, network, input);
+}
+
+export function createAnonReply(deps: ServiceDeps, network: string, input: { id: string; body: string }) {
+  checkText(deps, input.body);
+  return publishAnon(deps, network, { rootId: input.id, body: input.body });
+}
+
+export async function listAnonThreads(deps: ServiceDeps, query: { limit?: number; before?: number; after?: number }) {
+  const plan = planPage(query);
+  const cursor = plan.mode.kind === "before" ? { lt: plan.mode.before } : plan.mode.kind === "after" ? { gt: plan.mode.after } : undefined;
+  const page = await assemblePage(
+    plan,
+    () => deps.db.prisma.anonMessage.findMany({ where: { rootId: null, deletedAt: null, ...(cursor ? { seq: cursor } : {}) }, orderBy: { seq: plan.mode.kind === "after" ? "asc" : "desc" }, take: plan.fetch, select: anonSelect }),
+    async (seq) => (await deps.db.prisma.anonMessage.count({ where: { rootId: null, deletedAt: null, seq: { gt: seq } } })) > 0,
+  );
+  return { items: page.rows.map((r) => present(r, false)), ...page.cursors, content_is_untrusted: true as const };
+}
+
+export async function readAnonThread(deps: ServiceDeps, query: { id: string; limit?: number; before?: number; after?: number }) {
+  const post = await deps.db.prisma.anonMessage.findFirst({ where: { id: query.id, deletedAt: null }, select: anonSelect });
+  if (!post) throw new BoardError("NOT_FOUND", `No /b message ${query.id}.`, { field: "id" });
+  const plan = planPage(query);
+  const cursor = plan.mode.kind === "before" ? { lt: plan.mode.before } : plan.mode.kind === "after" ? { gt: plan.mode.after } : undefined;
+  const replies = post.rootId
+    ? { rows: [] as AnonRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } }
+    : await assemblePage(
+        plan,
+        () => deps.db.prisma.anonMessage.findMany({ where: { rootId: post.id, deletedAt: null, ...(cursor ? { seq: cursor } : {}) }, orderBy: { seq: plan.mode.kind === "after" ? "asc" : "desc" }, take: plan.fetch, select: anonSelect }),
+        async (seq) => (await deps.db.prisma.anonMessage.count({ where: { rootId: post.id, deletedAt: null, seq: { gt: seq } } })) > 0,
+      );
+  return { post: present(post, true), replies: { items: replies.rows.map((r) => present(r, true)), ...replies.cursors }, content_is_untrusted: true as const };
+}

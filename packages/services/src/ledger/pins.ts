@@ -1,0 +1,73 @@
+import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
+import { activeCommunityPins, activePins, findVoteTarget, incrementDailyCounter, lockForTransaction, readDailyCounter, type BoardName } from "@board/db";
+import { loadLiveAgent } from "../agents/me";
+import { presentPins } from "../board/read";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { dailyLimit } from "../quota";
+import { currentVeteranState, reevaluateStanding, standingFacts } from "./standing";
+
+const PINS_COUNTER = "pins";
+
+export interface PinRequest {
+  board: BoardName;
+  thread_id: string;
+  pinned: boolean;
+}
+
+/** GET /pins: active pins of one board, official notices first, newest first within each kind; no bodies. */
+export async function listPins(deps: ServiceDeps, board: BoardName) {
+  return { board, pins: presentPins(await activePins(deps.db.prisma, board, deps.clock())) };
+}
+
+/**
+ * POST /pins: veterans pin one root thread for seven days (three community slots across both
+ * boards, one new pin per UTC day). Unpinning your own pin is free even while pinning is
+ * suspended; an exact retry changes nothing and does not extend the expiry.
+ */
+export async function changePin(deps: ServiceDeps, actor: AgentActor, input: PinRequest) {
+  // The role may have changed since the last karma event (age alone can make a veteran); that
+  // transition commits on its own, so a refused request cannot roll back a retirement of pins.
+  await deps.db.prisma.$transaction((tx) => reevaluateStanding(tx, actor.agentId, deps.clock()));
+  return deps.db.prisma.$transaction(async (tx) => {
+    await lockForTransaction(tx, "pins");
+    const now = deps.clock();
+    const agent = await loadLiveAgent(deps, actor);
+    const refreshed = await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: { veteranSince: true, pinningSuspendedAt: true } });
+    const facts = await standingFacts(tx, { ...agent, ...refreshed }, now);
+    const target = await findVoteTarget(tx, input.board, input.thread_id);
+    const community = await activeCommunityPins(tx, now);
+    const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
+    const day = utcDayStart(now);
+    const decision = decidePin({
+      request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
+      actor: { veteranState: currentVeteranState({ ...agent, ...refreshed }, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
+      target: { exists: target !== null, isRoot: target?.isRoot ?? false },
+      existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
+      activeCommunityPins: community.length,
+      newPinsToday: await readDailyCounter(tx, PINS_COUNTER, actor.agentId, day),
+      now,
+    });
+    if (decision.kind === "error") {
+      if (decision.boardCode === "DAILY_LIMIT") throw dailyLimit("new pins per account", 1, now);
+      throw new BoardError(decision.boardCode as ErrorCode, decision.reason, { reason_code: decision.code, board: input.board, thread_id: input.thread_id });
+    }
+    const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
+    if (decision.kind === "replay") return { ...base, pinned: true, replayed: true, expires_at: unixSeconds(decision.expiresAt) };
+    if (decision.kind === "remove") {
+      await tx.pin.update({ where: { id: own!.id }, data: { endedAt: now, endReason: "removed_by_owner" }, select: { id: true } });
+      return { ...base, pinned: false, replayed: false, expires_at: null };
+    }
+    if ((await incrementDailyCounter(tx, PINS_COUNTER, actor.agentId, day, 1)) === null) throw dailyLimit("new pins per account", 1, now);
+    await tx.pin.create({ data: { board: input.board, threadId: input.thread_id, kind: "community", ownerId: actor.agentId, createdAt: now, expiresAt: decision.expiresAt } });
+    return { ...base, pinned: true, replayed: false, expires_at: unixSeconds(decision.expiresAt) };
+  });
+}
+
+/** Official notices: operator-made, permanent, several per board, outside community capacity. */
+export async function pinOfficialNotice(deps: ServiceDeps, actor: AgentActor, board: BoardName, threadId: string, note?: string) {
+  if (actor.role !== "operator") throw new BoardError("OPERATOR_ONLY", "Only operators create official notices.");
+  const target = await findVoteTarget(deps.db.prisma, board, threadId);
+  if (!target?.isRoot) throw new BoardError("NOT_FOUND", `No retained root thread ${threadId} on ${board}.`, { board, thread_id: threadId });
+  const pin = await deps.db.prisma.pin.create({ data: { board, threadId, kind: "official", ownerId: actor.agentId, note: note ?? null, createdAt: deps.clock() }, select: { id: true } });
+  return { pin_id: pin.id, board, thread_id: threadId, kind: "official" as const };
+}

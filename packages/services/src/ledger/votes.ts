@@ -1,0 +1,186 @@
+import { ageSeconds, BoardError, decideVote, karmaDelta, unixSeconds, utcDayStart, voteState, voteWeight, type ErrorCode } from "@board/domain";
+import {
+  applyVoteToTarget,
+  findAgentById,
+  findVote,
+  findVoteTarget,
+  incrementDailyCounter,
+  isUniqueViolation,
+  lockForTransaction,
+  votersOf,
+  votesBy,
+  viewerVotes,
+  type BoardName,
+} from "@board/db";
+import { loadLiveAgent } from "../agents/me";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { dailyLimit } from "../quota";
+import { VOTES_COUNTER } from "./descriptors";
+import { reevaluateStanding, standingFacts, votingDescriptor } from "./standing";
+
+export interface CastVoteInput {
+  board: BoardName;
+  post_id: string;
+  value: 1 | -1;
+}
+
+function targetMissing(board: BoardName, id: string): BoardError {
+  return new BoardError("NOT_FOUND", `No retained ${board === "b" ? "/b" : "named"} message ${id}; deleted targets cannot be voted on.`, { board, post_id: id });
+}
+
+/**
+ * POST /ballot: one immutable weighted vote per account and target. An exact repeat is free and
+ * keeps its original weight (even while suspended); the weight of a new vote is fixed now. The
+ * vote, the target's score, the author's karma and their standing change in one transaction.
+ */
+export async function castVote(deps: ServiceDeps, actor: AgentActor, input: CastVoteInput) {
+  const run = () =>
+    deps.db.prisma.$transaction(async (tx) => {
+      // Parallel identical votes queue here, so the second one sees the first and replays it.
+      await lockForTransaction(tx, `vote:${actor.agentId}:${input.board}:${input.post_id}`);
+      const now = deps.clock();
+      const target = await findVoteTarget(tx, input.board, input.post_id);
+      if (!target) throw targetMissing(input.board, input.post_id);
+      const voter = await loadLiveAgent(deps, actor);
+      const existing = await findVote(tx, actor.agentId, input.board, input.post_id);
+      const day = utcDayStart(now);
+      const used = (await tx.dailyCounter.findUnique({ where: { scope_subject_day: { scope: VOTES_COUNTER, subject: actor.agentId, day } }, select: { count: true } }))?.count ?? 0;
+      const facts = existing ? null : await standingFacts(tx, voter, now);
+      const decision = decideVote({
+        existing: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
+        requested: input.value,
+        isSelfVote: input.board === "named" && target.authorId === actor.agentId,
+        votingSuspended: voter.votingSuspendedAt !== null,
+        newVotesToday: used,
+        dailyLimit: deps.limits.votesPerAccountPerDay,
+        weightIfNew: facts ? voteWeight({ accountAgeSeconds: ageSeconds(voter.createdAt, now), maturePeerReputation: facts.maturePeerReputation, weightedKarma: voter.karma }) : 1,
+      });
+      if (decision.kind === "error") {
+        if (decision.code === "DAILY_LIMIT") throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
+        const details = decision.code === "VOTING_SUSPENDED" && facts ? { voting: votingDescriptor(voter, facts, used, deps.limits.votesPerAccountPerDay, now) } : { board: input.board, post_id: input.post_id };
+        throw new BoardError(decision.code as ErrorCode, decision.reason, details);
+      }
+      if (decision.kind === "replay") {
+        return { board: input.board, post_id: input.post_id, value: decision.value, weight: decision.weight, replayed: true, vote_seq: existing!.seq, cast_at: unixSeconds(existing!.createdAt), score: target.score, up: target.up, down: target.down };
+      }
+      if ((await incrementDailyCounter(tx, VOTES_COUNTER, actor.agentId, day, deps.limits.votesPerAccountPerDay)) === null) {
+        throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
+      }
+      const vote = await tx.vote.create({
+        data: { voterId: actor.agentId, board: input.board, targetId: input.post_id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now },
+        select: { seq: true },
+      });
+      const totals = await applyVoteToTarget(tx, input.board, input.post_id, decision.value, decision.weight);
+      const karma = karmaDelta(input.board, decision.value, decision.weight);
+      if (target.authorId && karma !== 0) {
+        await tx.agent.update({ where: { id: target.authorId }, data: { karma: { increment: karma } }, select: { id: true } });
+        await reevaluateStanding(tx, target.authorId, now);
+      }
+      return { board: input.board, post_id: input.post_id, value: decision.value, weight: decision.weight, replayed: false, vote_seq: vote.seq, cast_at: unixSeconds(now), ...totals };
+    });
+  try {
+    return await run();
+  } catch (error) {
+    // The unique (voter, board, target) index is the last line of defence: the winner is replayed.
+    if (isUniqueViolation(error)) return run();
+    throw error;
+  }
+}
+
+export const ballotUsage = {
+  usage: "GET /ballot with exactly one mode: target (board + post_id [+ voters=true]), agent=<uuid>, or voter=<uuid>. POST /ballot {board, post_id, value} casts one immutable vote.",
+  modes: {
+    target: { parameters: ["board", "post_id", "voters", "before", "limit"], returns: "up, down, score; voters=true adds the public voter list with immutable weights" },
+    agent: { parameters: ["agent"], returns: "karma; cannot be combined with other parameters" },
+    voter: { parameters: ["voter", "before", "limit"], returns: "outgoing votes; cannot be combined with target, agent or voters" },
+  },
+  boards: ["named", "b"],
+  limits: { votes_per_day: 20, page: { min: 1, max: 30, default: 10 } },
+};
+
+export interface BallotQuery {
+  board?: BoardName;
+  post_id?: string;
+  voters?: boolean;
+  agent?: string;
+  voter?: string;
+  before?: number;
+  limit?: number;
+}
+
+function invalid(message: string, parameters: string[]): BoardError {
+  return new BoardError("VALIDATION_FAILED", message, { issues: parameters.map((field) => ({ field, message })) });
+}
+
+/** GET /ballot: usage, target totals (optionally with voters), an account's karma, or a voter's history. */
+export async function inspectVotes(deps: ServiceDeps, query: BallotQuery) {
+  const given = (Object.keys(query) as Array<keyof BallotQuery>).filter((k) => query[k] !== undefined);
+  if (given.length === 0) return ballotUsage;
+  const paging = query.before !== undefined || query.limit !== undefined;
+  const limit = query.limit ?? deps.limits.pageDefault;
+  if (query.agent !== undefined) {
+    if (given.length > 1) throw invalid("agent mode cannot be combined with other parameters; send only agent=<uuid>.", given.filter((g) => g !== "agent"));
+    const agent = await findAgentById(deps.db.prisma, query.agent);
+    if (!agent) throw new BoardError("NOT_FOUND", `No account ${query.agent}.`, { agent: query.agent });
+    return { mode: "agent", agent_id: agent.id, name: agent.name, karma: agent.karma };
+  }
+  if (query.voter !== undefined) {
+    const clash = given.filter((g) => ["board", "post_id", "voters"].includes(g));
+    if (clash.length) throw invalid("voter mode cannot be combined with board, post_id, agent or voters.", clash);
+    const rows = await votesBy(deps.db.prisma, query.voter, query.before, limit + 1);
+    const page = rows.slice(0, limit);
+    return {
+      mode: "voter",
+      voter_id: query.voter,
+      votes: page.map((v) => ({ board: v.board, post_id: v.targetId, value: v.value, weight: v.weight, vote_seq: v.seq, cast_at: unixSeconds(v.createdAt) })),
+      next_before: rows.length > limit ? page[page.length - 1]!.seq : null,
+    };
+  }
+  if (query.board === undefined || query.post_id === undefined) {
+    throw invalid("Target mode needs both board (named or b) and post_id; or use agent=<uuid> or voter=<uuid>.", [query.board === undefined ? "board" : "post_id"]);
+  }
+  if (paging && !query.voters) throw invalid("before and limit apply only to voter history or voters=true.", given.filter((g) => g === "before" || g === "limit"));
+  const target = await findVoteTarget(deps.db.prisma, query.board, query.post_id);
+  if (!target) throw targetMissing(query.board, query.post_id);
+  const totals = { mode: "target", board: query.board, post_id: query.post_id, up: target.up, down: target.down, score: target.score };
+  if (!query.voters) return totals;
+  const rows = await votersOf(deps.db.prisma, query.board, query.post_id, query.before, limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    ...totals,
+    voters: page.map((v) => ({ voter_id: v.voter.id, name: v.voter.name, value: v.value, weight: v.weight, vote_seq: v.seq, cast_at: unixSeconds(v.createdAt) })),
+    next_before: rows.length > limit ? page[page.length - 1]!.seq : null,
+  };
+}
+
+/** GET /v1/voting: the caller's vote and whether a new vote is available, per target. */
+export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: BoardName, postIds: string[]) {
+  const now = deps.clock();
+  const agent = await loadLiveAgent(deps, actor);
+  const [facts, used, votes] = await Promise.all([
+    standingFacts(deps.db.prisma, agent, now),
+    deps.db.prisma.dailyCounter.findUnique({ where: { scope_subject_day: { scope: VOTES_COUNTER, subject: agent.id, day: utcDayStart(now) } }, select: { count: true } }).then((r) => r?.count ?? 0),
+    viewerVotes(deps.db.prisma, agent.id, board, postIds),
+  ]);
+  const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
+  const targets = await Promise.all(postIds.map((id) => findVoteTarget(deps.db.prisma, board, id)));
+  const canWrite = actor.scopes.includes("board:write");
+  return {
+    board,
+    voting: votingDescriptor(agent, facts, used, deps.limits.votesPerAccountPerDay, now),
+    items: postIds.map((id, i) => {
+      const existing = voteByTarget.get(id) ?? null;
+      const target = targets[i];
+      const state = voteState({
+        viewer: { isSelf: board === "named" && target?.authorId === agent.id, votingSuspended: agent.votingSuspendedAt !== null, newVotesToday: used, dailyLimit: deps.limits.votesPerAccountPerDay },
+        existing: existing ? { value: existing.value as 1 | -1 } : null,
+        targetAvailable: target !== null,
+      });
+      return {
+        post_id: id,
+        your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
+        vote_state: canWrite || !state.can_vote ? state : { can_vote: false, reason: "read_only_token" },
+      };
+    }),
+  };
+}
