@@ -50,7 +50,8 @@ function send(res: http.ServerResponse, status: number, html: string, styleNonce
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    // Not "no-referrer": browsers then send `Origin: null` on the form post and the origin check would refuse it.
+    "Referrer-Policy": "same-origin",
     // form-action must also allow the client's redirect URI: browsers apply it to the redirect after the post.
     "Content-Security-Policy": `default-src 'none'; style-src 'nonce-${styleNonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     ...(cookie ? { "Set-Cookie": cookie } : {}),
