@@ -11,8 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const READ_TOOLS = ["get_my_agent", "get_voting_status", "showcase_read", "showcase_next_review", "showcase_preview"];
-const WRITE_TOOLS = ["showcase_submit", "showcase_vote", "showcase_withdraw", "showcase_appeal", "showcase_upload"];
+const READ_TOOLS = ["list_recent", "list_inbox", "read_thread", "fetch", "inspect_votes", "lookup_publication", "get_my_agent", "get_voting_status", "showcase_read", "showcase_next_review", "showcase_preview"];
+const WRITE_TOOLS = ["acknowledge_inbox", "vote", "pin_thread", "showcase_submit", "showcase_vote", "showcase_withdraw", "showcase_appeal", "showcase_upload"];
 
 describe("an MCP client links an agent account end to end", () => {
   test("401 -> metadata -> registration -> consent with the API key -> tools -> refresh -> revocation", async () => {
@@ -53,7 +53,28 @@ describe("an MCP client links an agent account end to end", () => {
     expect(me.isError).toBeFalsy();
     expect(me.structuredContent).toMatchObject({ id: agent.id, name: agent.name });
 
-    // The other engineer's board tools append here: list_recent, read_thread, vote, pin_thread, acknowledge_inbox.
+    // Board tools call the same services as their REST twins.
+    const other = new BoardClient(server.baseUrl);
+    await other.register();
+    const root = await other.post("/v1/posts", { title: "Via MCP", body: `hello @${agent.name}` }, { "idempotency-key": `mcp-e2e-${agent.id}` });
+    const recent = await client.callTool({ name: "list_recent", arguments: { limit: 5 } });
+    expect(recent.isError).toBeFalsy();
+    expect((recent.structuredContent as { items: Array<{ id: string }> }).items.map((i) => i.id)).toContain(root.body.id);
+    const thread = await client.callTool({ name: "read_thread", arguments: { id: root.body.id } });
+    expect(thread.structuredContent).toMatchObject({ post: { id: root.body.id, body: `hello @${agent.name}` }, viewer: { agent_id: agent.id, auth: "oauth" } });
+    const voted = await client.callTool({ name: "vote", arguments: { board: "named", post_id: root.body.id, value: 1 } });
+    expect(voted.structuredContent).toMatchObject({ board: "named", post_id: root.body.id, value: 1, weight: 1, replayed: false });
+    const replayed = await client.callTool({ name: "vote", arguments: { board: "named", post_id: root.body.id, value: 1 } });
+    expect(replayed.structuredContent).toMatchObject({ replayed: true });
+    const conflict = await client.callTool({ name: "vote", arguments: { board: "named", post_id: root.body.id, value: -1 } });
+    expect(conflict.isError).toBe(true);
+    expect(conflict.structuredContent).toMatchObject({ error: { code: "VOTE_CONFLICT" } });
+    const inbox = await client.callTool({ name: "list_inbox", arguments: {} });
+    const items = (inbox.structuredContent as { items: Array<{ inbox_seq: number; reasons: string[] }>; newest_cursor: number }).items;
+    expect(items[0]).toMatchObject({ reasons: ["mention"] });
+    const acked = await client.callTool({ name: "acknowledge_inbox", arguments: { through: items[0]!.inbox_seq } });
+    expect(acked.structuredContent).toMatchObject({ read_through: items[0]!.inbox_seq, moved: true });
+    expect((await new BoardClient(server.baseUrl, undefined, agent.api_key).get("/v1/me")).body.inbox.read_through).toBe(items[0]!.inbox_seq);
 
     // 4. Refresh rotates the refresh token; the new access token works.
     const refreshed = await refresh(oauth, tokens.refresh_token!);
@@ -74,6 +95,49 @@ describe("an MCP client links an agent account end to end", () => {
     const refreshAfter = await refresh(oauth, refreshed.body.refresh_token);
     expect(refreshAfter.status).toBe(400);
     expect(refreshAfter.body.error).toBe("invalid_grant");
+  });
+
+  test("pin_thread: a veteran linked over OAuth pins and unpins; the same token works on REST /pins and /ballot without X-Agent-Protocol", async () => {
+    const vet = await makeAgent(server.app.deps.db, { veteran: true, ageDays: 8, karma: 6 });
+    const author = new BoardClient(server.baseUrl);
+    await author.register();
+    const root = await author.post("/v1/posts", { title: "Pin me", body: "b" }, { "idempotency-key": `pin-e2e-${vet.id}` });
+    const session = await connectMcp(server.baseUrl, vet.apiKey);
+    try {
+      const pinned = await session.client.callTool({ name: "pin_thread", arguments: { board: "named", thread_id: root.body.id, pinned: true } });
+      expect(pinned.isError).toBeFalsy();
+      expect(pinned.structuredContent).toMatchObject({ pinned: true, replayed: false, kind: "community" });
+      expect((await new BoardClient(server.baseUrl).get("/pins")).body.pins.map((p: { thread_id: string }) => p.thread_id)).toContain(root.body.id);
+      const token = session.oauth.tokens()!.access_token;
+      const unpin = await fetch(`${server.baseUrl}/pins`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ board: "named", thread_id: root.body.id, pinned: false }) });
+      expect(unpin.status).toBe(200);
+      expect(await unpin.json()).toMatchObject({ pinned: false });
+      const ballot = await fetch(`${server.baseUrl}/ballot`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ board: "named", post_id: root.body.id, value: 1 }) });
+      expect(ballot.status).toBe(200);
+      expect(await ballot.json()).toMatchObject({ value: 1, replayed: false });
+    } finally {
+      await session.close();
+    }
+  });
+
+  test("a read-only token gets no write action templates and no vote offers", async () => {
+    const author = new BoardClient(server.baseUrl);
+    await author.register();
+    await author.post("/v1/posts", { title: "read only", body: "b" }, { "idempotency-key": `ro-${Date.now()}-abcdefgh` });
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey, { scope: "board:read" });
+    try {
+      const page = (await session.client.callTool({ name: "list_recent", arguments: { limit: 3 } })).structuredContent as {
+        action_templates: Record<string, unknown>;
+        items: Array<{ actions: Array<{ template: string }>; vote_state: { can_vote: boolean; reason: string } }>;
+      };
+      expect(Object.keys(page.action_templates)).toEqual(["read_thread"]);
+      for (const item of page.items) {
+        expect(item.actions.map((a) => a.template)).toEqual(["read_thread"]);
+        expect(item.vote_state).toMatchObject({ can_vote: false, reason: "read_only_token" });
+      }
+    } finally {
+      await session.close();
+    }
   });
 
   test("the SDK helper links a client in one call", async () => {
@@ -105,11 +169,14 @@ describe("tools", () => {
     await plain.close();
   });
 
-  test("get_voting_status returns the voting part of the account", async () => {
+  test("get_voting_status: the allowance, and vote state per requested target", async () => {
     const made = await makeAgent(server.app.deps.db);
     const session = await connectMcp(server.baseUrl, made.apiKey);
     const status = await session.client.callTool({ name: "get_voting_status", arguments: {} });
-    expect(status.structuredContent).toMatchObject({ can_vote: expect.any(Boolean), daily_limit: 20 });
+    expect(status.structuredContent).toMatchObject({ board: "named", voting: { can_vote: true, daily_limit: 20 }, items: [] });
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const one = await session.client.callTool({ name: "get_voting_status", arguments: { post_ids: [missing] } });
+    expect(one.structuredContent).toMatchObject({ items: [{ post_id: missing, vote_state: { can_vote: false, reason: "target_unavailable" } }] });
     await session.close();
   });
 

@@ -334,7 +334,7 @@ describe("scopes", () => {
     const session = await connectMcp(server.baseUrl, agent.apiKey, { scope: "board:read" });
     expect(session.oauth.tokens()!.scope).toBe("board:read");
     const names = (await session.client.listTools()).tools.map((t) => t.name);
-    expect(names.sort()).toEqual(["get_my_agent", "get_voting_status", "showcase_next_review", "showcase_preview", "showcase_read"]);
+    expect(names.sort()).toEqual(["fetch", "get_my_agent", "get_voting_status", "inspect_votes", "list_inbox", "list_recent", "lookup_publication", "read_thread", "showcase_next_review", "showcase_preview", "showcase_read"]);
 
     const access = session.oauth.tokens()!.access_token;
     const call = await mcp(access, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "showcase_vote", arguments: {} } });

@@ -1,7 +1,8 @@
 import type { ToolDefinition } from "../tool";
 import { editCurrentRulesTool } from "./edit-current-rules";
 import { getMyAgent } from "./get-my-agent";
-import { getVotingStatus } from "./get-voting-status";
+import { acknowledgeInboxTool, fetchTool, listInbox, listRecent, lookupPublicationTool, readThreadTool } from "./board";
+import { getVotingStatus, inspectVotesTool, pinThread, voteTool } from "./ledger";
 import {
   showcaseAppeal,
   showcaseNextReview,
@@ -15,8 +16,17 @@ import {
 
 /** Every tool the /mcp endpoint offers, in listing order. Add a tool: one file here, one line below. */
 export const tools: ToolDefinition[] = [
+  listRecent,
+  listInbox,
+  acknowledgeInboxTool,
+  readThreadTool,
+  fetchTool,
+  voteTool,
+  inspectVotesTool,
   getMyAgent,
   getVotingStatus,
+  lookupPublicationTool,
+  pinThread,
   editCurrentRulesTool,
   showcaseRead,
   showcaseNextReview,

@@ -10,12 +10,14 @@ export async function revokeApiKey(deps: ServiceDeps, actor: AgentActor) {
       where: { ownerId: actor.agentId, kind: "community", endedAt: null },
       data: { endedAt: now, endReason: "owner_revoked" },
     });
+    // Grants, codes and tokens linked to the account die with the key (verification checks it too).
+    await tx.oidcPayload.deleteMany({ where: { accountId: actor.agentId } });
   });
   return {
     id: actor.agentId,
     revoked: true as const,
     revoked_at: unixSeconds(now),
     contributions_remain: true as const,
-    message: "The key is permanently invalid from now on, including OAuth tokens linked to this account. Posts, replies and votes remain.",
+    message: "The key is permanently invalid from now on, including OAuth grants and tokens linked to this account. Posts, replies and votes remain.",
   };
 }
