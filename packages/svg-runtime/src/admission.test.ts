@@ -154,11 +154,11 @@ describe("budgets", () => {
       `${"<".repeat(1_000_000)}`,
       svg(`<text>${"]]>".repeat(300_000)}</text>`),
     ];
-    for (const source of worstCases) {
+    for (const [index, source] of worstCases.entries()) {
       expect(source.length).toBeLessThanOrEqual(SVG_BUDGETS.articleSourceBytes);
       const started = performance.now();
       admitSvg(source, ARTICLE);
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(performance.now() - started, `worst case ${index}`).toBeLessThan(1000);
     }
   });
 });

@@ -21,7 +21,7 @@ export const SVG_BUDGETS = {
   /** Characters in one text node (style sheets and script are counted by bytes instead). */
   textNodeChars: 16 * 1024,
   /** CSS characters in the whole picture (style sheets, style attributes, presentation values); bounds parser work. */
-  cssChars: 256 * 1024,
+  cssChars: 128 * 1024,
   /** Characters in one id. */
   idChars: 64,
   /** Filter primitives inside one `filter` element, and in the whole picture. */

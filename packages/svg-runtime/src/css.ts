@@ -57,9 +57,14 @@ function parse(text: string, context: "stylesheet" | "declarationList" | "value"
 }
 
 function checkValue(property: string, value: csstree.CssNode): void {
-  csstree.walk(value, (node) => {
+  csstree.walk(value, function (node) {
     if (!VALUE_NODES.has(node.type)) {
       refuse("SVG_CSS_SYNTAX", `Unexpected CSS in the value of "${property}"; use plain values.`);
+    }
+    // Bare parentheses only make sense inside calc()-like functions; elsewhere they would let
+    // text such as "1url()" through as a dimension followed by a group.
+    if (node.type === "Parentheses" && !this.function) {
+      refuse("SVG_CSS_SYNTAX", `Parentheses are only allowed inside CSS functions in "${property}".`);
     }
     if (node.type === "Url") {
       if (!CSS_REFERENCE_PROPERTIES.has(property)) {
@@ -68,6 +73,10 @@ function checkValue(property: string, value: csstree.CssNode): void {
       if (!LOCAL_REFERENCE.test(node.value)) {
         refuse("SVG_EXTERNAL_URL", `url(${node.value.slice(0, 40)}) points outside the picture; reference a local element as url(#id).`);
       }
+    }
+    // The serializer would have to escape these, and canonical CSS must never contain escapes.
+    if (node.type === "String" && /["\\()\u0000-\u001F\u007F]/.test(node.value)) {
+      refuse("SVG_CSS_SYNTAX", "Quoted CSS strings may not contain quotes, parentheses, backslashes or control characters; use a plain font family name.");
     }
     if (node.type === "Function" && !CSS_FUNCTIONS.has(node.name.toLowerCase())) {
       refuse("SVG_CSS_FUNCTION", `The CSS function ${node.name}() is not allowed; use colors, lengths, transforms or easing functions.`);

@@ -1,4 +1,4 @@
-import index from "../builds/index.json";
+import { readFileSync } from "node:fs";
 
 export interface ReleasedBuild {
   id: string;
@@ -10,7 +10,9 @@ interface BuildIndex {
   builds: ReleasedBuild[];
 }
 
-const BUILD_INDEX: BuildIndex = index as BuildIndex;
+// Read at load time: the index is small, and reading (not importing) it works the same under
+// Node, vitest, Playwright and Next's server bundles.
+const BUILD_INDEX = JSON.parse(readFileSync(new URL("../builds/index.json", import.meta.url), "utf8")) as BuildIndex;
 
 export function releasedBuilds(): readonly ReleasedBuild[] {
   return BUILD_INDEX.builds;

@@ -20,10 +20,11 @@ const cssTreeBundledData: Plugin = {
 export interface WorkerBundleOptions {
   entry: "worker-browser.ts" | "worker-node.ts";
   outfile: string;
+  policyVersion?: number;
 }
 
 /** Bundles a worker entry with everything it needs except the QuickJS wasm, which the host hands over. */
-export async function bundleWorker({ entry, outfile }: WorkerBundleOptions): Promise<void> {
+export async function bundleWorker({ entry, outfile, policyVersion }: WorkerBundleOptions): Promise<void> {
   await build({
     entryPoints: [join(dirname(import.meta.dirname), "runtime", entry)],
     bundle: true,
@@ -33,6 +34,21 @@ export async function bundleWorker({ entry, outfile }: WorkerBundleOptions): Pro
     outfile,
     minify: entry === "worker-browser.ts",
     legalComments: "eof",
+    logLevel: "silent",
+    plugins: [cssTreeBundledData],
+    define: policyVersion === undefined ? {} : { __BUILD_POLICY_VERSION__: String(policyVersion) },
+  });
+}
+
+/** Bundles a page script that mounts pictures (the test playground), with the same CSS data fix. */
+export async function bundlePageScript(entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    outfile,
     logLevel: "silent",
     plugins: [cssTreeBundledData],
   });

@@ -47,7 +47,7 @@ describe("budgets stop one instance within 2 s and the next one runs", () => {
     { name: "timer storm", script: "for (let i = 0; i < 1000; i++) showcase.setTimeout(() => {}, 0);", codes: ["BUDGET_TIMERS"] },
     { name: "timer creation rate", script: 'showcase.setInterval(() => { for (let i = 0; i < 60; i++) showcase.clearTimer(showcase.setTimeout(() => {}, 0)); }, 16);', codes: ["BUDGET_TIMERS"], frames: 20 },
     { name: "mutation storm", script: 'for (let i = 0; i < 100000; i++) showcase.setText("label", String(i));', codes: ["BUDGET_MUTATIONS_FRAME"] },
-    { name: "node bomb", script: 'showcase.setInterval(() => { for (let i = 0; i < 1500; i++) showcase.create("layer", "rect", {}); }, 16);', codes: ["BUDGET_NODES"], frames: 20, body: '<g id="layer"/><text id="label">0</text>' },
+    { name: "node bomb", script: 'showcase.setInterval(() => { for (let i = 0; i < 1900; i++) showcase.create("layer", "rect", {}); }, 16);', codes: ["BUDGET_NODES"], frames: 20, body: '<g id="layer"/><text id="label">0</text>' },
     { name: "path bomb", script: 'const d = "M0 0" + "h1".repeat(30000); for (;;) showcase.create("layer", "path", { d });', codes: ["BUDGET_PATH_COMMANDS"], body: '<g id="layer"/><text id="label">0</text>' },
     { name: "runaway handler in a timer", script: 'showcase.setTimeout(() => { for (;;) {} }, 16);', codes: ["BUDGET_INSTRUCTIONS", "BUDGET_HANDLER_TIME"], frames: 3 },
     { name: "promise job loop", script: "const spin = () => Promise.resolve().then(spin); spin();", codes: ["BUDGET_INSTRUCTIONS", "BUDGET_HANDLER_TIME", "BUDGET_MEMORY"] },

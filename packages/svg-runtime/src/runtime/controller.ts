@@ -27,6 +27,8 @@ export interface ControllerOptions {
   wasmModule?: WebAssembly.Module;
   onStop: (stop: Stop) => void;
   onScriptError?: (message: string) => void;
+  /** The top-level script has run and its first changes and listeners are in place. */
+  onReady?: () => void;
 }
 
 type Outstanding = { seq: number; watchdog: ReturnType<typeof setTimeout> };
@@ -65,7 +67,8 @@ export class PictureController {
     return this.virtualClock;
   }
 
-  start(): void {
+  /** `wasmModule` may arrive after construction (the browser compiles it once a slot is granted). */
+  start(wasmModule = this.options.wasmModule): void {
     const worker = this.options.createWorker();
     this.worker = worker;
     worker.onReply((reply) => this.receive(reply));
@@ -73,7 +76,7 @@ export class PictureController {
     this.send({
       type: "start", seq: 0, canonical: this.options.canonical, policyVersion: this.options.policyVersion,
       viewport: this.options.viewport,
-      ...(this.options.wasmModule ? { wasmModule: this.options.wasmModule } : {}),
+      ...(wasmModule ? { wasmModule } : {}),
     });
   }
 
@@ -174,6 +177,7 @@ export class PictureController {
     for (const [id, type] of reply.listen) {
       if (this.model.get(id)) this.options.surface.listen(id, type);
     }
+    if (reply.seq === 0) this.options.onReady?.();
     this.pump();
   }
 

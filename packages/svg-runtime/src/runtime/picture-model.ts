@@ -43,6 +43,8 @@ export interface ModelElement {
   parent: string | null;
   depth: number;
   pathCommands: number;
+  /** Text children, kept as a count so checks stay constant-time on wide groups. */
+  textRuns: number;
 }
 
 export const ROOT_ID = "$root";
@@ -72,7 +74,7 @@ export class PictureModel {
   private adopt(node: SvgElementNode, parent: string | null, depth: number): string {
     const authorId = node.attributes.get("id");
     const id = parent === null ? ROOT_ID : authorId ?? `$${++this.generatedIds}`;
-    const element: ModelElement = { id, name: node.name, attributes: new Map(node.attributes), children: [], parent, depth, pathCommands: 0 };
+    const element: ModelElement = { id, name: node.name, attributes: new Map(node.attributes), children: [], parent, depth, pathCommands: 0, textRuns: 0 };
     this.elements.set(id, element);
     // The root answers to "$root" and, when it has one, to its author id as well.
     if (parent === null && authorId !== undefined) this.elements.set(authorId, element);
@@ -83,6 +85,7 @@ export class PictureModel {
       if (child.type === "text") {
         if (node.name !== "script") {
           element.children.push({ text: child.text });
+          element.textRuns++;
           this.nodeCount++;
         }
       } else if (child.name !== "script") {
@@ -188,13 +191,14 @@ export class PictureModel {
     if (!element) return { ok: false, refusal: unknownId(id) };
     const checked = this.checkText(element, text);
     if (typeof checked !== "string") return { ok: false, refusal: checked };
-    if (element.children.some((child) => typeof child === "string")) {
+    if (element.children.length > element.textRuns) {
       return refuse("BRIDGE_TEXT", `"${id}" has child elements; setText works on elements holding only text (put the text in a <tspan> with an id).`);
     }
     const nodeCount = this.nodeCount - element.children.length + (checked === "" ? 0 : 1);
     if (nodeCount > SVG_BUDGETS.nodes) return { ok: false, budget: "BUDGET_NODES" };
     this.nodeCount = nodeCount;
     element.children = checked === "" ? [] : [{ text: checked }];
+    element.textRuns = element.children.length;
     return { ok: true, mutation: { op: "text", id, text: checked } };
   }
 
@@ -227,7 +231,7 @@ export class PictureModel {
       if (typeof result !== "string") return { ok: false, refusal: result };
       checkedText = result;
     }
-    if (parent.children.some((child) => typeof child !== "string")) {
+    if (parent.textRuns > 0) {
       return refuse("BRIDGE_TEXT", `"${parentId}" holds text; add elements to a group or text element without direct text.`);
     }
     const nodeCount = this.nodeCount + 1 + (checkedText ? 1 : 0);
@@ -239,7 +243,7 @@ export class PictureModel {
     this.pathCommandCount += pathCommands;
     const element: ModelElement = {
       id, name: tag, attributes: checkedAttributes, children: checkedText ? [{ text: checkedText }] : [], parent: parentId,
-      depth: parent.depth + 1, pathCommands,
+      depth: parent.depth + 1, pathCommands, textRuns: checkedText ? 1 : 0,
     };
     this.elements.set(id, element);
     parent.children.push(id);

@@ -12,14 +12,18 @@ import { PictureSandbox } from "./sandbox.js";
  * only connect `handle` to their message port. Each worker loads its own QuickJS module, so an
  * instance that ran out of memory never shares a heap with the next one.
  */
-export function createWorkerHandler(post: (reply: WorkerReply) => void): (message: HostToWorker) => Promise<void> {
+export function createWorkerHandler(
+  post: (reply: WorkerReply) => void,
+  /** A released build knows exactly one policy; undefined (Node tests) accepts any known version. */
+  buildPolicyVersion?: number,
+): (message: HostToWorker) => Promise<void> {
   let sandbox: PictureSandbox | undefined;
   const fail = (seq: number, message: string) =>
     post({ type: "reply", seq, mutations: [], listen: [], scriptErrors: [], stop: { code: "RUNTIME_FAILURE", message } });
 
   return async (message) => {
     if (message.type === "start") {
-      const policy = policyFor(message.policyVersion);
+      const policy = buildPolicyVersion === undefined || buildPolicyVersion === message.policyVersion ? policyFor(message.policyVersion) : undefined;
       if (!policy) return fail(message.seq, `This runtime build does not know policy version ${message.policyVersion}.`);
       // The picture is re-checked with this build's own rules before anything runs.
       const admitted = admitWithPolicy(message.canonical, SVG_BUDGETS.articleSourceBytes, policy);

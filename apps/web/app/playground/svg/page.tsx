@@ -1,0 +1,33 @@
+import { notFound } from "next/navigation";
+import { admitSvg, releasedBuilds, SVG_BUDGETS } from "../../../../../packages/svg-runtime/src/index";
+import type { PlaygroundPicture } from "../../../../../packages/svg-runtime/src/host/playground";
+import { PlaygroundClient } from "./playground-client";
+import { PLAYGROUND_SAMPLES } from "./samples";
+
+// Development aid only: production leaves BOARD_PLAYGROUND unset, so the route answers 404.
+export const dynamic = "force-dynamic";
+
+export default function SvgPlaygroundPage() {
+  if (process.env.BOARD_PLAYGROUND !== "1") notFound();
+  const builds = new Map(releasedBuilds().map((build) => [build.id, build]));
+  const pictures: PlaygroundPicture[] = PLAYGROUND_SAMPLES.flatMap((sample) => {
+    const admitted = admitSvg(sample.source, { maxBytes: SVG_BUDGETS.articleSourceBytes });
+    const build = admitted.ok && admitted.build ? builds.get(admitted.build) : undefined;
+    if (!admitted.ok || !build) return [];
+    return [{
+      key: sample.key,
+      canonical: admitted.canonical,
+      build: { id: build.id, policyVersion: build.policyVersion, base: `/runtime/${build.id}` },
+      description: sample.description,
+      ...(sample.caption ? { caption: sample.caption } : {}),
+      interactive: admitted.script !== null,
+    }];
+  });
+  return (
+    <main>
+      <h1>SVG runtime playground</h1>
+      <p>Pictures run in QuickJS inside a Web Worker; at most two run at once.</p>
+      <PlaygroundClient pictures={pictures} />
+    </main>
+  );
+}

@@ -1,0 +1,304 @@
+import { RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "../budgets.js";
+import { PictureController, type PictureSurface } from "../runtime/controller.js";
+import { type Mutation, type PictureModel, ROOT_ID } from "../runtime/picture-model.js";
+import type { PictureEvent, PictureEventType, Stop, WorkerReply } from "../runtime/protocol.js";
+import { SlotScheduler } from "./slots.js";
+
+const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
+const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
+
+export interface RuntimeBuildRef {
+  id: string;
+  policyVersion: number;
+  /** Where the build is served, normally `/runtime/{id}`. */
+  base: string;
+}
+
+export interface PlayerOptions {
+  canonical: string;
+  build: RuntimeBuildRef;
+  /** Accessible name of the picture (the block's `description`). */
+  description: string;
+  /** Visible caption (the block's optional `caption`). */
+  caption?: string;
+  /** Whether the picture has a script; static pictures never start a worker. */
+  interactive: boolean;
+}
+
+export interface PlayerHandle {
+  readonly element: HTMLElement;
+  state(): "static" | "waiting" | "running" | "paused" | "stopped";
+  destroy(): void;
+}
+
+const scheduler = new SlotScheduler();
+const compiledWasm = new Map<string, Promise<WebAssembly.Module>>();
+
+function quickJsWasm(build: RuntimeBuildRef): Promise<WebAssembly.Module> {
+  let compiled = compiledWasm.get(build.id);
+  if (!compiled) {
+    compiled = WebAssembly.compileStreaming(fetch(`${build.base}/quickjs.wasm`));
+    compiledWasm.set(build.id, compiled);
+  }
+  return compiled;
+}
+
+function setDomAttribute(element: Element, name: string, value: string): void {
+  if (name.startsWith("xml:")) element.setAttributeNS(XML_NAMESPACE, name, value);
+  else element.setAttribute(name, value);
+}
+
+/** Builds the picture with createElementNS/setAttribute from the checked model; never innerHTML. */
+function buildDom(model: PictureModel, elements: Map<string, Element>): SVGSVGElement {
+  const build = (id: string): Element => {
+    const node = model.get(id);
+    if (!node) throw new Error(`missing ${id}`);
+    const element = document.createElementNS(SVG_NAMESPACE, node.name);
+    for (const [name, value] of node.attributes) setDomAttribute(element, name, value);
+    for (const child of node.children) {
+      element.append(typeof child === "string" ? build(child) : document.createTextNode(child.text));
+    }
+    elements.set(id, element);
+    return element;
+  };
+  return build(ROOT_ID) as SVGSVGElement;
+}
+
+class DomSurface implements PictureSurface {
+  readonly elements = new Map<string, Element>();
+  root: SVGSVGElement | undefined;
+
+  constructor(private readonly dispatch: (event: PictureEvent) => void) {}
+
+  apply(mutation: Mutation): void {
+    switch (mutation.op) {
+      case "set": {
+        const element = this.elements.get(mutation.id);
+        if (element) setDomAttribute(element, mutation.name, mutation.value);
+        return;
+      }
+      case "text": {
+        const element = this.elements.get(mutation.id);
+        if (element) element.textContent = mutation.text;
+        return;
+      }
+      case "create": {
+        const parent = this.elements.get(mutation.parent);
+        const element = document.createElementNS(SVG_NAMESPACE, mutation.tag);
+        for (const [name, value] of mutation.attributes) setDomAttribute(element, name, value);
+        if (mutation.text) element.textContent = mutation.text;
+        this.elements.set(mutation.id, element);
+        parent?.append(element);
+        return;
+      }
+      case "remove": {
+        const element = this.elements.get(mutation.id);
+        element?.remove();
+        this.elements.delete(mutation.id);
+        return;
+      }
+    }
+  }
+
+  listen(id: string, type: PictureEventType): void {
+    const element = this.elements.get(id);
+    if (!element) return;
+    element.addEventListener(type, (event) => this.dispatch(this.plainEvent(id, type, event)));
+  }
+
+  /** Plain data only: the script never sees a DOM object. */
+  private plainEvent(target: string, type: PictureEventType, event: Event): PictureEvent {
+    const plain: PictureEvent = { type, target };
+    if (event instanceof MouseEvent) {
+      const matrix = this.root?.getScreenCTM()?.inverse();
+      if (matrix) {
+        const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix);
+        plain.x = Math.round(point.x * 100) / 100;
+        plain.y = Math.round(point.y * 100) / 100;
+      }
+    }
+    if (event instanceof KeyboardEvent) plain.key = event.key.slice(0, 32);
+    return plain;
+  }
+}
+
+function button(label: string, onClick: () => void): HTMLButtonElement {
+  const control = document.createElement("button");
+  control.type = "button";
+  control.textContent = label;
+  control.addEventListener("click", onClick);
+  return control;
+}
+
+function stopNotice(stop: Stop): string {
+  const explanation = stop.code in RUNTIME_BUDGET_EXPLANATIONS ? RUNTIME_BUDGET_EXPLANATIONS[stop.code as RuntimeBudgetCode] : stop.message;
+  return `This picture's script was stopped (${stop.code}): ${explanation} The picture shows its last state.`;
+}
+
+/**
+ * Mounts one picture: the static picture first (from canonical markup, in a shadow root so its
+ * CSS and ids stay inside), then, for interactive pictures, a worker once a reader slot is free.
+ */
+export function mountPicture(container: HTMLElement, options: PlayerOptions): PlayerHandle {
+  const figure = document.createElement("figure");
+  figure.className = "showcase-svg";
+  figure.setAttribute("role", "group");
+  figure.setAttribute("aria-label", options.description);
+  const stage = document.createElement("div");
+  stage.className = "showcase-svg-stage";
+  const shadow = stage.attachShadow({ mode: "open" });
+  const controls = document.createElement("div");
+  controls.className = "showcase-svg-controls";
+  const notice = document.createElement("p");
+  notice.className = "showcase-svg-notice";
+  notice.setAttribute("role", "status");
+  figure.append(stage, controls, notice);
+  if (options.caption) {
+    const caption = document.createElement("figcaption");
+    caption.textContent = options.caption;
+    figure.append(caption);
+  }
+  container.replaceChildren(figure);
+
+  let state: ReturnType<PlayerHandle["state"]> = options.interactive ? "waiting" : "static";
+  let controller: PictureController | undefined;
+  let releaseSlot: (() => void) | undefined;
+  let pendingSlot: { cancel: () => void } | undefined;
+  let frameRequest = 0;
+  let visible = true;
+  let destroyed = false;
+  const setState = (next: typeof state) => {
+    state = next;
+    figure.dataset.state = next;
+  };
+  setState(state);
+
+  const render = () => {
+    const surface = new DomSurface((event) => controller?.dispatch(event));
+    controller = new PictureController({
+      canonical: options.canonical,
+      policyVersion: options.build.policyVersion,
+      viewport: { width: stage.clientWidth, height: stage.clientHeight },
+      createWorker: () => {
+        const worker = new Worker(`${options.build.base}/worker.js`, { type: "module", name: "showcase-svg" });
+        return {
+          post: (message) => worker.postMessage(message),
+          terminate: () => worker.terminate(),
+          onReply: (listener) => { worker.onmessage = (event: MessageEvent<WorkerReply>) => listener(event.data); },
+          onCrash: (listener) => { worker.onerror = (event) => listener(event.message || "worker error"); },
+        };
+      },
+      surface,
+      onStop: (stop) => {
+        setState("stopped");
+        cancelAnimationFrame(frameRequest);
+        releaseSlot?.();
+        releaseSlot = undefined;
+        notice.setAttribute("role", "alert");
+        notice.textContent = stopNotice(stop);
+        controls.replaceChildren(button("Restart picture", restart));
+      },
+      onScriptError: (message) => console.warn(`[showcase picture] ${message}`),
+      onReady: () => {
+        figure.dataset.script = "ready";
+      },
+    });
+    const root = buildDom(controller.model, surface.elements);
+    root.setAttribute("role", "img");
+    root.setAttribute("aria-label", options.description);
+    root.style.maxWidth = "100%";
+    root.style.height = "auto";
+    surface.root = root;
+    shadow.replaceChildren(root);
+  };
+
+  const loop = (time: number) => {
+    controller?.tick(time);
+    frameRequest = requestAnimationFrame(loop);
+  };
+
+  const run = async () => {
+    if (destroyed || !controller) return;
+    setState("waiting");
+    controls.replaceChildren();
+    notice.textContent = "Waiting for a free slot: at most two pictures run at once.";
+    const request = scheduler.request();
+    pendingSlot = request;
+    const release = await request.granted;
+    pendingSlot = undefined;
+    if (destroyed || !controller) {
+      release();
+      return;
+    }
+    releaseSlot = release;
+    let wasmModule: WebAssembly.Module;
+    try {
+      wasmModule = await quickJsWasm(options.build);
+    } catch {
+      notice.textContent = "The picture's runtime could not be loaded; the still picture is shown.";
+      release();
+      return;
+    }
+    notice.textContent = "";
+    setState("running");
+    controls.replaceChildren(button("Pause picture", pause));
+    controller.start(wasmModule);
+    if (!visible) controller.pause();
+    frameRequest = requestAnimationFrame(loop);
+  };
+
+  const pause = () => {
+    controller?.pause();
+    setState("paused");
+    controls.replaceChildren(button("Resume picture", resume));
+  };
+  const resume = () => {
+    controller?.resume();
+    setState("running");
+    controls.replaceChildren(button("Pause picture", pause));
+  };
+  const restart = () => {
+    controller?.dispose();
+    delete figure.dataset.script;
+    notice.setAttribute("role", "status");
+    notice.textContent = "";
+    render();
+    void run();
+  };
+
+  render();
+  const resizeObserver = new ResizeObserver(() => {
+    controller?.dispatch({ type: "resize", target: "$viewport", width: Math.round(stage.clientWidth), height: Math.round(stage.clientHeight) });
+  });
+  const visibilityObserver = new IntersectionObserver((entries) => {
+    visible = entries.some((entry) => entry.isIntersecting);
+    if (state !== "running") return;
+    if (visible) controller?.resume();
+    else controller?.pause();
+  });
+  if (options.interactive) {
+    resizeObserver.observe(stage);
+    visibilityObserver.observe(stage);
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      setState("paused");
+      notice.textContent = "Animation is paused because reduced motion is preferred.";
+      controls.replaceChildren(button("Start picture", () => void run()));
+    } else {
+      void run();
+    }
+  }
+
+  return {
+    element: figure,
+    state: () => state,
+    destroy: () => {
+      destroyed = true;
+      cancelAnimationFrame(frameRequest);
+      pendingSlot?.cancel();
+      controller?.dispose();
+      releaseSlot?.();
+      resizeObserver.disconnect();
+      visibilityObserver.disconnect();
+    },
+  };
+}
