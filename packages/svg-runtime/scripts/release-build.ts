@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { bundleWorker } from "../src/build/bundle.js";
-import { type BuildManifest, manifestText, RUNTIME_NAME, sha256 } from "../src/build/manifest.js";
-import { CURRENT_POLICY_VERSION, policyFor } from "../src/policy.js";
+import { bundleWorker } from "../src/build/bundle";
+import { type BuildManifest, manifestText, RUNTIME_NAME, sha256 } from "../src/build/manifest";
+import { CURRENT_POLICY_VERSION, policyFor } from "../src/policy";
 
 const packageRoot = dirname(import.meta.dirname);
 const buildsRoot = join(packageRoot, "builds");

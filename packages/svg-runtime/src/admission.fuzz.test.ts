@@ -3,8 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { SaxesParser } from "saxes";
 import { describe, expect, it } from "vitest";
-import { admitSvg, SVG_BUDGETS } from "./index.js";
-import { POLICIES } from "./policy.js";
+import { admitSvg, SVG_BUDGETS } from "./index";
+import { POLICIES } from "./policy";
 
 const ARTICLE = { maxBytes: SVG_BUDGETS.articleSourceBytes };
 const ALLOWED_ELEMENTS = new Set(Object.values(POLICIES).flatMap((policy) => Object.keys(policy.elements)));

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ATTACK_VECTORS } from "./corpus/attack-vectors.js";
-import { admitSvg, SVG_BUDGETS } from "./index.js";
-import { CURRENT_POLICY_VERSION, policyFor } from "./policy.js";
+import { ATTACK_VECTORS } from "./corpus/attack-vectors";
+import { admitSvg, SVG_BUDGETS } from "./index";
+import { CURRENT_POLICY_VERSION, policyFor } from "./policy";
 
 const VALID_DIRECTORY = join(import.meta.dirname, "corpus", "valid");
 const validFixtures = readdirSync(VALID_DIRECTORY).map((file) => ({

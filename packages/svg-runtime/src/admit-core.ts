@@ -1,8 +1,8 @@
 import { SaxesParser, type SaxesTagNS } from "saxes";
-import { checkAttributeValue, externalUrlMessage } from "./attribute-values.js";
-import { SVG_BUDGETS } from "./budgets.js";
-import { checkStyleSheet } from "./css.js";
-import { AdmissionAbort, type AdmissionCode, type AdmissionError } from "./errors.js";
+import { checkAttributeValue, externalUrlMessage } from "./attribute-values";
+import { SVG_BUDGETS } from "./budgets";
+import { checkStyleSheet } from "./css";
+import { AdmissionAbort, type AdmissionCode, type AdmissionError } from "./errors";
 import {
   ANIMATABLE_ATTRIBUTES,
   attributeKind,
@@ -11,8 +11,8 @@ import {
   SVG_NAMESPACE,
   XLINK_NAMESPACE,
   XML_NAMESPACE,
-} from "./policy.js";
-import { serialize, type SvgChildNode, type SvgElementNode } from "./tree.js";
+} from "./policy";
+import { serialize, type SvgChildNode, type SvgElementNode } from "./tree";
 
 export interface AdmissionStats {
   bytes: number;

@@ -1,8 +1,8 @@
-import { SVG_BUDGETS } from "./budgets.js";
-import { checkPropertyValue, checkStyleAttribute } from "./css.js";
-import type { AdmissionCode } from "./errors.js";
-import { countPathCommands, countPoints } from "./path-data.js";
-import { ANIMATABLE_ATTRIBUTES, type AttributeKind } from "./policy.js";
+import { SVG_BUDGETS } from "./budgets";
+import { checkPropertyValue, checkStyleAttribute } from "./css";
+import type { AdmissionCode } from "./errors";
+import { countPathCommands, countPoints } from "./path-data";
+import { ANIMATABLE_ATTRIBUTES, type AttributeKind } from "./policy";
 
 export type ValueCheck =
   | { ok: true; canonical: string; pathCommands: number }

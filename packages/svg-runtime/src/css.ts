@@ -1,6 +1,6 @@
 import * as csstree from "css-tree";
-import type { AdmissionCode } from "./errors.js";
-import { CSS_FUNCTIONS, CSS_PROPERTIES, CSS_PSEUDO_CLASSES, CSS_REFERENCE_PROPERTIES } from "./policy.js";
+import type { AdmissionCode } from "./errors";
+import { CSS_FUNCTIONS, CSS_PROPERTIES, CSS_PSEUDO_CLASSES, CSS_REFERENCE_PROPERTIES } from "./policy";
 
 export interface CssProblem {
   code: AdmissionCode;
@@ -113,20 +113,35 @@ function checkSelector(prelude: csstree.CssNode): void {
   });
 }
 
+const KEYFRAMES_NAME = /^-?[A-Za-z_][A-Za-z0-9_-]*$/;
+const KEYFRAME_SELECTOR = /^(from|to|\d+(\.\d+)?%)(,(from|to|\d+(\.\d+)?%))*$/i;
+// Media conditions only compare features with plain values: no functions, so no url() either.
+const MEDIA_CONDITION = /^[A-Za-z0-9\s():,./-]*$/;
+
+/** Preludes are generated back to text and must match a closed pattern, so nothing else (url()!) survives. */
+function checkPrelude(prelude: csstree.CssNode | null, pattern: RegExp, what: string): void {
+  const text = prelude ? csstree.generate(prelude) : "";
+  if (!pattern.test(text) || /url\s*\(/i.test(text)) refuse("SVG_CSS_SYNTAX", `${what} is not allowed here; ${what === "This keyframes name" ? "use a plain identifier" : "use from, to or percentages"}.`);
+}
+
 function checkRules(list: csstree.List<csstree.CssNode>, insideKeyframes: boolean): void {
   list.forEach((node) => {
     if (node.type === "Rule") {
-      if (!insideKeyframes) checkSelector(node.prelude);
+      if (insideKeyframes) checkPrelude(node.prelude, KEYFRAME_SELECTOR, "This keyframe selector");
+      else checkSelector(node.prelude);
       checkDeclarations(node.block);
       return;
     }
     if (node.type === "Atrule" && !insideKeyframes) {
       const name = node.name.toLowerCase();
       if (name === "keyframes" && node.block) {
+        checkPrelude(node.prelude, KEYFRAMES_NAME, "This keyframes name");
         checkRules(node.block.children, true);
         return;
       }
       if (name === "media" && node.block) {
+        const condition = node.prelude ? csstree.generate(node.prelude) : "";
+        if (!MEDIA_CONDITION.test(condition) || /url\s*\(/i.test(condition)) refuse("SVG_CSS_SYNTAX", "This @media condition is not allowed; compare media features with plain values.");
         checkRules(node.block.children, false);
         return;
       }

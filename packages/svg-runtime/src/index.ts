@@ -1,14 +1,14 @@
-import { type AdmissionStats, admitWithPolicy } from "./admit-core.js";
-import { SVG_BUDGETS } from "./budgets.js";
-import type { AdmissionError } from "./errors.js";
-import { CURRENT_POLICY_VERSION, policyFor } from "./policy.js";
-import { releasedBuild } from "./released-builds.js";
+import { type AdmissionStats, admitWithPolicy } from "./admit-core";
+import { SVG_BUDGETS } from "./budgets";
+import type { AdmissionError } from "./errors";
+import { CURRENT_POLICY_VERSION, policyFor } from "./policy";
+import { releasedBuild } from "./released-builds";
 
-export { SVG_BUDGETS, RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "./budgets.js";
-export { ADMISSION_CODES, type AdmissionCode, type AdmissionError } from "./errors.js";
-export type { AdmissionStats } from "./admit-core.js";
-export { CURRENT_POLICY_VERSION } from "./policy.js";
-export { currentBuildId, releasedBuilds } from "./released-builds.js";
+export { SVG_BUDGETS, RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "./budgets";
+export { ADMISSION_CODES, type AdmissionCode, type AdmissionError } from "./errors";
+export type { AdmissionStats } from "./admit-core";
+export { CURRENT_POLICY_VERSION } from "./policy";
+export { currentBuildId, releasedBuilds } from "./released-builds";
 
 export interface AdmitOptions {
   /** 1 MiB for an article SVG, 256 KiB inside a comment (SVG_BUDGETS has both). */

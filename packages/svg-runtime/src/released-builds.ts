@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import buildIndex from "../builds/index.json" with { type: "json" };
 
 export interface ReleasedBuild {
   id: string;
@@ -10,9 +10,8 @@ interface BuildIndex {
   builds: ReleasedBuild[];
 }
 
-// Read at load time: the index is small, and reading (not importing) it works the same under
-// Node, vitest, Playwright and Next's server bundles.
-const BUILD_INDEX = JSON.parse(readFileSync(new URL("../builds/index.json", import.meta.url), "utf8")) as BuildIndex;
+// Imported, not read through import.meta.url: Next's server bundles rewrite that URL.
+const BUILD_INDEX = buildIndex as BuildIndex;
 
 export function releasedBuilds(): readonly ReleasedBuild[] {
   return BUILD_INDEX.builds;

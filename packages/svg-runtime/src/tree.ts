@@ -1,4 +1,4 @@
-import { SVG_NAMESPACE } from "./policy.js";
+import { SVG_NAMESPACE } from "./policy";
 
 export interface SvgElementNode {
   type: "element";

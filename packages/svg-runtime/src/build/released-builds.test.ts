@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { currentBuildId, releasedBuilds } from "../released-builds.js";
-import { BUILD_FILES, type BuildManifest, manifestText, sha256 } from "./manifest.js";
+import { currentBuildId, releasedBuilds } from "../released-builds";
+import { BUILD_FILES, type BuildManifest, manifestText, sha256 } from "./manifest";
 
 const BUILDS = join(import.meta.dirname, "..", "..", "builds");
 

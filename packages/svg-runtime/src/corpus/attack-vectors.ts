@@ -1,4 +1,4 @@
-import type { AdmissionCode } from "../errors.js";
+import type { AdmissionCode } from "../errors";
 
 /**
  * Hostile inputs, written for this project after the kinds of SVG vectors in DOMPurify's test
@@ -95,6 +95,9 @@ export const ATTACK_VECTORS: AttackVector[] = [
   // CSS loaders and escapes.
   { family: "css", name: "@import", source: svg('<style>@import url("https://evil.example/x.css");</style>'), code: "SVG_CSS_AT_RULE" },
   { family: "css", name: "@import with a string", source: svg("<style>@import 'x.css';</style>"), code: "SVG_CSS_AT_RULE" },
+  { family: "css", name: "url() in a @keyframes name (found by the fuzzer)", source: svg("<style>@keyframes url('//x')M0 0L1 1pulse { 0% { opacity: 1; } }</style>"), code: "SVG_CSS_SYNTAX" },
+  { family: "css", name: "url() as a keyframe selector", source: svg("<style>@keyframes k { url(//x) { opacity: 1; } }</style>"), code: "SVG_CSS_SYNTAX" },
+  { family: "css", name: "url() in a @media condition", source: svg("<style>@media url(//x) { rect { fill: red; } }</style>"), code: "SVG_CSS_SYNTAX" },
   { family: "css", name: "@font-face", source: svg("<style>@font-face { font-family: x; src: url(https://evil.example/f.woff2); }</style>"), code: "SVG_CSS_AT_RULE" },
   { family: "css", name: "@namespace", source: svg('<style>@namespace x url("http://www.w3.org/1999/xhtml");</style>'), code: "SVG_CSS_AT_RULE" },
   { family: "css", name: "background-image in style attribute", source: svg('<rect style="background-image: url(https://evil.example/t.png)"/>'), code: "SVG_CSS_PROPERTY" },

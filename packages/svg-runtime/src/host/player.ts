@@ -1,8 +1,8 @@
-import { RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "../budgets.js";
-import { PictureController, type PictureSurface } from "../runtime/controller.js";
-import { type Mutation, type PictureModel, ROOT_ID } from "../runtime/picture-model.js";
-import type { PictureEvent, PictureEventType, Stop, WorkerReply } from "../runtime/protocol.js";
-import { SlotScheduler } from "./slots.js";
+import { RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "../budgets";
+import { PictureController, type PictureSurface } from "../runtime/controller";
+import { type Mutation, type PictureModel, ROOT_ID } from "../runtime/picture-model";
+import type { PictureEvent, PictureEventType, Stop, WorkerReply } from "../runtime/protocol";
+import { SlotScheduler } from "./slots";
 
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
 const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";

@@ -1,4 +1,4 @@
-import { mountPicture, type PlayerHandle, type RuntimeBuildRef } from "./player.js";
+import { mountPicture, type PlayerHandle, type RuntimeBuildRef } from "./player";
 
 /** One picture as the playground (and later the article page) receives it from the server. */
 export interface PlaygroundPicture {

@@ -1,4 +1,4 @@
-import { SVG_BUDGETS } from "../budgets.js";
+import { SVG_BUDGETS } from "../budgets";
 
 type Release = () => void;
 interface Waiter {

@@ -1,10 +1,10 @@
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten";
 import { describe, expect, it } from "vitest";
-import { admitWithPolicy } from "../admit-core.js";
-import { CURRENT_POLICY_VERSION, policyFor } from "../policy.js";
-import { PictureModel } from "./picture-model.js";
-import { PictureSandbox } from "./sandbox.js";
+import { admitWithPolicy } from "../admit-core";
+import { CURRENT_POLICY_VERSION, policyFor } from "../policy";
+import { PictureModel } from "./picture-model";
+import { PictureSandbox } from "./sandbox";
 
 const policy = policyFor(CURRENT_POLICY_VERSION)!;
 const BODY = '<g id="layer"><rect id="box" width="10" height="10" fill="blue"/></g><text id="label">start</text><text id="mixed">a<tspan id="part">b</tspan></text>';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RuntimeBudgetCode } from "../budgets.js";
-import { buildNodeWorker, pictureWithScript, type RunningPicture, startPicture } from "./test-support.js";
+import type { RuntimeBudgetCode } from "../budgets";
+import { buildNodeWorker, pictureWithScript, type RunningPicture, startPicture } from "./test-support";
 
 let bundle: string;
 const running: RunningPicture[] = [];

@@ -1,8 +1,8 @@
-import { admitWithPolicy } from "../admit-core.js";
-import { SVG_BUDGETS } from "../budgets.js";
-import { policyFor } from "../policy.js";
-import { type Mutation, PictureModel } from "./picture-model.js";
-import type { HostToWorker, PictureEvent, PictureEventType, Stop, Viewport, WorkerReply } from "./protocol.js";
+import { admitWithPolicy } from "../admit-core";
+import { SVG_BUDGETS } from "../budgets";
+import { policyFor } from "../policy";
+import { type Mutation, PictureModel } from "./picture-model";
+import type { HostToWorker, PictureEvent, PictureEventType, Stop, Viewport, WorkerReply } from "./protocol";
 
 /** The part of a Web Worker or worker_threads Worker the controller needs. */
 export interface WorkerPort {

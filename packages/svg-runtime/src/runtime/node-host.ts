@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { WorkerPort } from "./controller.js";
-import type { WorkerReply } from "./protocol.js";
+import type { WorkerPort } from "./controller";
+import type { WorkerReply } from "./protocol";
 
 /**
  * Node host pieces: the compiled QuickJS wasm (handed to each worker, as the browser host does)

@@ -1,10 +1,10 @@
-import { checkAttributeValue, externalUrlMessage } from "../attribute-values.js";
-import { SVG_BUDGETS, type RuntimeBudgetCode } from "../budgets.js";
-import { checkStyleSheet } from "../css.js";
-import type { AdmissionCode } from "../errors.js";
-import { filterCapProblem } from "../admit-core.js";
-import { ANIMATABLE_ATTRIBUTES, attributeKind, type AttributeKind, type Policy } from "../policy.js";
-import type { SvgElementNode } from "../tree.js";
+import { checkAttributeValue, externalUrlMessage } from "../attribute-values";
+import { SVG_BUDGETS, type RuntimeBudgetCode } from "../budgets";
+import { checkStyleSheet } from "../css";
+import type { AdmissionCode } from "../errors";
+import { filterCapProblem } from "../admit-core";
+import { ANIMATABLE_ATTRIBUTES, attributeKind, type AttributeKind, type Policy } from "../policy";
+import type { SvgElementNode } from "../tree";
 
 export type BridgeRefusalCode =
   | AdmissionCode

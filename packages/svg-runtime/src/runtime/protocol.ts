@@ -1,5 +1,5 @@
-import type { RuntimeBudgetCode } from "../budgets.js";
-import type { Mutation } from "./picture-model.js";
+import type { RuntimeBudgetCode } from "../budgets";
+import type { Mutation } from "./picture-model";
 
 export const EVENT_TYPES = [
   "click", "dblclick", "pointerdown", "pointerup", "pointermove", "pointerenter", "pointerleave", "keydown", "keyup",

@@ -1,7 +1,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten";
-import { RUNTIME_BUDGET_EXPLANATIONS, SVG_BUDGETS, type RuntimeBudgetCode } from "../budgets.js";
-import { type Mutation, type MutationOutcome, PictureModel, type Refusal } from "./picture-model.js";
-import { EVENT_TYPES, type PictureEvent, type PictureEventType, type Stop, type Viewport, type WorkerReply } from "./protocol.js";
+import { RUNTIME_BUDGET_EXPLANATIONS, SVG_BUDGETS, type RuntimeBudgetCode } from "../budgets";
+import { type Mutation, type MutationOutcome, PictureModel, type Refusal } from "./picture-model";
+import { EVENT_TYPES, type PictureEvent, type PictureEventType, type Stop, type Viewport, type WorkerReply } from "./protocol";
 
 /**
  * Runs inside QuickJS. It receives the native bridge function as its only argument, builds the

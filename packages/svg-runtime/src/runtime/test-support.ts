@@ -1,13 +1,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleWorker } from "../build/bundle.js";
-import { admitSvg } from "../index.js";
-import { CURRENT_POLICY_VERSION } from "../policy.js";
-import { PictureController } from "./controller.js";
-import { compileQuickJsWasm, nodeWorkerPort } from "./node-host.js";
-import type { Mutation } from "./picture-model.js";
-import type { PictureEventType, Stop } from "./protocol.js";
+import { bundleWorker } from "../build/bundle";
+import { admitSvg } from "../index";
+import { CURRENT_POLICY_VERSION } from "../policy";
+import { PictureController } from "./controller";
+import { compileQuickJsWasm, nodeWorkerPort } from "./node-host";
+import type { Mutation } from "./picture-model";
+import type { PictureEventType, Stop } from "./protocol";
 
 /** Bundles worker-node.ts once per test file, the same way release builds bundle the browser worker. */
 export async function buildNodeWorker(): Promise<string> {

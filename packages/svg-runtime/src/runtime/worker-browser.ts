@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
-import type { HostToWorker } from "./protocol.js";
-import { createWorkerHandler } from "./worker-core.js";
+import type { HostToWorker } from "./protocol";
+import { createWorkerHandler } from "./worker-core";
 
 // Browser (module Web Worker) entry. The worker is served with its own CSP (no fetch, no import);
 // the QuickJS wasm arrives compiled from the host in the start message.

@@ -1,11 +1,11 @@
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten";
-import { admitWithPolicy } from "../admit-core.js";
-import { SVG_BUDGETS } from "../budgets.js";
-import { policyFor } from "../policy.js";
-import { PictureModel } from "./picture-model.js";
-import type { HostToWorker, WorkerReply } from "./protocol.js";
-import { PictureSandbox } from "./sandbox.js";
+import { admitWithPolicy } from "../admit-core";
+import { SVG_BUDGETS } from "../budgets";
+import { policyFor } from "../policy";
+import { PictureModel } from "./picture-model";
+import type { HostToWorker, WorkerReply } from "./protocol";
+import { PictureSandbox } from "./sandbox";
 
 /**
  * The worker side of one picture, independent of Web Worker or worker_threads: the entry files

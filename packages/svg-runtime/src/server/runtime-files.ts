@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { BUILD_FILES, type BuildFile, CONTENT_TYPES, IMMUTABLE_CACHE, WORKER_CSP } from "../build/manifest.js";
-import { releasedBuild } from "../released-builds.js";
+import { BUILD_FILES, type BuildFile, CONTENT_TYPES, IMMUTABLE_CACHE, WORKER_CSP } from "../build/manifest";
+import { releasedBuild } from "../released-builds";
 
 export interface RuntimeFileResponse {
   status: number;

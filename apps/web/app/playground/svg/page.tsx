@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
-import { admitSvg, releasedBuilds, SVG_BUDGETS } from "../../../../../packages/svg-runtime/src/index";
-import type { PlaygroundPicture } from "../../../../../packages/svg-runtime/src/host/playground";
+import { admitSvg, releasedBuilds, SVG_BUDGETS } from "@board/svg-runtime";
+import type { PlaygroundPicture } from "@board/svg-runtime/host";
 import { PlaygroundClient } from "./playground-client";
 import { PLAYGROUND_SAMPLES } from "./samples";
 

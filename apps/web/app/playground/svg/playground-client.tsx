@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { mountPlayground, type PlaygroundPicture } from "../../../../../packages/svg-runtime/src/host/playground";
+import { mountPlayground, type PlaygroundPicture } from "@board/svg-runtime/host";
 
 export function PlaygroundClient({ pictures }: { pictures: PlaygroundPicture[] }) {
   const root = useRef<HTMLDivElement>(null);

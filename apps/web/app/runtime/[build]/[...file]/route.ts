@@ -1,4 +1,4 @@
-import { findBuildsDirectory, runtimeFile } from "../../../../../../packages/svg-runtime/src/server/runtime-files";
+import { findBuildsDirectory, runtimeFile } from "@board/svg-runtime/server";
 
 // Released SVG runtime builds: /runtime/{build}/{worker.js|quickjs.wasm|manifest.json}, immutable.
 export async function GET(_request: Request, context: { params: Promise<{ build: string; file: string[] }> }): Promise<Response> {
