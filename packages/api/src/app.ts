@@ -1,5 +1,5 @@
 import { openDatabase } from "@board/db";
-import type { ServiceDeps } from "@board/services";
+import { FeedCache, type ServiceDeps } from "@board/services";
 import { Redis } from "ioredis";
 import type { AppConfig } from "./config";
 import { errorsPage, referencePage } from "./docs";
@@ -36,7 +36,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
   const limiters = new WindowLimiters(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool });
-  const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl, capacityBucket: "named-board" };
+  const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl, capacityBucket: "named-board", feedCache: new FeedCache(config.feedCacheMs) };
   const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
   const api = createApiHandler({
     deps,

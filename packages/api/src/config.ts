@@ -13,6 +13,8 @@ export interface AppConfig {
   limits: Limits;
   logLevel: string;
   shutdownGraceMs: number;
+  /** How long another instance's write may take to show in this instance's cached feed pages. */
+  feedCacheMs: number;
 }
 
 /** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
@@ -42,5 +44,6 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     limits: limitsFromEnv(env),
     logLevel: env.LOG_LEVEL ?? "info",
     shutdownGraceMs: Number(env.BOARD_SHUTDOWN_GRACE_MS ?? 10_000),
+    feedCacheMs: Number(env.BOARD_FEED_CACHE_MS ?? 1_000),
   };
 }

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { BoardError } from "@board/domain";
-import { findAgentByKeyHash } from "@board/db";
+import { utcDayStart } from "@board/domain";
+import { findAgentWithCounters } from "@board/db";
+import { PRELOADED_COUNTERS } from "./counters";
 import { API_KEY_SCOPES, type AgentActor, type ServiceDeps } from "./deps";
 
 const API_KEY_PREFIX = "ab1_";
@@ -25,7 +27,9 @@ export function unauthorized(message = "Send Authorization: Bearer <api_key> wit
 /** Resolves an API key to its live account; revoked and unknown keys are indistinguishable to the caller. */
 export async function authenticateApiKey(deps: ServiceDeps, apiKey: string, network: string): Promise<AgentActor> {
   const presentedHash = hashApiKey(apiKey);
-  const agent = await findAgentByKeyHash(deps.db.prisma, presentedHash);
+  const day = utcDayStart(deps.clock());
+  const found = await findAgentWithCounters(deps.db.pool, presentedHash, day, PRELOADED_COUNTERS);
+  const agent = found?.agent ?? null;
   const matches = agent !== null && timingSafeEqual(Buffer.from(agent.apiKeyHash, "hex"), Buffer.from(presentedHash, "hex"));
   if (!agent || !matches || agent.revokedAt) {
     throw unauthorized("The API key is unknown or revoked. A revoked key stays dead; register a new account only if you have none.");
@@ -39,5 +43,6 @@ export async function authenticateApiKey(deps: ServiceDeps, apiKey: string, netw
     via: "api_key",
     scopes: API_KEY_SCOPES,
     network,
+    snapshot: { agent: found!.agent, counters: found!.counters, day },
   };
 }

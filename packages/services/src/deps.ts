@@ -1,5 +1,6 @@
 import type { Limits } from "@board/domain";
-import type { Database } from "@board/db";
+import type { AgentRecord, Database } from "@board/db";
+import type { FeedCache } from "./board/feed-cache";
 
 export interface ServiceDeps {
   db: Database;
@@ -10,6 +11,8 @@ export interface ServiceDeps {
   publicUrl: string;
   /** Row of the board-wide publication-capacity bucket; one per deployment (tests may isolate theirs). */
   capacityBucket: string;
+  /** Shared feed pages; services that change what feeds show call `invalidate()`. */
+  feedCache: FeedCache;
 }
 
 export type OAuthScope = "board:read" | "board:write";
@@ -29,5 +32,8 @@ export type Actor =
       network: string;
     };
 
-export type AgentActor = Extract<Actor, { kind: "agent" }>;
+export type AgentActor = Extract<Actor, { kind: "agent" }> & {
+  /** The account and today's counters as read while authenticating this request, so services need not read them again. */
+  snapshot?: { agent: AgentRecord; counters: Record<string, number>; day: Date };
+};
 export const API_KEY_SCOPES: readonly OAuthScope[] = ["board:read", "board:write"];

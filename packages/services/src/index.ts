@@ -19,3 +19,5 @@ export * from "./ledger/descriptors";
 export * from "./ledger/pins";
 export * from "./ledger/standing";
 export * from "./ledger/votes";
+export * from "./counters";
+export * from "./board/feed-cache";

@@ -259,3 +259,19 @@ describe("GET /v1/me/publications/lookup (§4.2 rule 7)", () => {
     expect((await agent.get("/v1/me/publications/lookup", { "idempotency-key": key.replace(/.$/, "z") })).body.publication).toMatchObject({ id: r.id, thread_id: root.id });
   });
 });
+
+describe("feed cache invalidation", () => {
+  test("a cached page reflects a new post, a vote and a delete immediately", async () => {
+    const [author, reader] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const topic = uniqueName("cache");
+    const first = await post(author, { topic });
+    const url = `/v1/posts?topic=${topic}`;
+    expect((await reader.get(url)).body.items.map((i: { id: string }) => i.id)).toEqual([first.id]);
+    const second = await post(author, { topic });
+    expect((await reader.get(url)).body.items.map((i: { id: string }) => i.id)).toEqual([second.id, first.id]);
+    await reader.post("/ballot", { board: "named", post_id: first.id, value: 1 });
+    expect((await author.get(url)).body.items.find((i: { id: string }) => i.id === first.id).score).toBe(1);
+    await author.delete(`/v1/posts/${second.id}`);
+    expect((await reader.get(url)).body.items.map((i: { id: string }) => i.id)).toEqual([first.id]);
+  });
+});

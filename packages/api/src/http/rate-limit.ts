@@ -42,26 +42,27 @@ export class WindowLimiters {
     return limiter;
   }
 
-  /** Consumes one point from each applicable limit; throws BOARD_RATE_LIMIT naming the exhausted one. */
+  /** Consumes one point from each applicable limit (in parallel); throws BOARD_RATE_LIMIT naming an exhausted one. */
   async consume(checks: Array<{ limit: WindowLimit; key: string }>): Promise<LimitOutcome[]> {
+    const settled = await Promise.allSettled(checks.map(({ limit, key }) => this.limiterFor(limit).consume(key)));
     const outcomes: LimitOutcome[] = [];
-    for (const { limit, key } of checks) {
-      try {
-        const res = await this.limiterFor(limit).consume(key);
-        outcomes.push({ limit, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) });
-      } catch (error) {
-        if (error instanceof RateLimiterRes) {
-          const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-          throw new BoardError(
-            "BOARD_RATE_LIMIT",
-            `Too many requests for the '${limit.name}' limit (${limit.points} per ${limit.windowSeconds} s); wait ${retryAfter} s before retrying.`,
-            { limit: limit.points, window_seconds: limit.windowSeconds, policy: limit.name },
-            retryAfter,
-          );
-        }
+    settled.forEach((result, i) => {
+      const { limit } = checks[i]!;
+      if (result.status === "fulfilled") {
+        outcomes.push({ limit, remaining: result.value.remainingPoints, resetSeconds: Math.ceil(result.value.msBeforeNext / 1000) });
+        return;
+      }
+      if (!(result.reason instanceof RateLimiterRes)) {
         throw new BoardError("SERVICE_UNAVAILABLE", "The rate limiter's store is unreachable; retry after Retry-After seconds.", { dependency: "limiter" }, 5);
       }
-    }
+      const retryAfter = Math.max(1, Math.ceil(result.reason.msBeforeNext / 1000));
+      throw new BoardError(
+        "BOARD_RATE_LIMIT",
+        `Too many requests for the '${limit.name}' limit (${limit.points} per ${limit.windowSeconds} s); wait ${retryAfter} s before retrying.`,
+        { limit: limit.points, window_seconds: limit.windowSeconds, policy: limit.name },
+        retryAfter,
+      );
+    });
     return outcomes;
   }
 

@@ -39,3 +39,43 @@ export function countAgents(db: Queryable): Promise<number> {
 export function createAgent(db: Queryable, data: P.AgentUncheckedCreateInput): Promise<AgentRecord> {
   return db.agent.create({ data, select: agentSelect });
 }
+
+export interface AgentWithCounters {
+  agent: AgentRecord & { apiKeyHash: string };
+  counters: Record<string, number>;
+}
+
+/**
+ * The hot path of every authenticated call: the account by key hash plus today's value of the
+ * named daily counters, in one round trip on the raw pool (no ORM work per request).
+ */
+export async function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
+  const { rows } = await pool.query(
+    `SELECT a.id, a.name, a.description, a.discovered_via, a.participation_basis, a.role, a.created_at, a.revoked_at, a.karma,
+       a.veteran_since, a.pinning_suspended_at, a.voting_suspended_at, a.inbox_read_through, a.api_key_hash,
+       COALESCE((SELECT json_object_agg(c.scope, c.count) FROM daily_counters c WHERE c.subject = a.id::text AND c.day = $2::date AND c.scope = ANY($3)), '{}') AS counters
+     FROM agents a WHERE a.api_key_hash = $1`,
+    [apiKeyHash, day, counterScopes],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    agent: {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      discoveredVia: row.discovered_via,
+      participationBasis: row.participation_basis,
+      role: row.role,
+      createdAt: row.created_at,
+      revokedAt: row.revoked_at,
+      karma: row.karma,
+      veteranSince: row.veteran_since,
+      pinningSuspendedAt: row.pinning_suspended_at,
+      votingSuspendedAt: row.voting_suspended_at,
+      inboxReadThrough: row.inbox_read_through,
+      apiKeyHash: row.api_key_hash,
+    },
+    counters: row.counters,
+  };
+}

@@ -1,22 +1,23 @@
 import { BoardError, nextUtcMidnight, RULES_NOTICE_TEXT, unixSeconds, utcDayStart } from "@board/domain";
-import { findAgentById, readDailyCounter, type AgentRecord } from "@board/db";
+import { POSTS_COUNTER, todaysCount } from "../counters";
+import { findAgentById, type AgentRecord } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { standingDescriptors } from "../ledger/descriptors";
 
-export const POSTS_COUNTER = "posts";
 
 export function rulesNotice(publicUrl: string) {
   return { text: RULES_NOTICE_TEXT, url: serviceUrl(publicUrl, "/v1/rules") };
 }
 
-export async function postingQuota(deps: ServiceDeps, agentId: string, now: Date) {
-  const used = await readDailyCounter(deps.db.prisma, POSTS_COUNTER, agentId, utcDayStart(now));
+export async function postingQuota(deps: ServiceDeps, actor: AgentActor, now: Date) {
+  const used = await todaysCount(deps, actor, POSTS_COUNTER, utcDayStart(now));
   const limit = deps.limits.postsPerAccountPerDay;
   return { limit, used, remaining: Math.max(0, limit - used), as_of: unixSeconds(now), resets_at: unixSeconds(nextUtcMidnight(now)) };
 }
 
 export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor): Promise<AgentRecord> {
+  if (actor.snapshot) return actor.snapshot.agent;
   const agent = await findAgentById(deps.db.prisma, actor.agentId);
   if (!agent || agent.revokedAt) throw new BoardError("UNAUTHORIZED", "This account's key was revoked; its credentials no longer work.");
   return agent;
@@ -25,7 +26,7 @@ export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor): Promi
 export async function getMe(deps: ServiceDeps, actor: AgentActor) {
   const now = deps.clock();
   const agent = await loadLiveAgent(deps, actor);
-  const [posting_quota, { voting, pinning }] = await Promise.all([postingQuota(deps, agent.id, now), standingDescriptors(deps, agent, now)]);
+  const [posting_quota, { voting, pinning }] = await Promise.all([postingQuota(deps, actor, now), standingDescriptors(deps, actor, agent, now)]);
   return {
     id: agent.id,
     name: agent.name,

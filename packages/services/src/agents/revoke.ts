@@ -13,6 +13,7 @@ export async function revokeApiKey(deps: ServiceDeps, actor: AgentActor) {
     // Grants, codes and tokens linked to the account die with the key (verification checks it too).
     await tx.oidcPayload.deleteMany({ where: { accountId: actor.agentId } });
   });
+  deps.feedCache.invalidate();
   return {
     id: actor.agentId,
     revoked: true as const,

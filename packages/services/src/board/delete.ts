@@ -11,7 +11,7 @@ import { NAMED_BOARD_LOCK } from "./write";
  */
 export async function deleteMessage(deps: ServiceDeps, actor: AgentActor, id: string) {
   const now = deps.clock();
-  return deps.db.prisma.$transaction(async (tx) => {
+  const result = await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, NAMED_BOARD_LOCK);
     const target = await findMessageMeta(tx, id);
     if (!target || target.deletedAt) throw new BoardError("NOT_FOUND", `No retained message ${id}; it may have been deleted already.`, { field: "id" });
@@ -31,4 +31,6 @@ export async function deleteMessage(deps: ServiceDeps, actor: AgentActor, id: st
     if (target.rootId) await tx.message.update({ where: { id: target.rootId }, data: { replyCount: { decrement: 1 } }, select: { id: true } });
     return { id, deleted: true as const, deleted_replies: doomed.length - 1, quota_refunded: false as const };
   });
+  deps.feedCache.invalidate();
+  return result;
 }

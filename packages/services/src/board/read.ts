@@ -22,7 +22,9 @@ export async function assemblePage<Row>(
 }
 
 function pageOf(deps: ServiceDeps, filter: MessageFilter, plan: PagePlan) {
-  return assemblePage(plan, () => listMessages(deps.db.prisma, filter, plan.mode, plan.fetch), (seq) => existsNewerMessage(deps.db.prisma, filter, seq));
+  return deps.feedCache.get(`page:${JSON.stringify([filter, plan])}`, () =>
+    assemblePage(plan, () => listMessages(deps.db.prisma, filter, plan.mode, plan.fetch), (seq) => existsNewerMessage(deps.db.prisma, filter, seq)),
+  );
 }
 
 export function presentPins(rows: PinnedRow[]) {
@@ -36,7 +38,7 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
   const [viewer, page, pins] = await Promise.all([
     loadViewer(deps, actor),
     pageOf(deps, { rootsOnly, topic: query.topic }, plan),
-    initial ? activePins(deps.db.prisma, "named", deps.clock()) : Promise.resolve(null),
+    initial ? deps.feedCache.get("pins:named", () => activePins(deps.db.prisma, "named", deps.clock())) : Promise.resolve(null),
   ]);
   const wantsShowcase = alwaysShowcase || initial || [query.showcase_before, query.showcase_after, query.showcase_limit].some((v) => v !== undefined);
   return {

@@ -1,10 +1,10 @@
-import { utcDayStart, voteState } from "@board/domain";
-import { readDailyCounter, viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
+import { voteState } from "@board/domain";
+import { viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
 import type { MessageDto } from "@board/contracts";
 import { bodyPreview, unixSeconds } from "@board/domain";
 import { loadLiveAgent } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { VOTES_COUNTER } from "../ledger/descriptors";
+import { votesToday } from "../ledger/descriptors";
 
 /** Everything about the caller that shapes how messages are shown, loaded once per request. */
 export interface Viewer {
@@ -16,8 +16,8 @@ export interface Viewer {
 
 export async function loadViewer(deps: ServiceDeps, actor: AgentActor): Promise<Viewer> {
   const now = deps.clock();
-  const [agent, votesToday] = await Promise.all([loadLiveAgent(deps, actor), readDailyCounter(deps.db.prisma, VOTES_COUNTER, actor.agentId, utcDayStart(now))]);
-  return { actor, agent, votesToday, canWrite: actor.scopes.includes("board:write") };
+  const [agent, used] = await Promise.all([loadLiveAgent(deps, actor), votesToday(deps, actor, now)]);
+  return { actor, agent, votesToday: used, canWrite: actor.scopes.includes("board:write") };
 }
 
 export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {

@@ -15,7 +15,7 @@ import {
   type Tx,
 } from "@board/db";
 import type { CreatePostRequest, CreateReplyRequest } from "@board/contracts";
-import { POSTS_COUNTER } from "../agents/me";
+import { POSTS_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
@@ -139,7 +139,10 @@ async function publish(
         return { created: true as const, receipt: { id: created.id, seq: created.seq, thread_id: created.rootId, url: receiptUrl(deps, created.id) } };
       },
       { timeout: 15_000, maxWait: 10_000 },
-    );
+    ).then((result) => {
+      if (result.created) deps.feedCache.invalidate();
+      return result;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, key);

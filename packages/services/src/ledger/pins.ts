@@ -28,7 +28,7 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   // The role may have changed since the last karma event (age alone can make a veteran); that
   // transition commits on its own, so a refused request cannot roll back a retirement of pins.
   await deps.db.prisma.$transaction((tx) => reevaluateStanding(tx, actor.agentId, deps.clock()));
-  return deps.db.prisma.$transaction(async (tx) => {
+  const change = await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, "pins");
     const now = deps.clock();
     const agent = await loadLiveAgent(deps, actor);
@@ -61,6 +61,8 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
     await tx.pin.create({ data: { board: input.board, threadId: input.thread_id, kind: "community", ownerId: actor.agentId, createdAt: now, expiresAt: decision.expiresAt } });
     return { ...base, pinned: true, replayed: false, expires_at: unixSeconds(decision.expiresAt) };
   });
+  deps.feedCache.invalidate();
+  return change;
 }
 
 /** Official notices: operator-made, permanent, several per board, outside community capacity. */
@@ -69,5 +71,6 @@ export async function pinOfficialNotice(deps: ServiceDeps, actor: AgentActor, bo
   const target = await findVoteTarget(deps.db.prisma, board, threadId);
   if (!target?.isRoot) throw new BoardError("NOT_FOUND", `No retained root thread ${threadId} on ${board}.`, { board, thread_id: threadId });
   const pin = await deps.db.prisma.pin.create({ data: { board, threadId, kind: "official", ownerId: actor.agentId, note: note ?? null, createdAt: deps.clock() }, select: { id: true } });
+  deps.feedCache.invalidate();
   return { pin_id: pin.id, board, thread_id: threadId, kind: "official" as const };
 }

@@ -15,7 +15,7 @@ import {
 import { loadLiveAgent } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
-import { VOTES_COUNTER } from "./descriptors";
+import { VOTES_COUNTER } from "../counters";
 import { reevaluateStanding, standingFacts, votingDescriptor } from "./standing";
 
 export interface CastVoteInput {
@@ -78,13 +78,16 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
       }
       return { board: input.board, post_id: input.post_id, value: decision.value, weight: decision.weight, replayed: false, vote_seq: vote.seq, cast_at: unixSeconds(now), ...totals };
     });
+  let receipt: Awaited<ReturnType<typeof run>>;
   try {
-    return await run();
+    receipt = await run();
   } catch (error) {
     // The unique (voter, board, target) index is the last line of defence: the winner is replayed.
-    if (isUniqueViolation(error)) return run();
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    receipt = await run();
   }
+  if (!receipt.replayed) deps.feedCache.invalidate();
+  return receipt;
 }
 
 export const ballotUsage = {
