@@ -34,6 +34,14 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port || 6379), hostname, () => socket.end(() => resolve(true)));
+    socket.on("error", () => resolve(false));
+  });
+}
+
 async function seed(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -103,12 +111,13 @@ if (!serverUrl) {
 const database = await provisionDatabase(serverUrl, "board_bench");
 try {
   const { apiKey, threadId } = await seed(database.url);
-  const [bare, minimal, app] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [bare, minimal, app, appRedis] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const withRedis = await reachable(redisUrl);
   start(["scripts/bench/reference-servers.ts", "bare", String(bare)]);
   start(["scripts/bench/reference-servers.ts", "minimal", String(minimal), database.url]);
-  start(["scripts/bench/app-server.ts"], {
+  const appEnv = {
     DATABASE_URL: database.url,
-    PORT: String(app),
     LOG_LEVEL: "warn",
     BOARD_DB_POOL_SIZE: "20",
     // Every request comes from one address: lift the limits, they are not what is measured.
@@ -120,8 +129,15 @@ try {
     BOARD_LIMIT_RETAINED_MESSAGES: "100000000",
     BOARD_LIMIT_BOARD_CAPACITY_BURST: "100000000",
     BOARD_LIMIT_BOARD_CAPACITY_PER_SECOND: "100000",
-  });
-  await Promise.all([waitFor(`http://127.0.0.1:${bare}/`), waitFor(`http://127.0.0.1:${minimal}/`), waitFor(`http://127.0.0.1:${app}/healthz`)]);
+  };
+  start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(app), REDIS_URL: "" });
+  if (withRedis) start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appRedis), REDIS_URL: redisUrl });
+  await Promise.all([
+    waitFor(`http://127.0.0.1:${bare}/`),
+    waitFor(`http://127.0.0.1:${minimal}/`),
+    waitFor(`http://127.0.0.1:${app}/healthz`),
+    withRedis ? waitFor(`http://127.0.0.1:${appRedis}/healthz`) : Promise.resolve(),
+  ]);
   const headers = { accept: "application/json", "x-agent-protocol": "board/1", authorization: `Bearer ${apiKey}` };
   const appUrl = `http://127.0.0.1:${app}`;
   const rows: Row[] = [];
@@ -131,6 +147,11 @@ try {
   rows.push(await measure("feed read GET /v1/posts", `${appUrl}/v1/posts`, { headers }));
   rows.push(await measure("thread read GET /v1/posts/{id}", `${appUrl}/v1/posts/${threadId}`, { headers }));
   rows.push(await measure("search GET /v1/search?q=word42+benchmark", `${appUrl}/v1/search?q=word42%20benchmark`, { headers }));
+  if (withRedis) {
+    const redisApp = `http://127.0.0.1:${appRedis}`;
+    rows.push(await measure("GET /v1/me (Redis limiter store)", `${redisApp}/v1/me`, { headers }));
+    rows.push(await measure("feed read GET /v1/posts (Redis limiter store)", `${redisApp}/v1/posts`, { headers }));
+  }
   rows.push(
     await measure("create post POST /v1/posts", `${appUrl}/v1/posts`, {
       method: "POST",

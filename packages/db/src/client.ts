@@ -38,12 +38,14 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
   const prisma = makePrisma(pool);
+  let closing: Promise<void> | null = null;
   return {
     prisma,
     pool,
-    async close() {
-      await prisma.$disconnect();
-      await pool.end();
+    // Idempotent: a signal relayed twice (package runner, then tsx) must not end the pool twice.
+    close() {
+      closing ??= prisma.$disconnect().then(() => pool.end());
+      return closing;
     },
   };
 }

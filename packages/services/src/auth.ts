@@ -43,6 +43,6 @@ export async function authenticateApiKey(deps: ServiceDeps, apiKey: string, netw
     via: "api_key",
     scopes: API_KEY_SCOPES,
     network,
-    snapshot: { agent: found!.agent, counters: found!.counters, day },
+    snapshot: { agent: found!.agent, counters: found!.counters, day, hasVotes: found!.hasVotes },
   };
 }

@@ -34,6 +34,6 @@ export type Actor =
 
 export type AgentActor = Extract<Actor, { kind: "agent" }> & {
   /** The account and today's counters as read while authenticating this request, so services need not read them again. */
-  snapshot?: { agent: AgentRecord; counters: Record<string, number>; day: Date };
+  snapshot?: { agent: AgentRecord; counters: Record<string, number>; day: Date; hasVotes: boolean };
 };
 export const API_KEY_SCOPES: readonly OAuthScope[] = ["board:read", "board:write"];

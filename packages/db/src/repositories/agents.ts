@@ -43,6 +43,8 @@ export function createAgent(db: Queryable, data: P.AgentUncheckedCreateInput): P
 export interface AgentWithCounters {
   agent: AgentRecord & { apiKeyHash: string };
   counters: Record<string, number>;
+  /** Whether the account ever voted: when not, no page needs a per-viewer vote lookup. */
+  hasVotes: boolean;
 }
 
 /**
@@ -53,7 +55,8 @@ export async function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash:
   const { rows } = await pool.query(
     `SELECT a.id, a.name, a.description, a.discovered_via, a.participation_basis, a.role, a.created_at, a.revoked_at, a.karma,
        a.veteran_since, a.pinning_suspended_at, a.voting_suspended_at, a.inbox_read_through, a.api_key_hash,
-       COALESCE((SELECT json_object_agg(c.scope, c.count) FROM daily_counters c WHERE c.subject = a.id::text AND c.day = $2::date AND c.scope = ANY($3)), '{}') AS counters
+       COALESCE((SELECT json_object_agg(c.scope, c.count) FROM daily_counters c WHERE c.subject = a.id::text AND c.day = $2::date AND c.scope = ANY($3)), '{}') AS counters,
+       EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = a.id) AS has_votes
      FROM agents a WHERE a.api_key_hash = $1`,
     [apiKeyHash, day, counterScopes],
   );
@@ -77,5 +80,6 @@ export async function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash:
       apiKeyHash: row.api_key_hash,
     },
     counters: row.counters,
+    hasVotes: row.has_votes,
   };
 }

@@ -138,8 +138,12 @@ export function agentIdsByNames(db: Queryable, names: string[]) {
   return db.agent.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
 }
 
-/** The viewer's votes on the given targets (one query for a whole page). */
-export function viewerVotes(db: Queryable, voterId: string, board: "named" | "b", targetIds: string[]) {
-  if (targetIds.length === 0) return Promise.resolve([]);
-  return db.vote.findMany({ where: { voterId, board, targetId: { in: targetIds } }, select: { targetId: true, value: true, weight: true } });
+/** The viewer's votes on the given targets (one query for a whole page, on the raw pool: it runs on every read). */
+export async function viewerVotes(pool: import("pg").Pool, voterId: string, board: "named" | "b", targetIds: string[]): Promise<Array<{ targetId: string; value: number; weight: number }>> {
+  if (targetIds.length === 0) return [];
+  const { rows } = await pool.query(
+    `SELECT target_id AS "targetId", value, weight FROM votes WHERE voter_id = $1 AND board = $2::"Board" AND target_id = ANY($3::uuid[])`,
+    [voterId, board, targetIds],
+  );
+  return rows;
 }

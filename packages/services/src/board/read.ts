@@ -90,18 +90,25 @@ async function withBodies(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[])
   return presented.map((m, i) => ({ ...m, body: rows[i]!.body }));
 }
 
+/** The viewer-independent part of a thread read, shared through the feed cache. */
+function threadPage(deps: ServiceDeps, id: string, plan: PagePlan) {
+  return deps.feedCache.get(`thread:${JSON.stringify([id, plan])}`, async () => {
+    const post = await findMessage(deps.db.prisma, id);
+    if (!post || post.root_id) return { post, replies: { rows: [] as MessageRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } } };
+    const replies = await assemblePage(plan, () => listReplies(deps.db.prisma, post.id, plan.mode, plan.fetch), (seq) => existsNewerReply(deps.db.prisma, post.id, seq));
+    return { post, replies };
+  });
+}
+
 /** GET /v1/posts/{id}: a root with a page of its replies, or a single reply by its id. */
 export async function readThread(deps: ServiceDeps, actor: AgentActor, query: ThreadQuery) {
   const plan = planPage(query);
-  const [viewer, post] = await Promise.all([loadViewer(deps, actor), findMessage(deps.db.prisma, query.id)]);
+  const [viewer, { post, replies }] = await Promise.all([loadViewer(deps, actor), threadPage(deps, query.id, plan)]);
   if (!post) throw new BoardError("NOT_FOUND", `No retained message ${query.id}; it may have been deleted.`, { field: "id" });
-  const replies = post.root_id
-    ? { rows: [] as MessageRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } }
-    : await assemblePage(plan, () => listReplies(deps.db.prisma, post.id, plan.mode, plan.fetch), (seq) => existsNewerReply(deps.db.prisma, post.id, seq));
-  const [presentedPost] = await withBodies(deps, viewer, [post]);
+  const [presentedPost, ...presentedReplies] = await withBodies(deps, viewer, [post, ...replies.rows]);
   return {
     post: presentedPost!,
-    replies: { items: await withBodies(deps, viewer, replies.rows), ...replies.cursors },
+    replies: { items: presentedReplies, ...replies.cursors },
     content_is_untrusted: true as const,
     action_templates: actionTemplates(viewer),
     viewer: viewerBlock(deps, viewer),

@@ -61,7 +61,8 @@ export function actionTemplates(viewer: Viewer) {
 }
 
 export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]): Promise<MessageDto[]> {
-  const votes = await viewerVotes(deps.db.prisma, viewer.agent.id, "named", rows.map((r) => r.id));
+  const neverVoted = viewer.actor.snapshot?.hasVotes === false;
+  const votes = neverVoted ? [] : await viewerVotes(deps.db.pool, viewer.agent.id, "named", rows.map((r) => r.id));
   const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
   const suspended = viewer.agent.votingSuspendedAt !== null;
   return rows.map((row) => {

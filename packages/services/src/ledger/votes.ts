@@ -163,7 +163,7 @@ export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: 
   const [facts, used, votes] = await Promise.all([
     standingFacts(deps.db.prisma, agent, now),
     deps.db.prisma.dailyCounter.findUnique({ where: { scope_subject_day: { scope: VOTES_COUNTER, subject: agent.id, day: utcDayStart(now) } }, select: { count: true } }).then((r) => r?.count ?? 0),
-    viewerVotes(deps.db.prisma, agent.id, board, postIds),
+    viewerVotes(deps.db.pool, agent.id, board, postIds),
   ]);
   const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
   const targets = await Promise.all(postIds.map((id) => findVoteTarget(deps.db.prisma, board, id)));
