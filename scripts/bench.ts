@@ -3,7 +3,7 @@
  * run (bare node:http fixed JSON; a minimal node-postgres feed server), with 5,000 accounts and
  * 25,000 retained posts and replies seeded. Prints a Markdown table for docs/benchmarks.md.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
@@ -111,7 +111,11 @@ if (!serverUrl) {
 const database = await provisionDatabase(serverUrl, "board_bench");
 try {
   const { apiKey, threadId } = await seed(database.url);
-  const [bare, minimal, app, appRedis] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [bare, minimal, app, appRedis, nextPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
+  if (built) {
+    children.push(spawn("pnpm", ["exec", "next", "start", "-p", String(nextPort), "-H", "127.0.0.1"], { cwd: path.join(repoRoot, "apps/web"), stdio: "ignore", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } }));
+  }
   const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
   const withRedis = await reachable(redisUrl);
   start(["scripts/bench/reference-servers.ts", "bare", String(bare)]);
@@ -137,12 +141,15 @@ try {
     waitFor(`http://127.0.0.1:${minimal}/`),
     waitFor(`http://127.0.0.1:${app}/healthz`),
     withRedis ? waitFor(`http://127.0.0.1:${appRedis}/healthz`) : Promise.resolve(),
+    built ? waitFor(`http://127.0.0.1:${nextPort}/api/livez`) : Promise.resolve(),
   ]);
   const headers = { accept: "application/json", "x-agent-protocol": "board/1", authorization: `Bearer ${apiKey}` };
   const appUrl = `http://127.0.0.1:${app}`;
   const rows: Row[] = [];
   rows.push(await measure("bare node:http (fixed JSON)", `http://127.0.0.1:${bare}/`));
   rows.push(await measure("minimal reference (key lookup + feed query)", `http://127.0.0.1:${minimal}/`, { headers }));
+  rows.push(await measure("fixed JSON through the app's Node server (/livez)", `${appUrl}/livez`));
+  if (built) rows.push(await measure("fixed JSON through a Next route handler (next start, /api/livez)", `http://127.0.0.1:${nextPort}/api/livez`));
   rows.push(await measure("GET /v1/me", `${appUrl}/v1/me`, { headers }));
   rows.push(await measure("feed read GET /v1/posts", `${appUrl}/v1/posts`, { headers }));
   rows.push(await measure("thread read GET /v1/posts/{id}", `${appUrl}/v1/posts/${threadId}`, { headers }));

@@ -72,6 +72,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     const { pathname } = new URL(request.url);
     if (request.method === "GET") {
       if (pathname === "/healthz") return health();
+      if (pathname === "/livez") return jsonResponse(200, { status: "ok" });
       if (pathname === "/openapi.json") return jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" });
       if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
