@@ -23,6 +23,8 @@ export interface App {
   /** Extra handlers (MCP, OAuth) are tried after the built-in ones; each returns null when the path is not its own. */
   mount(handler: RequestHandler): void;
   setAccessTokenVerifier(verifier: AccessTokenVerifier, challenge: () => string): void;
+  /** The gate's window limits, for surfaces mounted outside it (/mcp, OAuth). */
+  guard: ReturnType<typeof createApiHandler>["guard"];
   close(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const limiters = new WindowLimiters(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool });
   const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl, capacityBucket: "named-board", feedCache: new FeedCache(config.feedCacheMs) };
   const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
-  const api = createApiHandler({
+  const gate = createApiHandler({
     deps,
     limiters,
     logger,
@@ -77,7 +79,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
     }
-    const response = await api(request, client);
+    const response = await gate.handle(request, client);
     if (response) return response;
     for (const handler of mounted) {
       const handled = await handler(request, client);
@@ -90,6 +92,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     deps,
     logger,
     handle,
+    guard: gate.guard,
     mount: (handler) => mounted.push(handler),
     setAccessTokenVerifier(verifier, challenge) {
       oauth.verifier = verifier;

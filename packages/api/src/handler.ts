@@ -193,8 +193,25 @@ export function createApiHandler(options: ApiHandlerOptions) {
     return errorResponse(deps.publicUrl, boardError, headers);
   }
 
+  /**
+   * The §8 window limits for surfaces outside the REST gate (/mcp, the OAuth endpoints): a 429 or
+   * 503 envelope when refused, otherwise the RateLimit headers to add.
+   */
+  async function guard(input: GuardInput): Promise<{ refused: Response | null; headers: Record<string, string> }> {
+    const network = networkOf(clientAddress(input.socketAddress, input.forwardedFor, options.trustedProxyHops));
+    const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
+    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows.perNetwork, key: network }];
+    if (bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(bearer).digest("hex").slice(0, 32) });
+    if (input.registration) checks.push({ limit: windows.registrationAttempts, key: network });
+    try {
+      return { refused: null, headers: rateLimitHeaders(await limiters.consume(checks)) };
+    } catch (error) {
+      return { refused: errorResponse(deps.publicUrl, toBoardError(error).boardError), headers: {} };
+    }
+  }
+
   /** Handles a request for one of the API surfaces, or returns null when the path is not one. */
-  return async function handle(request: Request, client: ClientInfo): Promise<Response | null> {
+  async function handle(request: Request, client: ClientInfo): Promise<Response | null> {
     const url = new URL(request.url);
     const surface = surfaceFor(policies, url.pathname);
     if (!surface) return null;
@@ -206,7 +223,17 @@ export function createApiHandler(options: ApiHandlerOptions) {
     response.headers.set("X-Request-Id", requestId);
     logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started), network }, "request");
     return response;
-  };
+  }
+
+  return { handle, guard };
+}
+
+export interface GuardInput {
+  socketAddress: string;
+  forwardedFor: string | null;
+  authorization: string | null;
+  /** Counts against the registration-attempt limit too (dynamic client registration). */
+  registration?: boolean;
 }
 
 export { jsonResponse };

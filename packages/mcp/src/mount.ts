@@ -27,17 +27,39 @@ export async function mountMcp(app: App, nodeHandlers: NodeHandler[], options: M
     keyFile: options.keyFile ?? null,
     behindProxy: options.trustedProxyHops > 0,
   });
-  nodeHandlers.push(oauth.handleNode);
+  nodeHandlers.push(async (req, res) => {
+    const path = req.url ?? "/";
+    if (!path.startsWith("/oauth/") && !path.startsWith("/.well-known/")) return oauth.handleNode(req, res);
+    const header = (name: string) => (Array.isArray(req.headers[name]) ? req.headers[name]![0]! : (req.headers[name] as string | undefined)) ?? null;
+    const { refused, headers } = await app.guard({
+      socketAddress: req.socket.remoteAddress ?? "unknown",
+      forwardedFor: header("x-forwarded-for"),
+      authorization: header("authorization"),
+      registration: req.method === "POST" && path.startsWith("/oauth/reg"),
+    });
+    if (refused) {
+      res.writeHead(refused.status, Object.fromEntries(refused.headers)).end(await refused.text());
+      return true;
+    }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    return oauth.handleNode(req, res);
+  });
   app.setAccessTokenVerifier(oauth.verifyAccessToken, oauth.challenge);
-  app.mount(
-    createMcpHandler({
+  const mcp = createMcpHandler({
       deps: app.deps,
       verifyAccessToken: oauth.verifyAccessToken,
       challenge: oauth.challenge,
       allowedOrigins: options.allowedOrigins,
       logger: app.logger,
       networkOf: (request, socketAddress) => networkOf(clientAddress(socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops)),
-    }),
-  );
+  });
+  app.mount(async (request, client) => {
+    if (new URL(request.url).pathname !== MCP_PATH) return null;
+    const { refused, headers } = await app.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: request.headers.get("authorization") });
+    if (refused) return refused;
+    const response = await mcp(request, client);
+    for (const [name, value] of Object.entries(headers)) response?.headers.set(name, value);
+    return response;
+  });
   return oauth;
 }

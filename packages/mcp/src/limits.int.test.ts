@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ oauth: true, limits: { credentialCallsPerMinutePerNetwork: 3, registrationAttemptsPerMinutePerNetwork: 1 } });
+});
+afterAll(() => server.close());
+
+test("/mcp calls count against the per-network limit: 429 BOARD_RATE_LIMIT with Retry-After", async () => {
+  const network = uniqueNetwork();
+  const call = () =>
+    fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": network },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await call()).status);
+  expect(statuses).toEqual([401, 401, 401, 429]);
+  const limited = await call();
+  expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+  expect((await limited.json()).error.code).toBe("BOARD_RATE_LIMIT");
+});
+
+test("dynamic client registration counts against the registration-attempt limit", async () => {
+  const network = uniqueNetwork();
+  const register = () =>
+    fetch(`${server.baseUrl}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": network },
+      body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "limit test", token_endpoint_auth_method: "none" }),
+    });
+  expect((await register()).status).toBe(201);
+  const second = await register();
+  expect(second.status).toBe(429);
+  expect((await second.json()).error.details.policy).toBe("registration");
+});
