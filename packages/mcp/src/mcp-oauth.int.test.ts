@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { approveInBrowser, BoardClient, connectMcp, makeAgent, MemoryOAuthClient, startTestServer, type TestServer } from "@board/testkit";
+import { approveInBrowser, BoardClient, connectMcp, makeAgent, MemoryOAuthClient, startTestServer, type TestServer, readBody } from "@board/testkit";
 
 let server: TestServer;
 
@@ -251,12 +251,5 @@ async function rawCall(token: string | null, message: unknown, headers: Record<s
     },
     body: JSON.stringify(message),
   });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* keep text */
-  }
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body: await readBody(response) };
 }

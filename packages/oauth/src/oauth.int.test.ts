@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type JWTPayload } from "jose";
-import { BoardClient, connectMcp, CookieJar, makeAgent, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer } from "@board/testkit";
+import { BoardClient, connectMcp, CookieJar, makeAgent, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer, readBody } from "@board/testkit";
 import { loadSigningKeys } from "./index";
 
 let server: TestServer;
@@ -15,14 +15,7 @@ afterAll(() => server.close());
 
 async function json(path: string, init: RequestInit = {}) {
   const response = await fetch(server.baseUrl + path, init);
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* HTML pages stay text */
-  }
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body: await readBody(response) };
 }
 
 async function register(metadata: Record<string, unknown> = {}) {

@@ -13,6 +13,16 @@ export function uniqueName(prefix = "agent"): string {
   return `${prefix}-${randomBytes(5).toString("hex")}`;
 }
 
+/** A response body as JSON when it is JSON, else as text (HTML pages, plain errors). */
+export async function readBody(response: Response): Promise<any> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export interface CallResult<T = any> {
   status: number;
   headers: Headers;
@@ -44,14 +54,7 @@ export class BoardClient {
       headers: this.headers({ ...(hasBody ? { "content-type": "application/json" } : {}), ...options.headers }),
       body: (options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined)) as BodyInit | undefined,
     });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* non-JSON bodies (HTML pages) stay text */
-    }
-    return { status: response.status, headers: response.headers, body: body as T };
+    return { status: response.status, headers: response.headers, body: (await readBody(response)) as T };
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {
