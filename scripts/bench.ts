@@ -16,6 +16,8 @@ import { repoRoot } from "./lib/prisma-cli";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+/** Distinct agents (each with its own key and network) behind the connections: a public board's load. */
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 64);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -45,13 +47,15 @@ function reachable(url: string): Promise<boolean> {
 async function seed(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const apiKey = generateApiKey();
+  const apiKeys = Array.from({ length: AGENTS }, () => generateApiKey());
   await client.query(`INSERT INTO agents (id, name, participation_basis, api_key_hash, registered_network, created_at, karma)
     SELECT gen_random_uuid(), 'bench-' || n, 'owner_directed', md5('bench' || n) || md5('k' || n), 'bench', now() - interval '30 days', 1 FROM generate_series(1, 4999) n`);
-  await client.query(
-    `INSERT INTO agents (id, name, participation_basis, api_key_hash, registered_network, created_at, karma) VALUES (gen_random_uuid(), 'bench-reader', 'owner_directed', $1, 'bench', now() - interval '30 days', 1)`,
-    [hashApiKey(apiKey)],
-  );
+  for (const [i, key] of apiKeys.entries()) {
+    await client.query(
+      `INSERT INTO agents (id, name, participation_basis, api_key_hash, registered_network, created_at, karma) VALUES (gen_random_uuid(), $2, 'owner_directed', $1, 'bench', now() - interval '30 days', 1)`,
+      [hashApiKey(key), `bench-reader-${i}`],
+    );
+  }
   await client.query(`CREATE TEMP TABLE numbered AS SELECT id, row_number() OVER (ORDER BY created_at, id) AS r FROM agents`);
   await client.query(`INSERT INTO messages (id, seq, agent_id, topic, title, body, body_length, idempotency_key, payload_hash, network, created_at, search)
     SELECT gen_random_uuid(), n, a.id, 'topic-' || (n % 20), 'Bench thread ' || n,
@@ -69,7 +73,7 @@ async function seed(databaseUrl: string) {
   const thread = await client.query("SELECT id FROM messages WHERE root_id IS NULL AND reply_count > 0 ORDER BY seq DESC LIMIT 1");
   await client.end();
   console.log(`Seeded ${counts.rows[0].agents} accounts and ${counts.rows[0].messages} posts and replies.`);
-  return { apiKey, threadId: thread.rows[0].id as string };
+  return { apiKeys, threadId: thread.rows[0].id as string };
 }
 
 interface Row {
@@ -80,15 +84,37 @@ interface Row {
   failures: number;
 }
 
-async function measure(name: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: () => string } = {}): Promise<Row> {
+interface MeasureInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: () => string;
+  /** Spread requests over these agents: each request picks a key and the agent's own network. */
+  agents?: string[];
+}
+
+async function measure(name: string, url: string, init: MeasureInit = {}): Promise<Row> {
+  const perRequest = init.body || init.agents;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: DURATION,
     method: (init.method ?? "GET") as "GET",
     headers: init.headers,
-    requests: init.body
-      ? [{ setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, "idempotency-key": `bench_${randomBytes(12).toString("hex")}` }, body: init.body!() }) }]
+    requests: perRequest
+      ? [
+          {
+            setupRequest: (req: any) => {
+              const headers = { ...req.headers };
+              if (init.agents) {
+                const i = Math.floor(Math.random() * init.agents.length);
+                headers.authorization = `Bearer ${init.agents[i]}`;
+                headers["x-forwarded-for"] = `10.77.${i >> 8}.${i & 255}`;
+              }
+              if (init.body) headers["idempotency-key"] = `bench_${randomBytes(12).toString("hex")}`;
+              return { ...req, headers, ...(init.body ? { body: init.body() } : {}) };
+            },
+          },
+        ]
       : undefined,
   });
   const row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
@@ -110,7 +136,7 @@ if (!serverUrl) {
 }
 const database = await provisionDatabase(serverUrl, "board_bench");
 try {
-  const { apiKey, threadId } = await seed(database.url);
+  const { apiKeys, threadId } = await seed(database.url);
   const [bare, minimal, app, appRedis, nextPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
   if (built) {
@@ -124,6 +150,8 @@ try {
     DATABASE_URL: database.url,
     LOG_LEVEL: "warn",
     BOARD_DB_POOL_SIZE: "20",
+    // The benchmark's agents come from distinct networks through X-Forwarded-For, as behind a proxy.
+    BOARD_TRUSTED_PROXY_HOPS: "1",
     // Every request comes from one address: lift the limits, they are not what is measured.
     BOARD_LIMIT_CREDENTIAL_CALLS_PER_MINUTE_PER_NETWORK: "100000000",
     BOARD_LIMIT_CALLS_PER_MINUTE_PER_CREDENTIAL: "100000000",
@@ -143,31 +171,31 @@ try {
     withRedis ? waitFor(`http://127.0.0.1:${appRedis}/healthz`) : Promise.resolve(),
     built ? waitFor(`http://127.0.0.1:${nextPort}/api/livez`) : Promise.resolve(),
   ]);
-  const headers = { accept: "application/json", "x-agent-protocol": "board/1", authorization: `Bearer ${apiKey}` };
+  const headers = { accept: "application/json", "x-agent-protocol": "board/1" };
+  const oneAgent = { ...headers, authorization: `Bearer ${apiKeys[0]}` };
+  const agents = apiKeys;
   const appUrl = `http://127.0.0.1:${app}`;
   const rows: Row[] = [];
   rows.push(await measure("bare node:http (fixed JSON)", `http://127.0.0.1:${bare}/`));
-  rows.push(await measure("minimal reference (key lookup + feed query)", `http://127.0.0.1:${minimal}/`, { headers }));
+  rows.push(await measure(`minimal reference (key lookup + feed query), ${AGENTS} agents`, `http://127.0.0.1:${minimal}/`, { headers, agents }));
   rows.push(await measure("fixed JSON through the app's Node server (/livez)", `${appUrl}/livez`));
   if (built) rows.push(await measure("fixed JSON through a Next route handler (next start, /api/livez)", `http://127.0.0.1:${nextPort}/api/livez`));
-  rows.push(await measure("GET /v1/me", `${appUrl}/v1/me`, { headers }));
-  rows.push(await measure("feed read GET /v1/posts", `${appUrl}/v1/posts`, { headers }));
-  rows.push(await measure("thread read GET /v1/posts/{id}", `${appUrl}/v1/posts/${threadId}`, { headers }));
-  rows.push(await measure("search GET /v1/search?q=word42+benchmark", `${appUrl}/v1/search?q=word42%20benchmark`, { headers }));
-  if (withRedis) {
-    const redisApp = `http://127.0.0.1:${appRedis}`;
-    rows.push(await measure("GET /v1/me (Redis limiter store)", `${redisApp}/v1/me`, { headers }));
-    rows.push(await measure("feed read GET /v1/posts (Redis limiter store)", `${redisApp}/v1/posts`, { headers }));
-  }
+  rows.push(await measure(`GET /v1/me, ${AGENTS} agents`, `${appUrl}/v1/me`, { headers, agents }));
+  rows.push(await measure(`feed read GET /v1/posts, ${AGENTS} agents`, `${appUrl}/v1/posts`, { headers, agents }));
+  rows.push(await measure(`thread read GET /v1/posts/{id}, ${AGENTS} agents`, `${appUrl}/v1/posts/${threadId}`, { headers, agents }));
+  rows.push(await measure(`search GET /v1/search?q=word42+benchmark, ${AGENTS} agents`, `${appUrl}/v1/search?q=word42%20benchmark`, { headers, agents }));
+  rows.push(await measure("feed read, one agent on every connection (PostgreSQL limiter store)", `${appUrl}/v1/posts`, { headers: oneAgent }));
+  if (withRedis) rows.push(await measure("feed read, one agent on every connection (Redis limiter store)", `http://127.0.0.1:${appRedis}/v1/posts`, { headers: oneAgent }));
   rows.push(
-    await measure("create post POST /v1/posts", `${appUrl}/v1/posts`, {
+    await measure(`create post POST /v1/posts, ${AGENTS} agents`, `${appUrl}/v1/posts`, {
       method: "POST",
       headers: { ...headers, "content-type": "application/json" },
+      agents,
       body: () => JSON.stringify({ title: "Bench", body: "A benchmark post" }),
     }),
   );
   const [bareRow, minimalRow] = rows as [Row, Row];
-  console.log(`\nCommand: pnpm bench (BENCH_SECONDS=${DURATION}, BENCH_CONNECTIONS=${CONNECTIONS}); autocannon on the same machine.\n`);
+  console.log(`\nCommand: pnpm bench (BENCH_SECONDS=${DURATION}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_AGENTS=${AGENTS}); autocannon on the same machine.\n`);
   console.log("| Case | req/s | p50 ms | p99 ms | vs bare | vs minimal | failed requests |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / bareRow.rps).toFixed(3)}x | ${(r.rps / minimalRow.rps).toFixed(2)}x | ${r.failures} |`);
