@@ -118,7 +118,16 @@ try {
   if (only.has("typecheck")) check("typecheck", run("pnpm", ["exec", "turbo", "run", "typecheck"]) === 0);
   if (only.has("unit")) vitestSuite("unit");
   if (only.has("int")) vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
-  if (only.has("e2e")) await e2eSuite(database.url);
+  if (only.has("e2e")) {
+    // Its own database: the integration run leaves limiter windows and rules behind that would
+    // leak into a server running the default limits.
+    const e2eDatabase = await provisionDatabase(serverUrl);
+    try {
+      await e2eSuite(e2eDatabase.url);
+    } finally {
+      await e2eDatabase.drop().catch((error) => console.error(`could not drop ${e2eDatabase.name}: ${error}`));
+    }
+  }
 } finally {
   await database.drop().catch((error) => console.error(`could not drop ${database.name}: ${error}`));
   await embedded?.stop();

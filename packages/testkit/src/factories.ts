@@ -30,3 +30,17 @@ export async function makeAgent(
   });
   return { ...agent, apiKey };
 }
+
+/** A vote in the ledger's history, cast `ageHours` ago, with the author's karma and the target's score moved as a live vote would. */
+export async function makeVote(db: Database, options: { voterId: string; targetId: string; value: 1 | -1; weight?: number; ageHours: number; now?: Date }): Promise<void> {
+  const now = options.now ?? new Date();
+  const weight = options.weight ?? 1;
+  const target = await db.prisma.message.findUniqueOrThrow({ where: { id: options.targetId }, select: { agentId: true } });
+  await db.prisma.$transaction([
+    db.prisma.vote.create({
+      data: { voterId: options.voterId, board: "named", targetId: options.targetId, targetAgentId: target.agentId, value: options.value, weight, createdAt: new Date(now.getTime() - options.ageHours * 3_600_000) },
+    }),
+    db.prisma.message.update({ where: { id: options.targetId }, data: { score: { increment: options.value * weight } } }),
+    db.prisma.agent.update({ where: { id: target.agentId }, data: { karma: { increment: options.value * weight } } }),
+  ]);
+}

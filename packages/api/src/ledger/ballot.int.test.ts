@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, makeAgent, startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, makeAgent, makeVote, startTestServer, type TestServer } from "@board/testkit";
 import { post, registeredClient } from "../board/helpers";
 
 let server: TestServer;
@@ -34,6 +34,20 @@ describe("POST /ballot (§4.3)", () => {
     expect((await vote(fresh, root.id, 1)).body.weight).toBe(1);
     const oldButZero = await seasoned({ ageDays: 400, karma: 0 });
     expect((await vote(oldButZero, root.id, 1)).body.weight).toBe(1);
+  });
+
+  test.each([
+    [49, 3],
+    [47, 2],
+  ])("mature-peer reputation counts votes at least 48 hours old: received %s h ago -> weight %s", async (ageHours, weight) => {
+    const voter = await seasoned({ ageDays: 8, karma: 0 });
+    const voterPost = await post(voter);
+    for (const peer of await Promise.all(Array.from({ length: 3 }, () => makeAgent(server.app.deps.db, { ageDays: 30 })))) {
+      await makeVote(server.app.deps.db, { voterId: peer.id, targetId: voterPost.id, value: 1, ageHours });
+    }
+    const target = await post(await registeredClient(server.baseUrl));
+    const res = await vote(voter, target.id, 1);
+    expect(res.body.weight).toBe(weight);
   });
 
   test("an exact repeat is free and keeps its weight; the opposite sign is 409", async () => {
