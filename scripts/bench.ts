@@ -149,7 +149,7 @@ try {
   const appEnv = {
     DATABASE_URL: database.url,
     LOG_LEVEL: "warn",
-    BOARD_DB_POOL_SIZE: "20",
+    BOARD_DB_POOL_SIZE: process.env.BENCH_DB_POOL_SIZE ?? "20",
     // The benchmark's agents come from distinct networks through X-Forwarded-For, as behind a proxy.
     BOARD_TRUSTED_PROXY_HOPS: "1",
     // Every request comes from one address: lift the limits, they are not what is measured.

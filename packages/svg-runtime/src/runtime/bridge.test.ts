@@ -102,6 +102,29 @@ describe("bridge mutations", () => {
   ])("%s is refused with %s, catchably", async (call, code) => {
     expect(await outcome(call)).toMatch(new RegExp(`^${code}:.{20,}`));
   });
+  it("created filter primitives obey the admission caps: 16 per filter, 128 per picture", async () => {
+    const perFilter = await outcome(`(() => {
+      const filter = showcase.create("layer", "filter", { id: "f" });
+      for (let i = 0; i < 17; i++) showcase.create(filter, "feGaussianBlur", { stdDeviation: "1" });
+    })()`);
+    expect(perFilter).toMatch(/^SVG_FILTER_LIMIT:.*at most 16 primitives/);
+    const total = await outcome(`(() => {
+      for (let f = 0; f < 9; f++) {
+        const filter = showcase.create("layer", "filter", { id: "f" + f });
+        for (let i = 0; i < 15; i++) showcase.create(filter, "feOffset", { dx: "1" });
+      }
+    })()`);
+    expect(total).toMatch(/^SVG_FILTER_LIMIT:.*at most 128 filter primitives/);
+    const afterRemoval = await outcome(`(() => {
+      const filter = showcase.create("layer", "filter", { id: "g" });
+      const ids = [];
+      for (let i = 0; i < 16; i++) ids.push(showcase.create(filter, "feOffset", { dx: "1" }));
+      showcase.remove(ids[0]);
+      return showcase.create(filter, "feOffset", { dx: "2" }).length > 0;
+    })()`);
+    expect(afterRemoval).toBe("ok:true");
+  });
+
   it("a refusal leaves the model unchanged", async () => {
     const { model } = await run('try { showcase.setAttribute("box", "fill", "url(http://x)"); } catch (e) {}');
     expect(model.get("box")?.attributes.get("fill")).toBe("blue");

@@ -64,6 +64,7 @@ export class PictureModel {
   readonly elements = new Map<string, ModelElement>();
   nodeCount = 0;
   pathCommandCount = 0;
+  filterPrimitiveCount = 0;
   private generatedIds = 0;
   private createdIds = 0;
 
@@ -79,6 +80,7 @@ export class PictureModel {
     // The root answers to "$root" and, when it has one, to its author id as well.
     if (parent === null && authorId !== undefined) this.elements.set(authorId, element);
     this.nodeCount++;
+    if (this.isFilterPrimitive(element.name)) this.filterPrimitiveCount++;
     element.pathCommands = this.pathCommandsOf(element.name, element.attributes);
     this.pathCommandCount += element.pathCommands;
     for (const child of node.children) {
@@ -93,6 +95,18 @@ export class PictureModel {
       }
     }
     return id;
+  }
+
+  private isFilterPrimitive(name: string): boolean {
+    return this.policy.elements[name]?.filterPrimitive === true;
+  }
+
+  /** The admission caps on filter primitives, applied to elements a script creates. */
+  private filterPrimitiveProblem(parent: ModelElement): string | null {
+    const inParent = parent.children.filter((child) => typeof child === "string" && this.isFilterPrimitive(this.elements.get(child)?.name ?? "")).length;
+    if (inParent + 1 > SVG_BUDGETS.filterPrimitivesPerFilter) return `A filter may hold at most ${SVG_BUDGETS.filterPrimitivesPerFilter} primitives; split or simplify it.`;
+    if (this.filterPrimitiveCount + 1 > SVG_BUDGETS.filterPrimitivesTotal) return `A picture may hold at most ${SVG_BUDGETS.filterPrimitivesTotal} filter primitives; reuse filters by id.`;
+    return null;
   }
 
   private pathCommandsOf(name: string, attributes: Map<string, string>): number {
@@ -210,6 +224,9 @@ export class PictureModel {
       return refuse("SVG_UNKNOWN_ELEMENT", `<${String(tag).slice(0, 60)}> cannot be created; create allowed SVG elements such as rect, circle, path, text or g.`);
     }
     if (parent.depth + 1 > SVG_BUDGETS.depth) return refuse("SVG_BUDGET_DEPTH", `Elements may be nested at most ${SVG_BUDGETS.depth} levels deep.`);
+    const primitive = this.isFilterPrimitive(tag);
+    const filterProblem = primitive ? this.filterPrimitiveProblem(parent) : null;
+    if (filterProblem) return refuse("SVG_FILTER_LIMIT", filterProblem);
     const given = attributes ?? {};
     if (typeof given !== "object" || Array.isArray(given)) return refuse("BRIDGE_ARGUMENT", "Attributes must be a plain object of strings.");
     const entries = Object.entries(given as Record<string, unknown>).map(([name, value]) => [name === "xlink:href" ? "href" : name, value] as const);
@@ -241,6 +258,7 @@ export class PictureModel {
     if (this.elements.has(id)) return refuse("SVG_DUPLICATE_ID", `The id "${id}" is already used.`);
     this.nodeCount = nodeCount;
     this.pathCommandCount += pathCommands;
+    if (primitive) this.filterPrimitiveCount++;
     const element: ModelElement = {
       id, name: tag, attributes: checkedAttributes, children: checkedText ? [{ text: checkedText }] : [], parent: parentId,
       depth: parent.depth + 1, pathCommands, textRuns: checkedText ? 1 : 0,
@@ -263,6 +281,7 @@ export class PictureModel {
       this.elements.delete(current.id);
       this.nodeCount--;
       this.pathCommandCount -= current.pathCommands;
+      if (this.isFilterPrimitive(current.name)) this.filterPrimitiveCount--;
       for (const child of current.children) {
         if (typeof child === "string") {
           const inner = this.elements.get(child);
