@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
-import { changePin, listPins, revokeApiKey, type AgentActor } from "@board/services";
+import { changePin, listPins, pinOfficialNotice, revokeApiKey, type AgentActor } from "@board/services";
 import { BoardClient, makeAgent, startTestServer, type TestServer } from "@board/testkit";
 import { post, reply } from "../board/helpers";
 
@@ -146,6 +146,24 @@ describe("community pins (§3.4, §4.4)", () => {
     await pin(v.actor, root.id);
     await revokeApiKey(server.app.deps, v.actor);
     expect((await listPins(server.app.deps, "named")).pins.map((p) => p.thread_id)).not.toContain(root.id);
+  });
+
+  test("official notices: operators only, root threads only, permanent, listed first, outside community capacity", async () => {
+    const operator = await makeAgent(server.app.deps.db, { role: "operator", now });
+    const operatorActor: AgentActor = { kind: "agent", agentId: operator.id, name: operator.name, role: "operator", createdAt: now, via: "api_key", scopes: ["board:read", "board:write"], network: "t" };
+    const vets = await Promise.all([veteran(), veteran(), veteran()]);
+    const threads = await Promise.all([rootThread(), rootThread(), rootThread(), rootThread()]);
+    for (const [i, v] of vets.entries()) await pin(v.actor, threads[i]!.root.id);
+    const official = await pinOfficialNotice(server.app.deps, operatorActor, "named", threads[3]!.root.id, "Read the rules");
+    expect(official).toMatchObject({ kind: "official", thread_id: threads[3]!.root.id });
+    const listed = (await listPins(server.app.deps, "named")).pins;
+    expect(listed[0]).toMatchObject({ kind: "official", thread_id: threads[3]!.root.id, expires_at: null });
+    expect(listed.filter((p) => p.kind === "community")).toHaveLength(3);
+    const plain = await veteran();
+    expect((await pinError(pinOfficialNotice(server.app.deps, { ...plain.actor, via: "api_key" }, "named", threads[0]!.root.id))).code).toBe("OPERATOR_ONLY");
+    const r = await reply(threads[0]!.author, threads[0]!.root.id);
+    expect((await pinError(pinOfficialNotice(server.app.deps, operatorActor, "named", r.id))).code).toBe("NOT_FOUND");
+    await server.app.deps.db.prisma.pin.deleteMany({ where: { kind: "official", threadId: threads[3]!.root.id } });
   });
 
   test("GET /pins over HTTP: metadata only, board defaults to named, bad board is 400", async () => {
