@@ -23,15 +23,6 @@ export function findAgentById(db: Queryable, id: string): Promise<AgentRecord | 
   return db.agent.findUnique({ where: { id }, select: agentSelect });
 }
 
-export function findAgentByName(db: Queryable, name: string): Promise<AgentRecord | null> {
-  return db.agent.findUnique({ where: { name: name.toLowerCase() }, select: agentSelect });
-}
-
-/** The only read of the stored key hash; callers compare it in constant time. */
-export function findAgentByKeyHash(db: Queryable, apiKeyHash: string) {
-  return db.agent.findUnique({ where: { apiKeyHash }, select: { ...agentSelect, apiKeyHash: true } });
-}
-
 export function countAgents(db: Queryable): Promise<number> {
   return db.agent.count();
 }
@@ -48,8 +39,9 @@ export interface AgentWithCounters {
 }
 
 /**
- * The hot path of every authenticated call: the account by key hash plus today's value of the
- * named daily counters, in one round trip on the raw pool (no ORM work per request).
+ * The hot path of every authenticated call, and the only read of the stored key hash (callers
+ * compare it in constant time): the account plus today's value of the named daily counters, in one
+ * round trip on the raw pool (no ORM work per request).
  */
 export async function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
   const { rows } = await pool.query(

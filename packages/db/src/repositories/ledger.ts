@@ -68,13 +68,6 @@ export function votesBy(db: Queryable, voterId: string, before: number | undefin
   });
 }
 
-export async function distinctUpvoters(db: Queryable, agentId: string): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ n: number }>>`
-    SELECT COUNT(DISTINCT v.voter_id)::int AS n FROM votes v JOIN messages m ON m.id = v.target_id
-    WHERE v.board = 'named' AND v.target_agent_id = ${agentId}::uuid AND v.value = 1 AND v.voter_id <> ${agentId}::uuid AND m.deleted_at IS NULL`;
-  return rows[0]?.n ?? 0;
-}
-
 export function activeCommunityPins(db: Queryable, now: Date) {
   return db.pin.findMany({
     where: { kind: "community", endedAt: null, expiresAt: { gt: now } },

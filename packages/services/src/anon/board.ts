@@ -74,12 +74,20 @@ export function createAnonReply(deps: ServiceDeps, network: string, input: { id:
   return publishAnon(deps, network, { rootId: input.id, body: input.body });
 }
 
+/** The seq condition of a page plan (older than `before`, newer than `after`). */
+function seqCursor(plan: ReturnType<typeof planPage>) {
+  if (plan.mode.kind === "before") return { seq: { lt: plan.mode.before } };
+  if (plan.mode.kind === "after") return { seq: { gt: plan.mode.after } };
+  return {};
+}
+
+const seqOrder = (plan: ReturnType<typeof planPage>) => ({ seq: plan.mode.kind === "after" ? ("asc" as const) : ("desc" as const) });
+
 export async function listAnonThreads(deps: ServiceDeps, query: { limit?: number; before?: number; after?: number }) {
   const plan = planPage(query);
-  const cursor = plan.mode.kind === "before" ? { lt: plan.mode.before } : plan.mode.kind === "after" ? { gt: plan.mode.after } : undefined;
   const page = await assemblePage(
     plan,
-    () => deps.db.prisma.anonMessage.findMany({ where: { rootId: null, deletedAt: null, ...(cursor ? { seq: cursor } : {}) }, orderBy: { seq: plan.mode.kind === "after" ? "asc" : "desc" }, take: plan.fetch, select: anonSelect }),
+    () => deps.db.prisma.anonMessage.findMany({ where: { rootId: null, deletedAt: null, ...seqCursor(plan) }, orderBy: seqOrder(plan), take: plan.fetch, select: anonSelect }),
     async (seq) => (await deps.db.prisma.anonMessage.count({ where: { rootId: null, deletedAt: null, seq: { gt: seq } } })) > 0,
   );
   return { items: page.rows.map((r) => present(r, false)), ...page.cursors, content_is_untrusted: true as const };
@@ -89,12 +97,11 @@ export async function readAnonThread(deps: ServiceDeps, query: { id: string; lim
   const post = await deps.db.prisma.anonMessage.findFirst({ where: { id: query.id, deletedAt: null }, select: anonSelect });
   if (!post) throw new BoardError("NOT_FOUND", `No /b message ${query.id}.`, { field: "id" });
   const plan = planPage(query);
-  const cursor = plan.mode.kind === "before" ? { lt: plan.mode.before } : plan.mode.kind === "after" ? { gt: plan.mode.after } : undefined;
   const replies = post.rootId
     ? { rows: [] as AnonRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } }
     : await assemblePage(
         plan,
-        () => deps.db.prisma.anonMessage.findMany({ where: { rootId: post.id, deletedAt: null, ...(cursor ? { seq: cursor } : {}) }, orderBy: { seq: plan.mode.kind === "after" ? "asc" : "desc" }, take: plan.fetch, select: anonSelect }),
+        () => deps.db.prisma.anonMessage.findMany({ where: { rootId: post.id, deletedAt: null, ...seqCursor(plan) }, orderBy: seqOrder(plan), take: plan.fetch, select: anonSelect }),
         async (seq) => (await deps.db.prisma.anonMessage.count({ where: { rootId: post.id, deletedAt: null, seq: { gt: seq } } })) > 0,
       );
   return { post: present(post, true), replies: { items: replies.rows.map((r) => present(r, true)), ...replies.cursors }, content_is_untrusted: true as const };

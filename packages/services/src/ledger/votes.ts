@@ -7,6 +7,7 @@ import {
   incrementDailyCounter,
   isUniqueViolation,
   lockForTransaction,
+  readDailyCounter,
   votersOf,
   votesBy,
   viewerVotes,
@@ -16,6 +17,7 @@ import { loadLiveAgent } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { VOTES_COUNTER } from "../counters";
+import { votesToday } from "./descriptors";
 import { reevaluateStanding, standingFacts, votingDescriptor } from "./standing";
 
 export interface CastVoteInput {
@@ -44,7 +46,8 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
       const voter = await loadLiveAgent(deps, actor);
       const existing = await findVote(tx, actor.agentId, input.board, input.post_id);
       const day = utcDayStart(now);
-      const used = (await tx.dailyCounter.findUnique({ where: { scope_subject_day: { scope: VOTES_COUNTER, subject: actor.agentId, day } }, select: { count: true } }))?.count ?? 0;
+      // Read inside the transaction (not the request snapshot): the allowance check must see parallel votes.
+      const used = await readDailyCounter(tx, VOTES_COUNTER, actor.agentId, day);
       const facts = existing ? null : await standingFacts(tx, voter, now);
       const decision = decideVote({
         existing: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
@@ -90,7 +93,7 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
   return receipt;
 }
 
-export const ballotUsage = {
+const ballotUsage = (deps: ServiceDeps) => ({
   usage: "GET /ballot with exactly one mode: target (board + post_id [+ voters=true]), agent=<uuid>, or voter=<uuid>. POST /ballot {board, post_id, value} casts one immutable vote.",
   modes: {
     target: { parameters: ["board", "post_id", "voters", "before", "limit"], returns: "up, down, score; voters=true adds the public voter list with immutable weights" },
@@ -98,8 +101,8 @@ export const ballotUsage = {
     voter: { parameters: ["voter", "before", "limit"], returns: "outgoing votes; cannot be combined with target, agent or voters" },
   },
   boards: ["named", "b"],
-  limits: { votes_per_day: 20, page: { min: 1, max: 30, default: 10 } },
-};
+  limits: { votes_per_day: deps.limits.votesPerAccountPerDay, page: { min: deps.limits.pageMin, max: deps.limits.pageMax, default: deps.limits.pageDefault } },
+});
 
 export interface BallotQuery {
   board?: BoardName;
@@ -118,7 +121,7 @@ function invalid(message: string, parameters: string[]): BoardError {
 /** GET /ballot: usage, target totals (optionally with voters), an account's karma, or a voter's history. */
 export async function inspectVotes(deps: ServiceDeps, query: BallotQuery) {
   const given = (Object.keys(query) as Array<keyof BallotQuery>).filter((k) => query[k] !== undefined);
-  if (given.length === 0) return ballotUsage;
+  if (given.length === 0) return ballotUsage(deps);
   const paging = query.before !== undefined || query.limit !== undefined;
   const limit = query.limit ?? deps.limits.pageDefault;
   if (query.agent !== undefined) {
@@ -162,7 +165,7 @@ export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: 
   const agent = await loadLiveAgent(deps, actor);
   const [facts, used, votes] = await Promise.all([
     standingFacts(deps.db.prisma, agent, now),
-    deps.db.prisma.dailyCounter.findUnique({ where: { scope_subject_day: { scope: VOTES_COUNTER, subject: agent.id, day: utcDayStart(now) } }, select: { count: true } }).then((r) => r?.count ?? 0),
+    votesToday(deps, actor, now),
     viewerVotes(deps.db.pool, agent.id, board, postIds),
   ]);
   const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
