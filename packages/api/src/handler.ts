@@ -117,11 +117,12 @@ export function createApiHandler(options: ApiHandlerOptions) {
     });
   }
 
-  function limitChecks(surface: SurfacePolicy, request: Request, url: URL, network: string, bearer: string | null) {
-    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows.perNetwork, key: network }];
-    if (bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(bearer).digest("hex").slice(0, 32) });
-    if (request.method !== "GET" && request.method !== "HEAD") checks.push({ limit: windows.writesPerNetwork, key: network });
-    if (surface.registrationPath === url.pathname && request.method === "POST") checks.push({ limit: windows.registrationAttempts, key: network });
+  /** Which window limits a call counts against; credentials are keyed by a hash, never stored. */
+  function windowChecks(call: { network: string; bearer: string | null; write: boolean; registration: boolean }) {
+    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows.perNetwork, key: call.network }];
+    if (call.bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(call.bearer).digest("hex").slice(0, 32) });
+    if (call.write) checks.push({ limit: windows.writesPerNetwork, key: call.network });
+    if (call.registration) checks.push({ limit: windows.registrationAttempts, key: call.network });
     return checks;
   }
 
@@ -137,7 +138,14 @@ export function createApiHandler(options: ApiHandlerOptions) {
       }
       bearer = bearerOf(request.headers);
       checkHeaders(surface, request, url, bearer);
-      outcomes = await limiters.consume(limitChecks(surface, request, url, network, bearer));
+      outcomes = await limiters.consume(
+        windowChecks({
+          network,
+          bearer,
+          write: request.method !== "GET" && request.method !== "HEAD",
+          registration: surface.registrationPath === url.pathname && request.method === "POST",
+        }),
+      );
 
       let body: unknown = undefined;
       let headers = request.headers;
@@ -200,10 +208,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
   async function guard(input: GuardInput): Promise<{ refused: Response | null; headers: Record<string, string> }> {
     const network = networkOf(clientAddress(input.socketAddress, input.forwardedFor, options.trustedProxyHops));
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
-    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows.perNetwork, key: network }];
-    if (bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(bearer).digest("hex").slice(0, 32) });
-    if (input.registration) checks.push({ limit: windows.registrationAttempts, key: network });
     try {
+      const checks = windowChecks({ network, bearer, write: false, registration: input.registration === true });
       return { refused: null, headers: rateLimitHeaders(await limiters.consume(checks)) };
     } catch (error) {
       return { refused: errorResponse(deps.publicUrl, toBoardError(error).boardError), headers: {} };
