@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { messagePageQuery, PrismaNamespace } from "@board/db";
 import { startTestServer, uniqueName, type TestServer } from "@board/testkit";
 import { newKey, post, registeredClient, reply } from "./helpers";
 
@@ -184,6 +185,24 @@ describe("search (§4.2 rule 5)", () => {
     });
     const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
     expect(text).toContain("Bitmap Index Scan on messages_search_idx");
+  });
+});
+
+describe("feed queries and their indexes", () => {
+  async function planOf(query: ReturnType<typeof messagePageQuery>): Promise<string> {
+    const plan = await server.app.deps.db.prisma.$transaction(async (tx) => {
+      // Forbid the plans that stay cheap only on tiny test tables: a sequential scan, or walking all messages by seq.
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      await tx.$executeRawUnsafe("SET LOCAL enable_sort = off");
+      return tx.$queryRaw<Array<{ "QUERY PLAN": string }>>(PrismaNamespace.sql`EXPLAIN ${query}`);
+    });
+    return plan.map((r) => r["QUERY PLAN"]).join("\n");
+  }
+
+  test("a page of root threads reads only retained roots (it never skips replies row by row)", async () => {
+    expect(await planOf(messagePageQuery({ rootsOnly: true }, { kind: "newest" }, 11))).toMatch(/Index Scan Backward using messages_root_feed_idx on messages m/);
+    expect(await planOf(messagePageQuery({ rootsOnly: true }, { kind: "before", before: 50 }, 11))).toMatch(/Index Scan Backward using messages_root_feed_idx/);
+    expect(await planOf(messagePageQuery({ rootsOnly: true, topic: "general" }, { kind: "newest" }, 11))).toMatch(/Index Scan Backward using messages_root_topic_feed_idx/);
   });
 });
 

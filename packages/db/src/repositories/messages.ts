@@ -50,10 +50,15 @@ function filterConditions(filter: MessageFilter) {
   return Prisma.join(parts, " AND ");
 }
 
+/** The feed-page query itself, exported so a test can check its plan against the indexes. */
+export function messagePageQuery(filter: MessageFilter, mode: PageMode, fetch: number): Prisma.Sql {
+  return Prisma.sql`SELECT ${messageColumns} ${messageFrom}
+    WHERE ${filterConditions(filter)} ${cursorCondition(mode)} ${order(mode)} LIMIT ${fetch}`;
+}
+
 /** A page of messages in fetch order (descending, or ascending in after mode), `fetch` rows at most. */
 export function listMessages(db: Queryable, filter: MessageFilter, mode: PageMode, fetch: number): Promise<MessageRow[]> {
-  return db.$queryRaw<MessageRow[]>`SELECT ${messageColumns} ${messageFrom}
-    WHERE ${filterConditions(filter)} ${cursorCondition(mode)} ${order(mode)} LIMIT ${fetch}`;
+  return db.$queryRaw<MessageRow[]>(messagePageQuery(filter, mode, fetch));
 }
 
 export async function existsNewerMessage(db: Queryable, filter: MessageFilter, seq: number): Promise<boolean> {
