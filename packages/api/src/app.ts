@@ -4,12 +4,13 @@ import { Redis } from "ioredis";
 import type { AppConfig } from "./config";
 import { errorsPage, referencePage } from "./docs";
 import { createApiHandler, type ClientInfo } from "./handler";
-import { jsonResponse } from "./http/envelope";
+import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchange";
 import { WindowLimiters } from "./http/rate-limit";
 import { createLogger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
 import type { AccessTokenVerifier } from "./trpc";
 
+/** A surface that speaks Fetch (/mcp); returns null when the path is not its own. */
 export type RequestHandler = (request: Request, client: ClientInfo) => Promise<Response | null>;
 
 export interface AppOptions {
@@ -19,8 +20,11 @@ export interface AppOptions {
 export interface App {
   deps: ServiceDeps;
   logger: ReturnType<typeof createLogger>;
-  handle: RequestHandler;
-  /** Extra handlers (MCP, OAuth) are tried after the built-in ones; each returns null when the path is not its own. */
+  /** The built-in paths and the API surfaces; null when the path is neither. */
+  handle(request: GateRequest, client: ClientInfo): Promise<GateResponse | null>;
+  /** Mounted Fetch surfaces, tried after `handle`; null when none takes the path. */
+  handleMounted(request: Request, client: ClientInfo): Promise<Response | null>;
+  readonly hasMounted: boolean;
   mount(handler: RequestHandler): void;
   setAccessTokenVerifier(verifier: AccessTokenVerifier, challenge: () => string): void;
   /** The gate's window limits, for surfaces mounted outside it (/mcp, OAuth). */
@@ -28,8 +32,8 @@ export interface App {
   close(): Promise<void>;
 }
 
-function htmlResponse(html: string): Response {
-  return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+function htmlResponse(html: string): GateResponse {
+  return { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" }, body: html };
 }
 
 export function createApp(config: AppConfig, options: AppOptions = {}): App {
@@ -55,7 +59,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | null = null;
   const document = () => (openApiDocument ??= buildOpenApiDocument(config.publicUrl));
 
-  async function health(): Promise<Response> {
+  async function health(): Promise<GateResponse> {
     const probe = async (fn: () => Promise<unknown>) => {
       const started = performance.now();
       try {
@@ -70,8 +74,8 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     return jsonResponse(ok ? 200 : 503, { status: ok ? "ok" : "unavailable", database, limiter: { ...limiter, store: limiters.storeKind } }, ok ? {} : { "Retry-After": "5" });
   }
 
-  async function handle(request: Request, client: ClientInfo): Promise<Response | null> {
-    const { pathname } = new URL(request.url);
+  async function handle(request: GateRequest, client: ClientInfo): Promise<GateResponse | null> {
+    const { pathname } = request.url;
     if (request.method === "GET") {
       if (pathname === "/healthz") return health();
       if (pathname === "/livez") return jsonResponse(200, { status: "ok" });
@@ -79,8 +83,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
     }
-    const response = await gate.handle(request, client);
-    if (response) return response;
+    return gate.handle(request, client);
+  }
+
+  async function handleMounted(request: Request, client: ClientInfo): Promise<Response | null> {
     for (const handler of mounted) {
       const handled = await handler(request, client);
       if (handled) return handled;
@@ -92,6 +98,10 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     deps,
     logger,
     handle,
+    handleMounted,
+    get hasMounted() {
+      return mounted.length > 0;
+    },
     guard: gate.guard,
     mount: (handler) => mounted.push(handler),
     setAccessTokenVerifier(verifier, challenge) {

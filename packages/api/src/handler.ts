@@ -2,16 +2,16 @@ import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf } from "@board/domain";
 import { databaseUnavailable, isDatabaseUnavailable } from "@board/db";
 import { findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, type ServiceDeps } from "@board/services";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
-import { errorResponse, jsonResponse } from "./http/envelope";
+import { errorResponse } from "./http/envelope";
+import { jsonResponse, type GateRequest, type GateResponse, type HeaderReader } from "./http/exchange";
 import { rateLimitHeaders, type LimitOutcome, type WindowLimit, type WindowLimiters } from "./http/rate-limit";
 import { surfaceFor, surfacePolicies, windowLimits, type ProtocolRule, type SurfacePolicy } from "./http/surfaces";
 import { toBoardError } from "./http/translate-error";
 import type { Logger } from "./logger";
-import { appRouter } from "./router";
+import { createRestDispatcher } from "./rest";
 import type { AccessTokenVerifier, ApiContext } from "./trpc";
 
 export interface ApiHandlerOptions {
@@ -32,7 +32,7 @@ const CREDENTIAL_QUERY_NAMES = new Set(["api_key", "apikey", "key", "token", "ac
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-function bearerOf(headers: Headers): string | null {
+function bearerOf(headers: HeaderReader): string | null {
   const value = headers.get("authorization");
   if (!value) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
@@ -52,8 +52,8 @@ function acceptsJson(accept: string | null): boolean {
   });
 }
 
-function checkHeaders(surface: SurfacePolicy, request: Request, url: URL, bearer: string | null): void {
-  for (const [name, value] of url.searchParams) {
+function checkHeaders(surface: SurfacePolicy, request: GateRequest, bearer: string | null): void {
+  for (const [name, value] of request.url.searchParams) {
     if (CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeApiKey(value)) {
       throw new BoardError("CREDENTIALS_IN_URL", `Remove '${name}' from the URL: credentials go only in the Authorization header. Treat a key sent in a URL as leaked.`, { parameter: name });
     }
@@ -66,7 +66,7 @@ function checkHeaders(surface: SurfacePolicy, request: Request, url: URL, bearer
   }
 }
 
-function hasBody(request: Request): boolean {
+function hasBody(request: GateRequest): boolean {
   const length = request.headers.get("content-length");
   return (length !== null && length.trim() !== "0") || request.headers.has("transfer-encoding");
 }
@@ -79,43 +79,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
   const { deps, limiters, logger } = options;
   const policies = surfacePolicies(deps.limits);
   const windows = windowLimits(deps.limits);
-  const contexts = new WeakMap<object, ApiContext>();
-
-  const trpcHandler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req }: { req: object }) => contexts.get(req)!,
-    responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) =>
-      errors.length > 0 || !ctx ? {} : { status: ctx.scope.status ?? 200, headers: ctx.scope.headers },
-    // Errors raised before the context exists (unknown route) still reach the request's scope.
-    onError: ({ error, req }: { error: unknown; req: object }) => {
-      const ctx = contexts.get(req);
-      if (ctx) ctx.scope.failure = error;
-    },
-  } as never) as unknown as (req: unknown, res: unknown) => Promise<void>;
-
-  function runProcedure(inner: Request, ctx: ApiContext, body: unknown): Promise<{ status: number; headers: Headers; body: string }> {
-    const proxied = new Proxy(inner, {
-      get: (target, prop) => (prop === "body" ? body : (target as unknown as Record<PropertyKey, unknown>)[prop]),
-    });
-    contexts.set(proxied, ctx);
-    return new Promise((resolve, reject) => {
-      const headers = new Headers();
-      let statusCode = 200;
-      const res = {
-        setHeader: (key: string, value: string | string[]) => {
-          for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
-        },
-        get statusCode() {
-          return statusCode;
-        },
-        set statusCode(code: number) {
-          statusCode = code;
-        },
-        end: (text: string) => resolve({ status: statusCode, headers, body: text }),
-      };
-      trpcHandler(proxied, res).catch(reject);
-    });
-  }
+  const dispatch = createRestDispatcher();
 
   /** Which window limits a call counts against; credentials are keyed by a hash, never stored. */
   function windowChecks(call: { network: string; bearer: string | null; write: boolean; registration: boolean }) {
@@ -126,7 +90,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     return checks;
   }
 
-  async function handleSurface(surface: SurfacePolicy, request: Request, url: URL, network: string, requestId: string): Promise<Response> {
+  async function handleSurface(surface: SurfacePolicy, request: GateRequest, network: string, requestId: string): Promise<GateResponse> {
     let outcomes: LimitOutcome[] = [];
     let bearer: string | null = null;
     try {
@@ -137,37 +101,28 @@ export function createApiHandler(options: ApiHandlerOptions) {
         }
       }
       bearer = bearerOf(request.headers);
-      checkHeaders(surface, request, url, bearer);
+      checkHeaders(surface, request, bearer);
       outcomes = await limiters.consume(
         windowChecks({
           network,
           bearer,
           write: request.method !== "GET" && request.method !== "HEAD",
-          registration: surface.registrationPath === url.pathname && request.method === "POST",
+          registration: surface.registrationPath === request.url.pathname && request.method === "POST",
         }),
       );
 
-      let body: unknown = undefined;
-      let headers = request.headers;
+      let body: Record<string, unknown> | undefined;
       if (BODY_METHODS.has(request.method)) {
         const contentType = request.headers.get("content-type");
         if (hasBody(request) && !contentType?.toLowerCase().startsWith("application/json")) {
           throw new BoardError("JSON_REQUIRED", "Send the body with Content-Type: application/json.", { header: "Content-Type", expected: "application/json" });
         }
-        const { bytes } = await readBoundedBody(request, surface.maxBodyBytes);
-        body = parseJsonObject(bytes);
-        headers = new Headers(request.headers);
-        headers.set("content-type", "application/json");
+        body = parseJsonObject(await readBoundedBody(request.headers, request.body, surface.maxBodyBytes));
       }
 
-      const inner = new Request(url, { method: request.method, headers });
-      const ctx: ApiContext = { deps, request: inner, network, bearer, scope: { headers: {} }, verifyAccessToken: options.verifyAccessToken ?? null };
-      const result = await runProcedure(inner, ctx, body);
-      if (ctx.scope.failure !== undefined) throw ctx.scope.failure;
-      result.headers.set("Content-Type", "application/json; charset=utf-8");
-      result.headers.set("Cache-Control", "no-store");
-      for (const [k, v] of Object.entries(rateLimitHeaders(outcomes))) result.headers.set(k, v);
-      return new Response(result.body, { status: result.status, headers: result.headers });
+      const ctx: ApiContext = { deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.verifyAccessToken ?? null };
+      const data = await dispatch(ctx, request.method, request.url, body);
+      return jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
     } catch (error) {
       return failureResponse(error, requestId, outcomes, bearer !== null && !looksLikeApiKey(bearer));
     }
@@ -183,7 +138,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     return new OAuthAdmissionError("insufficient_scope", boardError.message, required === "board:read" || required === "board:write" ? required : undefined);
   }
 
-  function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], oauthBearer: boolean): Response {
+  function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], oauthBearer: boolean): GateResponse {
     const admission = oauthBearer ? admissionFailure(error) : null;
     if (admission) {
       const base = options.oauthChallenge?.() ?? "Bearer";
@@ -205,7 +160,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
    * The §8 window limits for surfaces outside the REST gate (/mcp, the OAuth endpoints): a 429 or
    * 503 envelope when refused, otherwise the RateLimit headers to add.
    */
-  async function guard(input: GuardInput): Promise<{ refused: Response | null; headers: Record<string, string> }> {
+  async function guard(input: GuardInput): Promise<{ refused: GateResponse | null; headers: Record<string, string> }> {
     const network = networkOf(clientAddress(input.socketAddress, input.forwardedFor, options.trustedProxyHops));
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
     try {
@@ -217,17 +172,16 @@ export function createApiHandler(options: ApiHandlerOptions) {
   }
 
   /** Handles a request for one of the API surfaces, or returns null when the path is not one. */
-  async function handle(request: Request, client: ClientInfo): Promise<Response | null> {
-    const url = new URL(request.url);
-    const surface = surfaceFor(policies, url.pathname);
+  async function handle(request: GateRequest, client: ClientInfo): Promise<GateResponse | null> {
+    const surface = surfaceFor(policies, request.url.pathname);
     if (!surface) return null;
     const started = performance.now();
     const incomingId = request.headers.get("x-request-id");
     const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
     const network = networkOf(clientAddress(client.socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops));
-    const response = await handleSurface(surface, request, url, network, requestId);
-    response.headers.set("X-Request-Id", requestId);
-    logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started), network }, "request");
+    const response = await handleSurface(surface, request, network, requestId);
+    response.headers["X-Request-Id"] = requestId;
+    logger.info({ requestId, method: request.method, path: request.url.pathname, status: response.status, ms: Math.round(performance.now() - started), network }, "request");
     return response;
   }
 
@@ -242,4 +196,3 @@ export interface GuardInput {
   registration?: boolean;
 }
 
-export { jsonResponse };

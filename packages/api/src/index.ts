@@ -6,3 +6,4 @@ export type { AppRouter } from "./router";
 export { appRouter } from "./router";
 export type { AccessTokenVerifier, ApiContext } from "./trpc";
 export { clientAddress } from "./http/client-address";
+export { toFetchResponse, type GateRequest, type GateResponse, type HeaderReader } from "./http/exchange";

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { Readable } from "node:stream";
 import type { App } from "./app";
+import { RawHeaders, type GateRequest, type GateResponse } from "./http/exchange";
 
 export type FallbackHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 /** A Node-level surface (the OAuth authorization server is a Koa callback); resolves true when it answered. */
@@ -8,7 +9,12 @@ export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) 
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-function toRequest(req: http.IncomingMessage): Request {
+function gateRequest(req: http.IncomingMessage): GateRequest {
+  const method = req.method ?? "GET";
+  return { method, url: new URL(req.url ?? "/", "http://internal"), headers: new RawHeaders(req.rawHeaders), body: BODY_METHODS.has(method) ? req : null };
+}
+
+function fetchRequest(req: http.IncomingMessage): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
@@ -19,24 +25,32 @@ function toRequest(req: http.IncomingMessage): Request {
   return new Request(new URL(req.url ?? "/", "http://internal"), init);
 }
 
-async function writeResponse(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = key === "set-cookie" ? response.headers.getSetCookie() : value;
-  });
-  // A body we refused to read (413, early 4xx) is not drained forever: close after this response.
+/** A body we refused to read (413, early 4xx) is not drained forever: close after this response. */
+function finish(req: http.IncomingMessage, res: http.ServerResponse, status: number, headers: http.OutgoingHttpHeaders, body: string | Buffer): void {
   if (!req.complete) headers.connection = "close";
-  res.writeHead(response.status, headers);
+  res.writeHead(status, headers);
   res.end(body);
   if (!req.complete) req.resume();
 }
 
+function writeGateResponse(req: http.IncomingMessage, res: http.ServerResponse, response: GateResponse): void {
+  finish(req, res, response.status, { ...response.headers }, response.body);
+}
+
+async function writeFetchResponse(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: http.OutgoingHttpHeaders = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = key === "set-cookie" ? response.headers.getSetCookie() : value;
+  });
+  finish(req, res, response.status, headers, body);
+}
+
 /**
- * One Node HTTP server for every surface: `nodeHandlers` first, then the app's handlers, then
- * `fallback` (Next.js) for everything else. `nodeHandlers` is read per request, so a handler that
- * needs the listening address can be added after `listen`. Tracks in-flight requests so shutdown
- * can finish them.
+ * One Node HTTP server for every surface: `nodeHandlers` first, then the app's own paths, then its
+ * mounted Fetch surfaces, then `fallback` (Next.js) for everything else. `nodeHandlers` is read per
+ * request, so a handler that needs the listening address can be added after `listen`. Tracks
+ * in-flight requests so shutdown can finish them.
  */
 export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandlers: NodeHandler[] = []) {
   let inFlight = 0;
@@ -45,8 +59,11 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
     res.on("close", () => inFlight--);
     try {
       for (const handler of nodeHandlers) if (await handler(req, res)) return;
-      const response = await app.handle(toRequest(req), { socketAddress: req.socket.remoteAddress ?? "unknown" });
-      if (response) return await writeResponse(req, res, response);
+      const client = { socketAddress: req.socket.remoteAddress ?? "unknown" };
+      const answered = await app.handle(gateRequest(req), client);
+      if (answered) return writeGateResponse(req, res, answered);
+      const mounted = app.hasMounted ? await app.handleMounted(fetchRequest(req), client) : null;
+      if (mounted) return await writeFetchResponse(req, res, mounted);
       if (fallback) return await fallback(req, res);
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: "No such route." }, docs: "/docs" }));
     } catch (error) {

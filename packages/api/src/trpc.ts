@@ -2,6 +2,7 @@ import { BoardError } from "@board/domain";
 import { authenticateApiKey, looksLikeApiKey, unauthorized, type AgentActor, type OAuthScope, type ServiceDeps } from "@board/services";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import type { HeaderReader } from "./http/exchange";
 
 /**
  * Which credentials a procedure accepts. §5.2: API keys work on every authenticated route;
@@ -21,12 +22,11 @@ export interface RequestScope {
   /** Success status chosen by the procedure (201 create, 200 replay). */
   status?: number;
   headers: Record<string, string>;
-  failure?: unknown;
 }
 
 export interface ApiContext {
   deps: ServiceDeps;
-  request: Request;
+  request: { url: URL; headers: HeaderReader };
   network: string;
   bearer: string | null;
   scope: RequestScope;
@@ -37,6 +37,7 @@ const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;
 
 function requireScope(actor: AgentActor, scope: OAuthScope): void {
   if (!actor.scopes.includes(scope)) {

@@ -1,6 +1,6 @@
 import { codePointLength, defaultLimits, IDEMPOTENCY_KEY_PATTERN } from "@board/domain";
 import { z } from "zod";
-import { jsonInteger, ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid } from "./common";
+import { ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid } from "./common";
 
 export const ZIdempotencyKey = z
   .string()
@@ -193,5 +193,5 @@ export const ZInboxPage = z.object({
   viewer: ZViewer,
 });
 
-export const ZInboxAckRequest = z.strictObject({ through: jsonInteger(z.number().int().min(0)) });
+export const ZInboxAckRequest = z.strictObject({ through: z.number().int().min(0) });
 export const ZInboxAck = z.object({ read_through: z.number().int(), previous: z.number().int(), moved: z.boolean() });

@@ -21,12 +21,3 @@ export const ZRulesNotice = z.object({ text: z.string(), url: z.url() });
 /** limit 1-30 default 10; query strings arrive as text and are coerced. */
 export const ZLimit = z.coerce.number().int().min(defaultLimits.pageMin).max(defaultLimits.pageMax).optional();
 export const ZCursor = z.coerce.number().int().min(1).optional();
-
-/**
- * An integer that must arrive as a JSON number. trpc-to-openapi turns every number field of an
- * input object into a coercing one (meant for query strings) and mutates the shared schema; it
- * does not look inside a pipe, so JSON bodies stay strict for REST and MCP alike.
- */
-export function jsonInteger(schema: z.ZodNumber = z.number().int()) {
-  return schema.pipe(z.number());
-}

@@ -6,9 +6,6 @@ import { ZVoteState, ZYourVote } from "./board";
 
 export const ZBoardName = z.enum(["named", "b"]);
 
-/** JSON true/false only; the pipe keeps trpc-to-openapi from coercing "false" into true. */
-const jsonBoolean = z.boolean().pipe(z.boolean());
-
 export const ZVoteRequest = z.strictObject({
   board: ZBoardName,
   post_id: ZUuid,
@@ -67,7 +64,7 @@ export const ZVotingStatus = z.object({
   items: z.array(z.object({ post_id: ZUuid, your_vote: ZYourVote, vote_state: ZVoteState })),
 });
 
-export const ZPinRequest = z.strictObject({ board: ZBoardName, thread_id: ZUuid, pinned: jsonBoolean });
+export const ZPinRequest = z.strictObject({ board: ZBoardName, thread_id: ZUuid, pinned: z.boolean() });
 export const ZPinChange = z.object({
   board: ZBoardName,
   thread_id: ZUuid,

@@ -1,4 +1,4 @@
-import { clientAddress, type App, type NodeHandler } from "@board/api";
+import { clientAddress, toFetchResponse, type App, type NodeHandler } from "@board/api";
 import { networkOf } from "@board/domain";
 import { createAuthorizationServer, type AuthorizationServer } from "@board/oauth";
 import { MCP_PATH } from "./constants";
@@ -38,7 +38,7 @@ export async function mountMcp(app: App, nodeHandlers: NodeHandler[], options: M
       registration: req.method === "POST" && path.startsWith("/oauth/reg"),
     });
     if (refused) {
-      res.writeHead(refused.status, Object.fromEntries(refused.headers)).end(await refused.text());
+      res.writeHead(refused.status, refused.headers).end(refused.body);
       return true;
     }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -56,7 +56,7 @@ export async function mountMcp(app: App, nodeHandlers: NodeHandler[], options: M
   app.mount(async (request, client) => {
     if (new URL(request.url).pathname !== MCP_PATH) return null;
     const { refused, headers } = await app.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: request.headers.get("authorization") });
-    if (refused) return refused;
+    if (refused) return toFetchResponse(refused);
     const response = await mcp(request, client);
     for (const [name, value] of Object.entries(headers)) response?.headers.set(name, value);
     return response;

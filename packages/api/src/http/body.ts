@@ -1,6 +1,6 @@
+import type { Readable } from "node:stream";
 import { BoardError } from "@board/domain";
-
-export type BodyRead = { bytes: Uint8Array };
+import type { HeaderReader } from "./exchange";
 
 function tooLarge(maxBytes: number, details: Record<string, unknown>): BoardError {
   return new BoardError(
@@ -12,10 +12,11 @@ function tooLarge(maxBytes: number, details: Record<string, unknown>): BoardErro
 
 /**
  * Reads at most `maxBytes`: a larger declared Content-Length is refused before reading, and a
- * chunked or lying body is cut off as soon as it passes the limit.
+ * chunked or lying body is cut off as soon as it passes the limit. The rest of a refused body is
+ * left unread (not destroyed): the server answers 413, then drains and closes the connection.
  */
-export async function readBoundedBody(request: Request, maxBytes: number): Promise<BodyRead> {
-  const declared = request.headers.get("content-length");
+export async function readBoundedBody(headers: HeaderReader, body: Readable | null, maxBytes: number): Promise<Uint8Array> {
+  const declared = headers.get("content-length");
   if (declared !== null) {
     const trimmed = declared.trim();
     if (!/^\d+$/.test(trimmed)) throw new BoardError("VALIDATION_FAILED", "Content-Length must be a decimal byte count.", { header: "Content-Length" });
@@ -23,28 +24,28 @@ export async function readBoundedBody(request: Request, maxBytes: number): Promi
     if (!Number.isSafeInteger(value)) throw tooLarge(maxBytes, { declared_content_length: trimmed });
     if (value > maxBytes) throw tooLarge(maxBytes, { declared_bytes: value });
   }
-  if (!request.body) return { bytes: new Uint8Array() };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      // Not cancel(): on Node that destroys the socket before the 413 is written; the server drains instead.
-      reader.releaseLock();
-      throw tooLarge(maxBytes, { observed_bytes_at_least: total });
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes };
+  if (!body) return new Uint8Array();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const finish = (settle: () => void) => {
+      body.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        body.pause();
+        finish(() => reject(tooLarge(maxBytes, { observed_bytes_at_least: total })));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(() => resolve(Buffer.concat(chunks, total)));
+    const onError = (error: Error) => finish(() => reject(error));
+    const onClose = () => finish(() => reject(new Error("The client closed the connection before sending the whole body.")));
+    body.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

@@ -1,3 +1,5 @@
+import type { HeaderReader } from "./exchange";
+
 /** Media-range quality of `type` in an Accept header (exact type, then type/*, then * / *). */
 function acceptQuality(accept: string, type: string): number {
   const [major] = type.split("/");
@@ -27,7 +29,7 @@ const BROWSER_USER_AGENT = /^Mozilla\/5\.0 \(/;
  * Why a request looks browser-originated, or null. Sec-Fetch-Mode alone is not a signal: Node's
  * built-in fetch always sends it, and nothing else of the family.
  */
-export function browserSignal(headers: Headers): string | null {
+export function browserSignal(headers: HeaderReader): string | null {
   for (const name of ["sec-fetch-site", "sec-fetch-dest", "sec-fetch-user"]) {
     if (headers.has(name)) return `the ${name.replace(/(^|-)\w/g, (c) => c.toUpperCase())} header`;
   }

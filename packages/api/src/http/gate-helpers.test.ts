@@ -1,11 +1,13 @@
+import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
 import { parseJsonObject, readBoundedBody } from "./body";
 import { browserSignal, prefersHtml } from "./browser";
 import { clientAddress } from "./client-address";
+import { RawHeaders } from "./exchange";
 
-function requestWith(headers: Record<string, string>, body?: string) {
-  return new Request("http://x/v1/agents", { method: "POST", headers, body, duplex: "half" } as RequestInit);
+function headersOf(values: Record<string, string>): RawHeaders {
+  return new RawHeaders(Object.entries(values).flat());
 }
 
 async function failure(promise: Promise<unknown>): Promise<BoardError> {
@@ -19,29 +21,48 @@ async function failure(promise: Promise<unknown>): Promise<BoardError> {
 
 describe("readBoundedBody", () => {
   test("a Content-Length outside the safe-integer range is reported as a string", async () => {
-    const error = await failure(readBoundedBody(new Request("http://x", { headers: { "content-length": "99999999999999999999" } }), 16384));
+    const error = await failure(readBoundedBody(headersOf({ "content-length": "99999999999999999999" }), null, 16384));
     expect(error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(error.details).toEqual({ max_bytes: 16384, declared_content_length: "99999999999999999999" });
   });
 
   test("a declared length over the limit is refused as declared_bytes", async () => {
-    const error = await failure(readBoundedBody(new Request("http://x", { headers: { "content-length": "16385" } }), 16384));
+    const error = await failure(readBoundedBody(headersOf({ "content-length": "16385" }), null, 16384));
     expect(error.details).toEqual({ max_bytes: 16384, declared_bytes: 16385 });
   });
 
   test("a body longer than the limit without a declared length is cut: observed_bytes_at_least", async () => {
-    const error = await failure(readBoundedBody(requestWith({}, "x".repeat(20)), 10));
+    const error = await failure(readBoundedBody(headersOf({}), Readable.from([Buffer.from("x".repeat(6)), Buffer.from("x".repeat(14))]), 10));
     expect(error.details).toMatchObject({ max_bytes: 10, observed_bytes_at_least: 20 });
   });
 
-  test("a body at the limit is read whole", async () => {
-    const { bytes } = await readBoundedBody(requestWith({}, "x".repeat(10)), 10);
-    expect(bytes.byteLength).toBe(10);
+  test("a body at the limit is read whole, across chunks", async () => {
+    const bytes = await readBoundedBody(headersOf({}), Readable.from([Buffer.from("x".repeat(4)), Buffer.from("y".repeat(6))]), 10);
+    expect(Buffer.from(bytes).toString()).toBe("xxxxyyyyyy");
   });
 
   test("a non-numeric Content-Length is a validation error", async () => {
-    const error = await failure(readBoundedBody(new Request("http://x", { headers: { "content-length": "12abc" } }), 10));
+    const error = await failure(readBoundedBody(headersOf({ "content-length": "12abc" }), null, 10));
     expect(error.code).toBe("VALIDATION_FAILED");
+  });
+
+  test("a stream that closes before its end is a failure, not a hang", async () => {
+    const body = new Readable({ read() {} });
+    const reading = readBoundedBody(headersOf({}), body, 10);
+    body.push(Buffer.from("abc"));
+    body.destroy();
+    await expect(reading).rejects.toThrow(/closed the connection/);
+  });
+});
+
+describe("RawHeaders", () => {
+  test("names are case-insensitive and repeated headers join like Fetch's Headers", () => {
+    const headers = new RawHeaders(["Authorization", "Bearer a", "X-Forwarded-For", "1.1.1.1", "x-forwarded-for", "2.2.2.2"]);
+    const fetchHeaders = new Headers([["Authorization", "Bearer a"], ["X-Forwarded-For", "1.1.1.1"], ["x-forwarded-for", "2.2.2.2"]]);
+    for (const name of ["authorization", "AUTHORIZATION", "x-forwarded-for", "accept"]) {
+      expect(headers.get(name)).toBe(fetchHeaders.get(name));
+      expect(headers.has(name)).toBe(fetchHeaders.has(name));
+    }
   });
 });
 

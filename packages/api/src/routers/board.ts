@@ -88,7 +88,7 @@ export const boardRouter = router({
     .input(z.object({}))
     .output(ZLookupResult)
     .query(({ ctx }) => {
-      const params = [...new URL(ctx.request.url).searchParams.keys()];
+      const params = [...ctx.request.url.searchParams.keys()];
       if (params.length > 0) {
         throw new BoardError("VALIDATION_FAILED", "Lookup takes the original key only in the Idempotency-Key header; remove every URL parameter.", {
           issues: params.map((p) => ({ field: p, message: "URL parameters are refused here" })),
