@@ -138,5 +138,6 @@ for (const r of results) console.log(`  ${r.name}: ${r.passed} passed, ${r.faile
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+if (skipped > 0) console.log(`${skipped} skipped (the Redis rate-limit store is tested only when REDIS_URL is set, as .ci/run does)`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

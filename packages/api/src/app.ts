@@ -5,7 +5,7 @@ import type { AppConfig } from "./config";
 import { errorsPage, referencePage } from "./docs";
 import { createApiHandler, type ClientInfo } from "./handler";
 import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchange";
-import { WindowLimiters } from "./http/rate-limit";
+import { sharedCountersFor, WindowLimiters } from "./http/rate-limit";
 import { createLogger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
 import type { AccessTokenVerifier } from "./trpc";
@@ -41,7 +41,13 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
   const db = openDatabase(config.databaseUrl, { poolSize: Number(process.env.BOARD_DB_POOL_SIZE ?? 20) });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
-  const limiters = new WindowLimiters(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool });
+  const limiters = new WindowLimiters(sharedCountersFor(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool }), {
+    syncMs: config.limiterSyncMs,
+    onStoreChange: (reachable, error) =>
+      reachable
+        ? logger.info("rate-limit store answers again; limits are shared across instances")
+        : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
+  });
   const deps: ServiceDeps = { db, limits: config.limits, clock: options.clock ?? (() => new Date()), publicUrl: config.publicUrl, capacityBucket: "named-board", feedCache: new FeedCache(config.feedCacheMs) };
   const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
   const gate = createApiHandler({
@@ -109,6 +115,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
       oauth.challenge = challenge;
     },
     async close() {
+      await limiters.close();
       redis?.disconnect();
       await db.close();
     },

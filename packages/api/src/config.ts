@@ -15,6 +15,8 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** How long another instance's write may take to show in this instance's cached feed pages. */
   feedCacheMs: number;
+  /** How often each instance sends its rate-limit counts to the shared store. */
+  limiterSyncMs: number;
 }
 
 /** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
@@ -45,5 +47,6 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? "info",
     shutdownGraceMs: Number(env.BOARD_SHUTDOWN_GRACE_MS ?? 10_000),
     feedCacheMs: Number(env.BOARD_FEED_CACHE_MS ?? 1_000),
+    limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
   };
 }

@@ -102,7 +102,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
       }
       bearer = bearerOf(request.headers);
       checkHeaders(surface, request, bearer);
-      outcomes = await limiters.consume(
+      outcomes = limiters.consume(
         windowChecks({
           network,
           bearer,
@@ -165,7 +165,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
     try {
       const checks = windowChecks({ network, bearer, write: false, registration: input.registration === true });
-      return { refused: null, headers: rateLimitHeaders(await limiters.consume(checks)) };
+      return { refused: null, headers: rateLimitHeaders(limiters.consume(checks)) };
     } catch (error) {
       return { refused: errorResponse(deps.publicUrl, toBoardError(error).boardError), headers: {} };
     }

@@ -34,8 +34,10 @@ export const roomyLimits: Limits = {
  * The real app over real HTTP on a random port, against the run's database. Clients pick their
  * network with X-Forwarded-For (one trusted proxy hop), so per-network limits stay per test.
  */
-export async function startTestServer(options: { limits?: Partial<Limits>; clock?: () => Date; isolatedCapacity?: boolean; oauth?: boolean } = {}): Promise<TestServer> {
-  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
+export async function startTestServer(
+  options: { limits?: Partial<Limits>; clock?: () => Date; isolatedCapacity?: boolean; oauth?: boolean; /** Rate-limit store; PostgreSQL when absent. */ redisUrl?: string } = {},
+): Promise<TestServer> {
+  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
   const app = createApp(config, { clock: options.clock });
   if (options.isolatedCapacity) app.deps.capacityBucket = `test-${randomUUID()}`;

@@ -1,5 +1,4 @@
 import { BoardError } from "@board/domain";
-import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 
@@ -18,57 +17,239 @@ export interface LimitOutcome {
   resetSeconds: number;
 }
 
-/** Fixed-window limits shared by every app instance through PostgreSQL (default) or Redis. */
-export class WindowLimiters {
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+export interface Increment {
+  key: string;
+  count: number;
+  windowMs: number;
+}
 
-  constructor(private readonly store: LimiterStore) {}
+/** A window counter as the shared store holds it after an increment. */
+export interface SharedTotal {
+  total: number;
+  /** Epoch milliseconds at which the store's window for the key ends. */
+  windowEnd: number;
+}
 
-  get storeKind(): string {
-    return this.store.kind;
+/** Where instances add up their counts: one round trip per batch, whatever the number of keys. */
+export interface SharedCounters {
+  readonly kind: string;
+  add(increments: Increment[], now: number): Promise<Map<string, SharedTotal>>;
+  /** Drops windows that ended before `now`. */
+  sweep(now: number): Promise<void>;
+  ping(): Promise<void>;
+}
+
+class PostgresCounters implements SharedCounters {
+  readonly kind = "postgres";
+  constructor(private readonly pool: pg.Pool) {}
+
+  async add(increments: Increment[], now: number): Promise<Map<string, SharedTotal>> {
+    // Sorted keys lock rows in one order, so two instances flushing at once never deadlock.
+    const sorted = [...increments].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const { rows } = await this.pool.query<{ key: string; points: number; expire: string }>(
+      `INSERT INTO rate_limits (key, points, expire)
+         SELECT k, c, $4::bigint + w FROM unnest($1::text[], $2::int[], $3::bigint[]) AS i(k, c, w)
+       ON CONFLICT (key) DO UPDATE SET
+         points = CASE WHEN rate_limits.expire <= $4 THEN excluded.points ELSE rate_limits.points + excluded.points END,
+         expire = CASE WHEN rate_limits.expire <= $4 THEN excluded.expire ELSE rate_limits.expire END
+       RETURNING key, points, expire`,
+      [sorted.map((i) => i.key), sorted.map((i) => i.count), sorted.map((i) => i.windowMs), now],
+    );
+    return new Map(rows.map((r) => [r.key, { total: r.points, windowEnd: Number(r.expire) }]));
   }
 
-  private limiterFor(limit: WindowLimit): RateLimiterAbstract {
-    const id = `${limit.name}:${limit.points}:${limit.windowSeconds}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      const common = { keyPrefix: limit.name, points: limit.points, duration: limit.windowSeconds };
-      limiter =
-        this.store.kind === "postgres"
-          ? new RateLimiterPostgres({ ...common, storeClient: this.store.pool, storeType: "pool", tableName: "rate_limits", tableCreated: true, clearExpiredByTimeout: false })
-          : new RateLimiterRedis({ ...common, storeClient: this.store.client, rejectIfRedisNotReady: true });
-      this.limiters.set(id, limiter);
-    }
-    return limiter;
-  }
-
-  /** Consumes one point from each applicable limit (in parallel); throws BOARD_RATE_LIMIT naming an exhausted one. */
-  async consume(checks: Array<{ limit: WindowLimit; key: string }>): Promise<LimitOutcome[]> {
-    const settled = await Promise.allSettled(checks.map(({ limit, key }) => this.limiterFor(limit).consume(key)));
-    const outcomes: LimitOutcome[] = [];
-    settled.forEach((result, i) => {
-      const { limit } = checks[i]!;
-      if (result.status === "fulfilled") {
-        outcomes.push({ limit, remaining: result.value.remainingPoints, resetSeconds: Math.ceil(result.value.msBeforeNext / 1000) });
-        return;
-      }
-      if (!(result.reason instanceof RateLimiterRes)) {
-        throw new BoardError("SERVICE_UNAVAILABLE", "The rate limiter's store is unreachable; retry after Retry-After seconds.", { dependency: "limiter" }, 5);
-      }
-      const retryAfter = Math.max(1, Math.ceil(result.reason.msBeforeNext / 1000));
-      throw new BoardError(
-        "BOARD_RATE_LIMIT",
-        `Too many requests for the '${limit.name}' limit (${limit.points} per ${limit.windowSeconds} s); wait ${retryAfter} s before retrying.`,
-        { limit: limit.points, window_seconds: limit.windowSeconds, policy: limit.name },
-        retryAfter,
-      );
-    });
-    return outcomes;
+  async sweep(now: number): Promise<void> {
+    await this.pool.query("DELETE FROM rate_limits WHERE expire < $1", [now]);
   }
 
   async ping(): Promise<void> {
-    if (this.store.kind === "postgres") await this.store.pool.query("SELECT 1 FROM rate_limits LIMIT 1");
-    else await this.store.client.ping();
+    await this.pool.query("SELECT 1 FROM rate_limits LIMIT 1");
+  }
+}
+
+class RedisCounters implements SharedCounters {
+  readonly kind = "redis";
+  constructor(private readonly client: Redis) {}
+
+  async add(increments: Increment[], now: number): Promise<Map<string, SharedTotal>> {
+    // One transaction: a key that expired between creating and incrementing would otherwise live forever.
+    const multi = this.client.multi();
+    for (const { key, count, windowMs } of increments) multi.set(key, 0, "PX", windowMs, "NX").incrby(key, count).pttl(key);
+    const replies = await multi.exec();
+    if (!replies) throw new Error("The limiter transaction was aborted.");
+    const totals = new Map<string, SharedTotal>();
+    increments.forEach(({ key }, i) => {
+      const [incrError, total] = replies[i * 3 + 1]!;
+      const [ttlError, ttl] = replies[i * 3 + 2]!;
+      if (incrError || ttlError) throw incrError ?? ttlError;
+      totals.set(key, { total: Number(total), windowEnd: now + Math.max(0, Number(ttl)) });
+    });
+    return totals;
+  }
+
+  async sweep(): Promise<void> {
+    // Keys carry their own expiry.
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+}
+
+export function sharedCountersFor(store: LimiterStore): SharedCounters {
+  return store.kind === "postgres" ? new PostgresCounters(store.pool) : new RedisCounters(store.client);
+}
+
+interface Counter {
+  windowMs: number;
+  windowEnd: number;
+  /** The store's total when it last answered; includes every increment it has acknowledged. */
+  shared: number;
+  /** Counted here, not yet sent. */
+  pending: number;
+  /** Sent, not yet acknowledged. */
+  sending: number;
+  /** Bumped when the window rolls over, so a late answer about the old window is ignored. */
+  generation: number;
+}
+
+export interface WindowLimitersOptions {
+  /** How often counts go to the shared store. */
+  syncMs?: number;
+  now?: () => number;
+  /** Called when the store stops answering (with the error) and when it answers again. */
+  onStoreChange?: (reachable: boolean, error?: Error) => void;
+}
+
+/**
+ * Fixed-window limits (§8 edge limits, "approximate, per location") shared by every instance.
+ * Each instance decides from its own exact count plus the shared total the store last reported,
+ * and sends what it counted to the store in one batch every `syncMs`. A request therefore never
+ * waits for the store; across instances a limit can be exceeded by what the other instances
+ * admitted since their last batch. If the store is unreachable, each instance keeps enforcing the
+ * limits on its own count and /healthz reports the limiter as down.
+ */
+export class WindowLimiters {
+  private readonly counters = new Map<string, Counter>();
+  private readonly now: () => number;
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> | null = null;
+  private lastSweep = 0;
+  private storeReachable = true;
+
+  constructor(
+    private readonly shared: SharedCounters,
+    private readonly options: WindowLimitersOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.timer = setInterval(() => void this.flush(), options.syncMs ?? 100);
+    this.timer.unref();
+  }
+
+  get storeKind(): string {
+    return this.shared.kind;
+  }
+
+  /** Counts one call against each applicable limit; throws BOARD_RATE_LIMIT naming an exhausted one. */
+  consume(checks: Array<{ limit: WindowLimit; key: string }>): LimitOutcome[] {
+    const now = this.now();
+    const outcomes: LimitOutcome[] = [];
+    let exhausted: LimitOutcome | null = null;
+    for (const { limit, key } of checks) {
+      const counter = this.counterFor(`${limit.name}:${key}`, limit.windowSeconds * 1000, now);
+      counter.pending++;
+      const used = counter.shared + counter.sending + counter.pending;
+      const outcome = { limit, remaining: Math.max(0, limit.points - used), resetSeconds: Math.max(1, Math.ceil((counter.windowEnd - now) / 1000)) };
+      outcomes.push(outcome);
+      if (used > limit.points) exhausted ??= outcome;
+    }
+    if (exhausted) {
+      const { limit, resetSeconds } = exhausted;
+      throw new BoardError(
+        "BOARD_RATE_LIMIT",
+        `Too many requests for the '${limit.name}' limit (${limit.points} per ${limit.windowSeconds} s); wait ${resetSeconds} s before retrying.`,
+        { limit: limit.points, window_seconds: limit.windowSeconds, policy: limit.name },
+        resetSeconds,
+      );
+    }
+    return outcomes;
+  }
+
+  private counterFor(key: string, windowMs: number, now: number): Counter {
+    let counter = this.counters.get(key);
+    if (!counter) {
+      counter = { windowMs, windowEnd: now + windowMs, shared: 0, pending: 0, sending: 0, generation: 0 };
+      this.counters.set(key, counter);
+    } else if (now >= counter.windowEnd) {
+      Object.assign(counter, { windowEnd: now + windowMs, shared: 0, pending: 0, sending: 0, generation: counter.generation + 1 });
+    }
+    return counter;
+  }
+
+  /** Sends every pending count to the store and adopts the totals it reports; one flush at a time. */
+  flush(): Promise<void> {
+    this.flushing ??= this.sendPending().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async sendPending(): Promise<void> {
+    const now = this.now();
+    const batch: Array<{ key: string; counter: Counter; count: number; generation: number }> = [];
+    for (const [key, counter] of this.counters) {
+      if (counter.pending > 0) {
+        batch.push({ key, counter, count: counter.pending, generation: counter.generation });
+        counter.sending += counter.pending;
+        counter.pending = 0;
+      } else if (counter.sending === 0 && counter.windowEnd <= now) {
+        this.counters.delete(key);
+      }
+    }
+    if (batch.length > 0) {
+      try {
+        const totals = await this.shared.add(
+          batch.map(({ key, counter, count }) => ({ key, count, windowMs: counter.windowMs })),
+          now,
+        );
+        for (const { key, counter, count, generation } of batch) {
+          const reported = totals.get(key);
+          if (counter.generation !== generation || !reported) continue;
+          counter.sending -= count;
+          counter.shared = reported.total;
+          counter.windowEnd = reported.windowEnd;
+        }
+      } catch (error) {
+        for (const { counter, count, generation } of batch) {
+          if (counter.generation !== generation) continue;
+          counter.sending -= count;
+          counter.pending += count;
+        }
+        this.reportStore(false, error as Error);
+        return;
+      }
+      this.reportStore(true);
+    }
+    if (now - this.lastSweep >= 60_000) {
+      this.lastSweep = now;
+      await this.shared.sweep(now).catch((error: Error) => this.reportStore(false, error));
+    }
+  }
+
+  private reportStore(reachable: boolean, error?: Error): void {
+    if (reachable === this.storeReachable) return;
+    this.storeReachable = reachable;
+    this.options.onStoreChange?.(reachable, error);
+  }
+
+  ping(): Promise<void> {
+    return this.shared.ping();
+  }
+
+  /** Stops the timer and sends what is left. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch(() => undefined);
   }
 }
 
