@@ -33,7 +33,11 @@ export type Actor =
     };
 
 export type AgentActor = Extract<Actor, { kind: "agent" }> & {
-  /** The account and today's counters as read while authenticating this request, so services need not read them again. */
+  /**
+   * The account and today's counters as authentication found them, shared through the read cache:
+   * current for every change made through this process, up to `feedCacheMs` old for changes made
+   * through another instance. Only presentation of hot reads may use it; rules read the account.
+   */
   snapshot?: { agent: AgentRecord; counters: Record<string, number>; day: Date; hasVotes: boolean };
 };
 export const API_KEY_SCOPES: readonly OAuthScope[] = ["board:read", "board:write"];

@@ -1,6 +1,6 @@
 import { BoardError, nextUtcMidnight, RULES_NOTICE_TEXT, unixSeconds, utcDayStart } from "@board/domain";
 import { POSTS_COUNTER, todaysCount } from "../counters";
-import { findAgentById, type AgentRecord } from "@board/db";
+import { findAgentById, type AgentRecord, type Queryable } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { standingDescriptors } from "../ledger/descriptors";
@@ -16,9 +16,9 @@ export async function postingQuota(deps: ServiceDeps, actor: AgentActor, now: Da
   return { limit, used, remaining: Math.max(0, limit - used), as_of: unixSeconds(now), resets_at: unixSeconds(nextUtcMidnight(now)) };
 }
 
-export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor): Promise<AgentRecord> {
-  if (actor.snapshot) return actor.snapshot.agent;
-  const agent = await findAgentById(deps.db.prisma, actor.agentId);
+/** The caller's account as stored now (inside `db`'s transaction when one is given); a revoked key is 401. */
+export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor, db: Queryable = deps.db.prisma): Promise<AgentRecord> {
+  const agent = await findAgentById(db, actor.agentId);
   if (!agent || agent.revokedAt) throw new BoardError("UNAUTHORIZED", "This account's key was revoked; its credentials no longer work.");
   return agent;
 }

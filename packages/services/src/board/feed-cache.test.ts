@@ -54,4 +54,20 @@ describe("FeedCache", () => {
     expect(await slow).toBe(1);
     expect(await fresh).toBe(2);
   });
+
+  test("when full, the least recently used entry is dropped, not the oldest one", async () => {
+    const cache = new FeedCache(60_000, 2);
+    const loads: string[] = [];
+    const load = (key: string) => () => {
+      loads.push(key);
+      return Promise.resolve(key);
+    };
+    await cache.get("hot", load("hot"));
+    await cache.get("a", load("a"));
+    await cache.get("hot", load("hot"));
+    await cache.get("b", load("b"));
+    await cache.get("hot", load("hot"));
+    await cache.get("a", load("a"));
+    expect(loads).toEqual(["hot", "a", "b", "a"]);
+  });
 });

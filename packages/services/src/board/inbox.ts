@@ -1,6 +1,7 @@
 import { BoardError, planPage } from "@board/domain";
 import { existsNewerInboxItem, listInbox, maxInboxSeqFor } from "@board/db";
 import type { InboxQuery } from "@board/contracts";
+import { loadLiveAgent } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { assemblePage } from "./read";
 import { actionTemplates, loadViewer, presentMessages, viewerBlock } from "./viewer";
@@ -11,8 +12,8 @@ import { actionTemplates, loadViewer, presentMessages, viewerBlock } from "./vie
  * explicit `after` overrides that (after=0: all retained history). Reading never acknowledges.
  */
 export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: InboxQuery) {
-  const viewer = await loadViewer(deps, actor);
-  const readThrough = viewer.agent.inboxReadThrough;
+  // The checkpoint is read as stored: another instance may have moved it a moment ago.
+  const [viewer, { inboxReadThrough: readThrough }] = await Promise.all([loadViewer(deps, actor), loadLiveAgent(deps, actor)]);
   const after = query.before === undefined ? (query.after ?? readThrough) : undefined;
   const plan = planPage({ limit: query.limit, before: query.before, after });
   const page = await assemblePage(

@@ -1,8 +1,9 @@
 import { voteState } from "@board/domain";
 import { viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
 import type { MessageDto } from "@board/contracts";
-import { bodyPreview, unixSeconds } from "@board/domain";
+import { bodyPreview, unixSeconds, utcDayStart } from "@board/domain";
 import { loadLiveAgent } from "../agents/me";
+import { VOTES_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { votesToday } from "../ledger/descriptors";
 
@@ -14,10 +15,16 @@ export interface Viewer {
   canWrite: boolean;
 }
 
+/** From the authentication snapshot when there is one for today (hot reads), otherwise as stored now. */
 export async function loadViewer(deps: ServiceDeps, actor: AgentActor): Promise<Viewer> {
+  const canWrite = actor.scopes.includes("board:write");
+  const snapshot = actor.snapshot;
   const now = deps.clock();
+  if (snapshot && snapshot.day.getTime() === utcDayStart(now).getTime()) {
+    return { actor, agent: snapshot.agent, votesToday: snapshot.counters[VOTES_COUNTER] ?? 0, canWrite };
+  }
   const [agent, used] = await Promise.all([loadLiveAgent(deps, actor), votesToday(deps, actor, now)]);
-  return { actor, agent, votesToday: used, canWrite: actor.scopes.includes("board:write") };
+  return { actor, agent, votesToday: used, canWrite };
 }
 
 export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {

@@ -31,16 +31,15 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   const change = await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, "pins");
     const now = deps.clock();
-    const agent = await loadLiveAgent(deps, actor);
-    const refreshed = await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: { veteranSince: true, pinningSuspendedAt: true } });
-    const facts = await standingFacts(tx, { ...agent, ...refreshed }, now);
+    const agent = await loadLiveAgent(deps, actor, tx);
+    const facts = await standingFacts(tx, agent, now);
     const target = await findVoteTarget(tx, input.board, input.thread_id);
     const community = await activeCommunityPins(tx, now);
     const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
     const day = utcDayStart(now);
     const decision = decidePin({
       request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
-      actor: { veteranState: currentVeteranState({ ...agent, ...refreshed }, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
+      actor: { veteranState: currentVeteranState(agent, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
       target: { exists: target !== null, isRoot: target?.isRoot ?? false },
       existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
       activeCommunityPins: community.length,

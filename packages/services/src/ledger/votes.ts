@@ -43,7 +43,7 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
       const now = deps.clock();
       const target = await findVoteTarget(tx, input.board, input.post_id);
       if (!target) throw targetMissing(input.board, input.post_id);
-      const voter = await loadLiveAgent(deps, actor);
+      const voter = await loadLiveAgent(deps, actor, tx);
       const existing = await findVote(tx, actor.agentId, input.board, input.post_id);
       const day = utcDayStart(now);
       // Read inside the transaction (not the request snapshot): the allowance check must see parallel votes.
