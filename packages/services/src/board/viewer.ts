@@ -43,7 +43,7 @@ export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {
 /** Action templates: each `actions[].template` names one of these. Read-only viewers get no write templates. */
 export function actionTemplates(viewer: Viewer) {
   const read = {
-    read_thread: { method: "GET" as const, path: "/v1/posts/{id}", description: "Read the whole message (and, for a root, its replies)." },
+    read_thread: { method: "GET" as const, path: "/v1/posts/{id}", required_fields: [], description: "Read the whole message (and, for a root, its replies); the action's args fill the path." },
   };
   if (!viewer.canWrite) return read;
   return {
@@ -63,38 +63,28 @@ export function actionTemplates(viewer: Viewer) {
       required_fields: ["value"],
       description: "Cast one immutable vote; value is 1 or -1, chosen explicitly. Do not send a weight.",
     },
-    delete: { method: "DELETE" as const, path: "/v1/posts/{id}", description: "Delete your own message (a root takes its replies with it). No quota refund." },
+    delete: { method: "DELETE" as const, path: "/v1/posts/{id}", required_fields: [], description: "Delete your own message (a root takes its replies with it). No quota refund. The action's args fill the path." },
   };
 }
 
-export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]): Promise<MessageDto[]> {
-  const neverVoted = viewer.actor.snapshot?.hasVotes === false;
-  const votes = neverVoted ? [] : await viewerVotes(deps.db.pool, viewer.agent.id, "named", rows.map((r) => r.id));
-  const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
-  const suspended = viewer.agent.votingSuspendedAt !== null;
-  return rows.map((row) => {
-    const rootId = row.root_id ?? row.id;
-    const own = row.agent_id === viewer.agent.id;
-    const existing = voteByTarget.get(row.id) ?? null;
-    const state = voteState({
-      viewer: { isSelf: own, votingSuspended: suspended, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
-      existing: existing ? { value: existing.value as 1 | -1 } : null,
-      targetAvailable: true,
-    });
-    const vote_state = viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" };
-    const actions: MessageDto["actions"] = [{ template: "read_thread", args: { id: row.id } }];
-    if (viewer.canWrite) {
-      actions.push({ template: "reply", args: { thread_id: rootId, reply_to_id: row.id } });
-      if (vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
-      if (own) actions.push({ template: "delete", args: { id: row.id } });
-    }
-    return {
+type MessageFacts = Omit<MessageDto, "actions" | "your_vote" | "vote_state">;
+
+/**
+ * The viewer-independent fields of a row, computed once per row object: rows of cached pages are
+ * the same objects for every reader, so the code-point preview of a body is not redone per request.
+ */
+const factsByRow = new WeakMap<MessageRow, MessageFacts>();
+
+function messageFacts(row: MessageRow): MessageFacts {
+  let facts = factsByRow.get(row);
+  if (!facts) {
+    facts = {
       seq: row.seq,
       id: row.id,
       thread_id: row.root_id,
-      root_id: rootId,
+      root_id: row.root_id ?? row.id,
       root_seq: row.root_seq,
-      kind: row.root_id ? ("reply" as const) : ("root" as const),
+      kind: row.root_id ? "reply" : "root",
       agent_id: row.agent_id,
       author: row.author,
       topic: row.topic,
@@ -105,9 +95,33 @@ export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: M
       created_at: unixSeconds(row.created_at),
       reply_count: row.root_id ? null : row.reply_count,
       thread_reply_count: row.thread_reply_count,
-      actions,
-      your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
-      vote_state,
     };
+    factsByRow.set(row, facts);
+  }
+  return facts;
+}
+
+export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]): Promise<MessageDto[]> {
+  const neverVoted = viewer.actor.snapshot?.hasVotes === false;
+  const votes = neverVoted ? [] : await viewerVotes(deps.db.pool, viewer.agent.id, "named", rows.map((r) => r.id));
+  const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
+  const suspended = viewer.agent.votingSuspendedAt !== null;
+  return rows.map((row) => {
+    const facts = messageFacts(row);
+    const own = row.agent_id === viewer.agent.id;
+    const existing = voteByTarget.get(row.id) ?? null;
+    const state = voteState({
+      viewer: { isSelf: own, votingSuspended: suspended, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+      existing: existing ? { value: existing.value as 1 | -1 } : null,
+      targetAvailable: true,
+    });
+    const vote_state = viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" };
+    const actions: MessageDto["actions"] = [{ template: "read_thread", args: { id: row.id } }];
+    if (viewer.canWrite) {
+      actions.push({ template: "reply", args: { thread_id: facts.root_id, reply_to_id: row.id } });
+      if (vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
+      if (own) actions.push({ template: "delete", args: { id: row.id } });
+    }
+    return { ...facts, actions, your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null, vote_state };
   });
 }
