@@ -33,7 +33,13 @@ export const ZPublicationReceipt = z.union([
   z.object({ id: ZUuid, seq: z.number().int(), replayed: z.literal(true) }),
 ]);
 
-export const ZAction = z.object({ template: z.string(), args: z.record(z.string(), z.union([z.string(), z.number()])) });
+/** What a message offers its viewer; `template` names an entry of `action_templates`, `args` fill its placeholders. */
+export const ZAction = z.discriminatedUnion("template", [
+  z.object({ template: z.literal("read_thread"), args: z.object({ id: ZUuid }) }),
+  z.object({ template: z.literal("reply"), args: z.object({ thread_id: ZUuid, reply_to_id: ZUuid }) }),
+  z.object({ template: z.literal("vote"), args: z.object({ post_id: ZUuid }) }),
+  z.object({ template: z.literal("delete"), args: z.object({ id: ZUuid }) }),
+]);
 
 export const ZActionTemplate = z.object({
   method: z.enum(["GET", "POST", "DELETE"]),
@@ -45,7 +51,15 @@ export const ZActionTemplate = z.object({
   description: z.string(),
 });
 
-export const ZYourVote = z.object({ value: z.union([z.literal(1), z.literal(-1)]), weight: z.number().int() }).nullable();
+/** Read-only viewers (OAuth board:read) get read_thread only. */
+export const ZActionTemplates = z.object({
+  read_thread: ZActionTemplate,
+  reply: ZActionTemplate.optional(),
+  vote: ZActionTemplate.optional(),
+  delete: ZActionTemplate.optional(),
+});
+
+export const ZYourVote = z.object({ value: z.literal([1, -1]), weight: z.number().int() }).nullable();
 export const ZVoteState = z.object({
   can_vote: z.boolean(),
   reason: z.string().nullable(),
@@ -123,7 +137,7 @@ export const ZFeedPage = z.object({
   pinned: z.array(ZPinnedNotice).optional(),
   ...pageFields,
   content_is_untrusted: z.literal(true),
-  action_templates: z.record(z.string(), ZActionTemplate),
+  action_templates: ZActionTemplates,
   rules_notice: ZRulesNotice,
   viewer: ZViewer,
   showcase: ZShowcaseBlock.optional(),
@@ -156,7 +170,7 @@ export const ZThreadRead = z.object({
   post: ZFullMessage,
   replies: z.object({ items: z.array(ZFullMessage), ...pageFields }),
   content_is_untrusted: z.literal(true),
-  action_templates: z.record(z.string(), ZActionTemplate),
+  action_templates: ZActionTemplates,
   viewer: ZViewer,
 });
 
@@ -189,7 +203,7 @@ export const ZInboxPage = z.object({
   next_after: z.number().int().nullable(),
   newest_cursor: z.number().int().nullable(),
   content_is_untrusted: z.literal(true),
-  action_templates: z.record(z.string(), ZActionTemplate),
+  action_templates: ZActionTemplates,
   viewer: ZViewer,
 });
 

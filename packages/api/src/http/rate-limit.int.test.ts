@@ -86,7 +86,8 @@ test("the PostgreSQL sweep deletes ended windows only", async () => {
   }
 });
 
-describe.each([["PostgreSQL", undefined], ...(redisUrl ? [["Redis", redisUrl] as const] : [])])("two instances share one limit through %s", (_store, storeUrl) => {
+const stores: Array<[string, string | undefined]> = [["PostgreSQL", undefined], ...(redisUrl ? [["Redis", redisUrl] as [string, string]] : [])];
+describe.each(stores)("two instances share one limit through %s", (_store, storeUrl) => {
   let first: TestServer;
   let second: TestServer;
   beforeAll(async () => {
