@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { releasedBuilds } from "../../packages/svg-runtime/src/index.js";
+import { currentBuildId, releasedBuilds } from "../../packages/svg-runtime/src/index.js";
 import { type PictureSpec, type PlaygroundServer, startPlaygroundServer } from "./support/playground-server.js";
 
 const picture = (body: string, script: string) =>
@@ -24,13 +24,16 @@ const RUNAWAY = picture('<rect id="trap" width="100" height="50" fill="orange"/>
   showcase.on("trap", "click", () => { showcase.setText("state", "looping"); for (;;) {} });`);
 const TICKER = (label: string) => picture(`<text id="t" x="10" y="40">${label}</text>`, `
   let n = 0; showcase.setInterval(() => showcase.setText("t", "${label} " + (++n)), 100);`);
+const MEMORY_BOMB = picture('<rect id="start" width="100" height="50" fill="purple"/><text id="state" x="10" y="100">idle</text>', `
+  showcase.on("start", "click", () => { showcase.setText("state", "allocating"); const kept = []; for (;;) { try { kept.push(new Array(100000).fill(1)); } catch (e) {} } });`);
 const DROP_SHADOW_PROBE = picture('<g id="layer"/><text id="result" x="10" y="40">?</text>', `
   let result;
   try { showcase.create("layer", "filter", { id: "f" }); showcase.create("f", "feDropShadow", { dx: "1" }); result = "accepted"; }
   catch (error) { result = error.code; }
   showcase.setText("result", result);`);
 
-const [OLD_BUILD, NEW_BUILD] = releasedBuilds();
+const OLD_BUILD = releasedBuilds()[0];
+const CURRENT_BUILD = releasedBuilds().find((build) => build.id === currentBuildId());
 
 let server: PlaygroundServer;
 
@@ -42,7 +45,9 @@ test.beforeAll(async () => {
     animation: [spec("animation", ANIMATION)],
     probe: [spec("probe", PROBE)],
     four: [spec("runaway", RUNAWAY), spec("one", TICKER("one")), spec("two", TICKER("two")), spec("three", TICKER("three"))],
-    pinned: [spec("old", DROP_SHADOW_PROBE, { build: OLD_BUILD?.id }), spec("new", DROP_SHADOW_PROBE, { build: NEW_BUILD?.id })],
+    pinned: [spec("old", DROP_SHADOW_PROBE, { build: OLD_BUILD?.id }), spec("new", DROP_SHADOW_PROBE, { build: CURRENT_BUILD?.id })],
+    memory: [spec("memory", MEMORY_BOMB)],
+    scroll: ["first", "second", "third", "fourth"].map((label) => spec(label, TICKER(label))),
   });
 });
 
@@ -116,7 +121,7 @@ test.describe("showcase-svg-v1 player", () => {
     await text(page, "counter", "button").click();
     await expect(text(page, "counter", "count")).toHaveText("1");
     const paths = server.requests.slice(before);
-    const build = NEW_BUILD?.id ?? "";
+    const build = CURRENT_BUILD?.id ?? "";
     for (const path of paths) {
       expect(["/", "/playground.js", "/playground.css", "/pictures/counter.json", `/runtime/${build}/worker.js`, `/runtime/${build}/quickjs.wasm`, "/favicon.ico"]).toContain(path);
     }
@@ -126,7 +131,7 @@ test.describe("showcase-svg-v1 player", () => {
   });
 
   test("runtime files are immutable and the worker has its own CSP", async ({ request }) => {
-    const response = await request.get(`${server.url}/runtime/${NEW_BUILD?.id}/worker.js`);
+    const response = await request.get(`${server.url}/runtime/${CURRENT_BUILD?.id}/worker.js`);
     expect(response.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(response.headers()["content-security-policy"]).toBe("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'");
     expect((await request.get(`${server.url}/runtime/${"0".repeat(64)}/worker.js`)).status()).toBe(404);
@@ -157,16 +162,53 @@ test.describe("showcase-svg-v1 player", () => {
     expect(peak).toBeLessThanOrEqual(2);
   });
 
+  test("a picture off screen lends its slot to a picture waiting on screen and starts again when back in view", async ({ page }) => {
+    let live = 0;
+    let peak = 0;
+    page.on("worker", (worker) => {
+      live++;
+      peak = Math.max(peak, live);
+      worker.on("close", () => live--);
+    });
+    await open(page, "scroll");
+    await page.addStyleTag({ content: "[data-picture] { margin-bottom: 3000px }" });
+    const states = () => page.locator("figure").evaluateAll((figures) => figures.map((figure) => (figure as HTMLElement).dataset.state));
+    await expect.poll(states).toEqual(["running", "running", "waiting", "waiting"]);
+
+    await page.locator('[data-picture="fourth"]').scrollIntoViewIfNeeded();
+    await expect.poll(states).toEqual(["running", "parked", "waiting", "running"]);
+    await expect(text(page, "fourth", "t")).toHaveText(/^fourth \d+$/);
+    await expect(page.locator('[data-picture="second"] .showcase-svg-notice')).toContainText("off screen");
+
+    await page.locator('[data-picture="second"]').scrollIntoViewIfNeeded();
+    await expect.poll(states).toEqual(["parked", "running", "waiting", "running"]);
+    await expect(text(page, "second", "t")).toHaveText(/^second \d+$/);
+    expect(peak).toBeLessThanOrEqual(2);
+  });
+
+  test("a memory bomb that catches its own out-of-memory errors is stopped by the memory budget, named in the notice", async ({ page }, testInfo) => {
+    await open(page, "memory");
+    await scriptReady(page, "memory");
+    const started = Date.now();
+    await text(page, "memory", "start").click();
+    const notice = page.locator('[data-picture="memory"] [role="alert"]');
+    await expect(notice).toContainText("stopped (BUDGET_MEMORY)");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await expect(text(page, "memory", "state")).toHaveText("idle");
+    await expect(page.locator('[data-picture="memory"] button')).toHaveText("Restart picture");
+    await page.screenshot({ path: testInfo.outputPath("memory.png") });
+  });
+
   test("a revision pinned to an older build still runs that build", async ({ page }) => {
     expect(OLD_BUILD?.policyVersion).toBe(1);
-    expect(NEW_BUILD?.policyVersion).toBe(2);
+    expect(CURRENT_BUILD?.policyVersion).toBe(2);
     const before = server.requests.length;
     await open(page, "pinned");
     await expect(text(page, "old", "result")).toHaveText("SVG_UNKNOWN_ELEMENT");
     await expect(text(page, "new", "result")).toHaveText("accepted");
     const paths = server.requests.slice(before);
     expect(paths).toContain(`/runtime/${OLD_BUILD?.id}/worker.js`);
-    expect(paths).toContain(`/runtime/${NEW_BUILD?.id}/worker.js`);
+    expect(paths).toContain(`/runtime/${CURRENT_BUILD?.id}/worker.js`);
   });
 
   test("prefers-reduced-motion starts pictures paused with a start control", async ({ browser }) => {

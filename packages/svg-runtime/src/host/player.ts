@@ -1,7 +1,7 @@
 import { RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "../budgets";
 import { PictureController, type PictureSurface } from "../runtime/controller";
 import { type Mutation, type PictureModel, ROOT_ID } from "../runtime/picture-model";
-import type { PictureEvent, PictureEventType, Stop, WorkerReply } from "../runtime/protocol";
+import type { PictureEvent, PictureEventType, Stop, WorkerToHost } from "../runtime/protocol";
 import { SlotScheduler } from "./slots";
 
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
@@ -27,7 +27,7 @@ export interface PlayerOptions {
 
 export interface PlayerHandle {
   readonly element: HTMLElement;
-  state(): "static" | "waiting" | "running" | "paused" | "stopped";
+  state(): "static" | "waiting" | "running" | "paused" | "parked" | "stopped";
   destroy(): void;
 }
 
@@ -164,6 +164,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
   let controller: PictureController | undefined;
   let releaseSlot: (() => void) | undefined;
   let pendingSlot: { cancel: () => void } | undefined;
+  let withdrawSlotOffer: (() => void) | undefined;
   let frameRequest = 0;
   let visible = true;
   let destroyed = false;
@@ -184,7 +185,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
         return {
           post: (message) => worker.postMessage(message),
           terminate: () => worker.terminate(),
-          onReply: (listener) => { worker.onmessage = (event: MessageEvent<WorkerReply>) => listener(event.data); },
+          onReply: (listener) => { worker.onmessage = (event: MessageEvent<WorkerToHost>) => listener(event.data); },
           onCrash: (listener) => { worker.onerror = (event) => listener(event.message || "worker error"); },
         };
       },
@@ -192,8 +193,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
       onStop: (stop) => {
         setState("stopped");
         cancelAnimationFrame(frameRequest);
-        releaseSlot?.();
-        releaseSlot = undefined;
+        giveSlotBack();
         notice.setAttribute("role", "alert");
         notice.textContent = stopNotice(stop);
         controls.replaceChildren(button("Restart picture", restart));
@@ -217,12 +217,44 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     frameRequest = requestAnimationFrame(loop);
   };
 
+  const giveSlotBack = () => {
+    withdrawSlotOffer?.();
+    withdrawSlotOffer = undefined;
+    releaseSlot?.();
+    releaseSlot = undefined;
+  };
+
+  /** Paused off screen, the picture lends its slot to any picture waiting on screen. */
+  const followVisibility = () => {
+    if (state !== "running") return;
+    if (visible) {
+      withdrawSlotOffer?.();
+      withdrawSlotOffer = undefined;
+      controller?.resume();
+    } else {
+      controller?.pause();
+      withdrawSlotOffer ??= scheduler.offerSlot(park);
+    }
+  };
+
+  /** Gives the slot to a picture on screen: the worker ends, the last picture stays until the next start. */
+  const park = () => {
+    withdrawSlotOffer = undefined;
+    cancelAnimationFrame(frameRequest);
+    controller?.dispose();
+    giveSlotBack();
+    setState("parked");
+    notice.textContent = "Stopped while off screen so a picture on screen could run; it starts again from the beginning when back in view.";
+    controls.replaceChildren(button("Start picture", () => void run()));
+  };
+
   const run = async () => {
     if (destroyed || !controller) return;
+    const fresh = state === "parked";
     setState("waiting");
     controls.replaceChildren();
     notice.textContent = "Waiting for a free slot: at most two pictures run at once.";
-    const request = scheduler.request();
+    const request = scheduler.request(() => visible);
     pendingSlot = request;
     const release = await request.granted;
     pendingSlot = undefined;
@@ -230,20 +262,21 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
       release();
       return;
     }
+    if (fresh) render();
     releaseSlot = release;
     let wasmModule: WebAssembly.Module;
     try {
       wasmModule = await quickJsWasm(options.build);
     } catch {
       notice.textContent = "The picture's runtime could not be loaded; the still picture is shown.";
-      release();
+      giveSlotBack();
       return;
     }
     notice.textContent = "";
     setState("running");
     controls.replaceChildren(button("Pause picture", pause));
     controller.start(wasmModule);
-    if (!visible) controller.pause();
+    followVisibility();
     frameRequest = requestAnimationFrame(loop);
   };
 
@@ -272,9 +305,9 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
   });
   const visibilityObserver = new IntersectionObserver((entries) => {
     visible = entries.some((entry) => entry.isIntersecting);
-    if (state !== "running") return;
-    if (visible) controller?.resume();
-    else controller?.pause();
+    if (state === "running") followVisibility();
+    else if (state === "waiting" && visible) scheduler.reconsider();
+    else if (state === "parked" && visible) void run();
   });
   if (options.interactive) {
     resizeObserver.observe(stage);
@@ -296,7 +329,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
       cancelAnimationFrame(frameRequest);
       pendingSlot?.cancel();
       controller?.dispose();
-      releaseSlot?.();
+      giveSlotBack();
       resizeObserver.disconnect();
       visibilityObserver.disconnect();
     },

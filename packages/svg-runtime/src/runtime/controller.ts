@@ -2,13 +2,13 @@ import { admitWithPolicy } from "../admit-core";
 import { SVG_BUDGETS } from "../budgets";
 import { policyFor } from "../policy";
 import { type Mutation, PictureModel } from "./picture-model";
-import type { HostToWorker, PictureEvent, PictureEventType, Stop, Viewport, WorkerReply } from "./protocol";
+import type { HostToWorker, PictureEvent, PictureEventType, Stop, Viewport, WorkerToHost } from "./protocol";
 
 /** The part of a Web Worker or worker_threads Worker the controller needs. */
 export interface WorkerPort {
   post(message: HostToWorker): void;
   terminate(): void;
-  onReply(listener: (reply: WorkerReply) => void): void;
+  onReply(listener: (message: WorkerToHost) => void): void;
   onCrash(listener: (reason: string) => void): void;
 }
 
@@ -155,8 +155,13 @@ export class PictureController {
     this.worker.post(message);
   }
 
-  private receive(reply: WorkerReply): void {
-    if (this.stopped || !this.outstanding || reply.seq !== this.outstanding.seq) return;
+  private receive(reply: WorkerToHost): void {
+    if (this.stopped) return;
+    if (reply.type === "budget") {
+      this.stop(reply.stop);
+      return;
+    }
+    if (!this.outstanding || reply.seq !== this.outstanding.seq) return;
     clearTimeout(this.outstanding.watchdog);
     this.outstanding = undefined;
     for (const message of reply.scriptErrors) this.options.onScriptError?.(message);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { WorkerPort } from "./controller";
-import type { WorkerReply } from "./protocol";
+import type { WorkerToHost } from "./protocol";
 
 /**
  * Node host pieces: the compiled QuickJS wasm (handed to each worker, as the browser host does)
@@ -27,7 +27,7 @@ export function nodeWorkerPort(bundlePath: string): WorkerPort {
       terminated = true;
       void worker.terminate();
     },
-    onReply: (listener) => worker.on("message", (reply: WorkerReply) => listener(reply)),
+    onReply: (listener) => worker.on("message", (message: WorkerToHost) => listener(message)),
     onCrash: (listener) => {
       crashed = listener;
     },

@@ -49,4 +49,13 @@ export interface WorkerReply {
   stop?: Stop;
 }
 
-export type WorkerToHost = WorkerReply;
+/**
+ * Sent in the middle of a request when the worker cannot go on within a budget (its memory is
+ * full): the host stops the instance at once instead of waiting for a reply or the watchdog.
+ */
+export interface WorkerBudgetStop {
+  type: "budget";
+  stop: Stop;
+}
+
+export type WorkerToHost = WorkerReply | WorkerBudgetStop;

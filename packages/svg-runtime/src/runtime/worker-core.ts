@@ -1,10 +1,10 @@
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten";
 import { admitWithPolicy } from "../admit-core";
-import { SVG_BUDGETS } from "../budgets";
+import { RUNTIME_BUDGET_EXPLANATIONS, SVG_BUDGETS } from "../budgets";
 import { policyFor } from "../policy";
 import { PictureModel } from "./picture-model";
-import type { HostToWorker, WorkerReply } from "./protocol";
+import type { HostToWorker, WorkerToHost } from "./protocol";
 import { PictureSandbox } from "./sandbox";
 
 /**
@@ -13,7 +13,7 @@ import { PictureSandbox } from "./sandbox";
  * instance that ran out of memory never shares a heap with the next one.
  */
 export function createWorkerHandler(
-  post: (reply: WorkerReply) => void,
+  post: (message: WorkerToHost) => void,
   /** A released build knows exactly one policy; undefined (Node tests) accepts any known version. */
   buildPolicyVersion?: number,
 ): (message: HostToWorker) => Promise<void> {
@@ -28,9 +28,8 @@ export function createWorkerHandler(
       // The picture is re-checked with this build's own rules before anything runs.
       const admitted = admitWithPolicy(message.canonical, SVG_BUDGETS.articleSourceBytes, policy);
       if (!admitted.ok) return fail(message.seq, `The picture did not pass re-admission: ${admitted.errors[0]?.message ?? "unknown"}`);
-      const quickjs = await newQuickJSWASMModuleFromVariant(
-        message.wasmModule ? newVariant(variant, { wasmModule: message.wasmModule }) : variant,
-      );
+      const wasmMemory = budgetMemory(() => post({ type: "budget", stop: { code: "BUDGET_MEMORY", message: RUNTIME_BUDGET_EXPLANATIONS.BUDGET_MEMORY } }));
+      const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, ...(message.wasmModule ? { wasmModule: message.wasmModule } : {}) }));
       sandbox = new PictureSandbox(quickjs, new PictureModel(policy, admitted.tree), message.viewport);
       post(sandbox.start(admitted.script ?? ""));
       return;
@@ -38,4 +37,25 @@ export function createWorkerHandler(
     if (!sandbox) return fail(message.seq, "The picture has not started.");
     post(message.type === "frame" ? sandbox.frame(message.seq, message.now) : sandbox.event(message.seq, message.event));
   };
+}
+
+/**
+ * The instance's whole WebAssembly heap, fixed at the memory budget. QuickJS's own limit does not
+ * see large allocations in this build (array storage, ArrayBuffers: a bomb reached 2 GiB), so the
+ * heap itself is the bound: it cannot grow, and the first allocation that does not fit reports the
+ * budget at once, before the script could catch the out-of-memory error and spin.
+ */
+function budgetMemory(onExhausted: () => void): WebAssembly.Memory {
+  const pages = SVG_BUDGETS.interpreterMemoryBytes / 65_536;
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  const grow = memory.grow.bind(memory);
+  let reported = false;
+  memory.grow = (delta: number) => {
+    if (!reported) {
+      reported = true;
+      onExhausted();
+    }
+    return grow(delta);
+  };
+  return memory;
 }
