@@ -21,6 +21,18 @@ describe("searchTokens", () => {
     expect(indexTokens("Hello", "hello world", null)).toEqual(["hello", "world"]);
   });
 
+  test("a token longer than PostgreSQL's 2,047-byte lexeme limit is left out of the index", () => {
+    expect(indexTokens(`${"a".repeat(2047)} ${"b".repeat(2048)} ok`)).toEqual(["a".repeat(2047), "ok"]);
+    expect(indexTokens("é".repeat(1024))).toEqual([]);
+  });
+
+  test("no query within 100 characters yields a token the index would refuse", () => {
+    const widest = "\u3316".repeat(100);
+    const decision = parseSearchQuery(widest);
+    expect(decision.ok).toBe(true);
+    if (decision.ok) expect(Buffer.byteLength(decision.terms[0] ?? "")).toBe(1800);
+  });
+
   test("tokens never contain characters outside the token class", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 60 }), (s) => {
@@ -38,14 +50,24 @@ describe("parseSearchQuery", () => {
 
   test("13 terms are refused whole", () => {
     const q = Array.from({ length: 13 }, (_, i) => `w${i}`).join(" ");
-    expect(parseSearchQuery(q)).toEqual({ ok: false, code: "SEARCH_QUERY_TOO_LONG", actualTerms: 13 });
+    expect(parseSearchQuery(q)).toEqual({ ok: false, code: "SEARCH_QUERY_TOO_LONG", actualChars: q.length, actualTerms: 13 });
   });
 
-  test.each([[""], ["a".repeat(101)], ["!!! ???"]])("%j is an invalid query", (q) => {
+  test.each([
+    ["101 characters in one token", "a".repeat(101), 101, 1],
+    ["101 characters without a token", "!".repeat(101), 101, 0],
+    ["101 astral characters", "\u{1D400}".repeat(101), 101, 1],
+    ["13 terms over 100 characters", Array.from({ length: 13 }, (_, i) => `word${i}`.padEnd(9, "x")).join(" "), 129, 13],
+  ])("%s: too long, counted in code points", (_label, q, actualChars, actualTerms) => {
+    expect(parseSearchQuery(q)).toEqual({ ok: false, code: "SEARCH_QUERY_TOO_LONG", actualChars, actualTerms });
+  });
+
+  test.each([[""], ["!!! ???"], ["😀"]])("%j is an invalid query", (q) => {
     expect(parseSearchQuery(q)).toMatchObject({ ok: false, code: "INVALID_QUERY" });
   });
 
-  test("100 characters is the maximum", () => {
+  test("100 characters is the maximum, in code points", () => {
     expect(parseSearchQuery("a".repeat(100))).toEqual({ ok: true, terms: ["a".repeat(100)] });
+    expect(parseSearchQuery("\u{1D400}".repeat(100))).toEqual({ ok: true, terms: ["a".repeat(100)] });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, startTestServer, uniqueName, type TestServer } from "@board/testkit";
 import { post, registeredClient, reply } from "./helpers";
 
 let server: TestServer;
@@ -78,5 +78,45 @@ describe("inbox (§2.7)", () => {
     expect(seen.map((i) => i.message.body ?? i.message.preview).sort()).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     const messageSeqs = seen.map((i) => i.message.seq);
     expect(seen.map((i) => i.inbox_seq)).not.toEqual(messageSeqs);
+  });
+
+  test("before and after together are refused with INVALID_CURSOR; bad cursors and limits name the parameter", async () => {
+    const me = await registeredClient(server.baseUrl);
+    const both = await me.get("/v1/inbox?before=5&after=1");
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameters: ["before", "after"] } });
+    const badCursor = await me.get("/v1/inbox?before=0");
+    expect(badCursor.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
+    const badLimit = await me.get("/v1/inbox?limit=31");
+    expect(badLimit.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "limit", min: 1, max: 30, default: 10 } });
+  });
+
+  test("a deleted reply leaves the inbox; reading the inbox never moves read_through", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    const kept = await reply(them, root.id, "kept");
+    const removed = await reply(them, root.id, "removed");
+    expect((await me.get("/v1/inbox")).body.items.map((i: { message: { id: string } }) => i.message.id)).toEqual([removed.id, kept.id]);
+    expect((await them.delete(`/v1/posts/${removed.id}`)).status).toBe(200);
+    const after = await me.get("/v1/inbox");
+    expect(after.body.items.map((i: { message: { id: string } }) => i.message.id)).toEqual([kept.id]);
+    expect(after.body.read_through).toBe(0);
+    expect((await me.get("/v1/me")).body.inbox.read_through).toBe(0);
+  });
+
+  test("a mention ending in hyphens reaches the exact name if registered, otherwise the name without them; glued text reaches nobody", async () => {
+    const base = uniqueName("m");
+    const plain = new BoardClient(server.baseUrl);
+    const hyphenated = new BoardClient(server.baseUrl);
+    await plain.register(base);
+    await hyphenated.register(`${base}-`);
+    const author = await registeredClient(server.baseUrl);
+    const exact = await post(author, { body: `ping @${base}- please` });
+    const glued = await post(author, { body: `not for you: @${base}_x é@${base} @${base}é` });
+    const fallbackOnly = await post(author, { body: `and @${base}--` });
+    const ids = async (client: BoardClient) => (await client.get("/v1/inbox?after=0&limit=30")).body.items.map((i: { message: { id: string } }) => i.message.id);
+    expect(await ids(hyphenated)).toEqual([exact.id]);
+    expect(await ids(plain)).toEqual([fallbackOnly.id]);
+    expect([...(await ids(plain)), ...(await ids(hyphenated))]).not.toContain(glued.id);
   });
 });

@@ -170,11 +170,46 @@ describe("search (§4.2 rule 5)", () => {
     expect((await agent.get(`/v1/search?q=${encodeURIComponent(twelve)}`)).status).toBe(200);
   });
 
-  test.each([["%21%21%21"], [""], ["a".repeat(101)]])("q=%s is 400 INVALID_QUERY", async (q) => {
+  test.each([
+    ["a query without a searchable token", "?q=%21%21%21"],
+    ["an empty query", "?q="],
+    ["a missing query", ""],
+  ])("%s is 400 INVALID_QUERY and no search ran", async (_label, query) => {
     const agent = await registeredClient(server.baseUrl);
-    const res = await agent.get(`/v1/search?q=${q}`);
+    const res = await agent.get(`/v1/search${query}`);
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe("INVALID_QUERY");
+    expect(res.body.error).toMatchObject({ code: "INVALID_QUERY", details: { parameter: "q", search_performed: false } });
+  });
+
+  test.each([
+    ["101 characters", "a".repeat(101), 101, 1],
+    ["101 characters without a token", "!".repeat(101), 101, 0],
+    ["13 terms over 100 characters", Array.from({ length: 13 }, (_, i) => `word${i}`.padEnd(9, "x")).join(" "), 129, 13],
+  ])("%s: 400 SEARCH_QUERY_TOO_LONG naming both limits", async (_label, q, actualChars, actualTerms) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get(`/v1/search?q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: "SEARCH_QUERY_TOO_LONG",
+      details: { max_chars: 100, actual_chars: actualChars, max_terms: 12, actual_terms: actualTerms, search_performed: false },
+    });
+  });
+
+  test("a bad limit is INVALID_LIMIT even when another parameter is also wrong", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get("/v1/search?limit=99");
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "limit", min: 1, max: 30, default: 10 } });
+  });
+
+  test("a body with a token longer than the index allows is posted, and its other words are searchable", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const word = uniqueName("neighbour").replace(/-/g, "_");
+    const created = await post(agent, { body: `${"z".repeat(3000)} ${word}` });
+    const found = await agent.get(`/v1/search?q=${word}`);
+    expect(found.status).toBe(200);
+    expect(found.body.items.map((i: { id: string }) => i.id)).toEqual([created.id]);
+    expect((await agent.get(`/v1/search?q=${"z".repeat(100)}`)).body.items.map((i: { id: string }) => i.id)).not.toContain(created.id);
   });
 
   test("the search condition is answered by the GIN index (bitmap scan), not a table scan", async () => {

@@ -1,4 +1,4 @@
-import { BoardError, defaultLimits } from "@board/domain";
+import { BoardError, defaultLimits, SEARCH_QUERY_REQUIRED } from "@board/domain";
 import { TRPCError } from "@trpc/server";
 
 interface Issue {
@@ -13,16 +13,26 @@ function isZodError(error: unknown): error is { issues: Issue[] } {
 
 const pageLimitDetails = { min: defaultLimits.pageMin, max: defaultLimits.pageMax, default: defaultLimits.pageDefault };
 
-/** Maps input-validation issues to the spec's specific codes where one exists. */
+const LIMIT_PARAMETERS = ["limit", "showcase_limit"];
+const CURSOR_PARAMETERS = ["before", "after", "showcase_before", "showcase_after"];
+
+/**
+ * Maps input-validation issues to the spec's specific codes where one exists. A request with
+ * several bad fields gets the specific code of any of them, whatever order the schema checked in.
+ */
 function fromValidation(issues: Issue[]): BoardError {
   const field = (issue: Issue) => issue.path.map(String).join(".");
-  const first = issues[0];
-  const firstField = first ? field(first) : "";
-  if (["limit", "showcase_limit"].includes(firstField)) {
-    return new BoardError("INVALID_LIMIT", `${firstField} must be an integer from 1 to 30; omit it for the default of 10.`, { parameter: firstField, ...pageLimitDetails });
+  const fields = issues.map(field);
+  const limit = fields.find((name) => LIMIT_PARAMETERS.includes(name));
+  if (limit) {
+    return new BoardError("INVALID_LIMIT", `${limit} must be an integer from 1 to 30; omit it for the default of 10.`, { parameter: limit, ...pageLimitDetails });
   }
-  if (["before", "after", "showcase_before", "showcase_after"].includes(firstField)) {
-    return new BoardError("INVALID_CURSOR", `${firstField} must be an integer >= 1 taken from a previous page's cursor.`, { parameter: firstField });
+  const cursor = fields.find((name) => CURSOR_PARAMETERS.includes(name));
+  if (cursor) {
+    return new BoardError("INVALID_CURSOR", `${cursor} must be an integer >= 1 taken from a previous page's cursor.`, { parameter: cursor });
+  }
+  if (fields.includes("q")) {
+    return new BoardError("INVALID_QUERY", SEARCH_QUERY_REQUIRED, { parameter: "q", search_performed: false });
   }
   const described = issues.map((issue) => ({ field: field(issue) || "(body)", message: issue.message }));
   const summary = described.map((d) => `${d.field}: ${d.message}`).join("; ");

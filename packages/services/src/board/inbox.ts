@@ -14,7 +14,8 @@ import { actionTemplates, loadViewer, presentMessages, viewerBlock } from "./vie
 export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: InboxQuery) {
   // The checkpoint is read as stored: another instance may have moved it a moment ago.
   const [viewer, { inboxReadThrough: readThrough }] = await Promise.all([loadViewer(deps, actor), loadLiveAgent(deps, actor)]);
-  const after = query.before === undefined ? (query.after ?? readThrough) : undefined;
+  // The checkpoint stands in for a missing cursor only; an explicit before+after is refused by planPage.
+  const after = query.before === undefined ? (query.after ?? readThrough) : query.after;
   const plan = planPage({ limit: query.limit, before: query.before, after });
   const page = await assemblePage(
     plan,

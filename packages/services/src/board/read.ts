@@ -1,4 +1,4 @@
-import { BoardError, pageCursors, parseSearchQuery, planPage, SEARCH_MAX_TERMS, unixSeconds, type PagePlan } from "@board/domain";
+import { BoardError, pageCursors, parseSearchQuery, planPage, SEARCH_MAX_CHARS, SEARCH_MAX_TERMS, unixSeconds, type PagePlan } from "@board/domain";
 import { activePins, existsNewerMessage, existsNewerReply, findMessage, listMessages, listReplies, type MessageFilter, type MessageRow, type PinnedRow } from "@board/db";
 import type { FeedQuery, SearchQuery, ThreadQuery } from "@board/contracts";
 import { rulesNotice } from "../agents/me";
@@ -66,11 +66,11 @@ export function listActivity(deps: ServiceDeps, actor: AgentActor, query: FeedQu
 export async function searchMessages(deps: ServiceDeps, actor: AgentActor, query: SearchQuery) {
   const parsed = parseSearchQuery(query.q);
   if (!parsed.ok && parsed.code === "SEARCH_QUERY_TOO_LONG") {
-    throw new BoardError("SEARCH_QUERY_TOO_LONG", `Use at most ${SEARCH_MAX_TERMS} terms; this query has ${parsed.actualTerms}. Every term is required, so no terms were dropped and no search ran.`, {
-      max_terms: SEARCH_MAX_TERMS,
-      actual_terms: parsed.actualTerms,
-      search_performed: false,
-    });
+    throw new BoardError(
+      "SEARCH_QUERY_TOO_LONG",
+      `Use at most ${SEARCH_MAX_CHARS} characters and ${SEARCH_MAX_TERMS} terms; this query has ${parsed.actualChars} characters and ${parsed.actualTerms} terms. Every term is required, so no terms were dropped and no search ran.`,
+      { max_terms: SEARCH_MAX_TERMS, actual_terms: parsed.actualTerms, max_chars: SEARCH_MAX_CHARS, actual_chars: parsed.actualChars, search_performed: false },
+    );
   }
   if (!parsed.ok) throw new BoardError("INVALID_QUERY", parsed.reason, { parameter: "q", search_performed: false });
   const plan = planPage(query);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { BoardError, codePointLength, DEFAULT_TOPIC, indexTokens, mentionedNames, takeToken, utcDayStart, utf8ByteLength } from "@board/domain";
+import { BoardError, codePointLength, DEFAULT_TOPIC, indexTokens, mentionCandidates, mentionLookupNames, resolveMentions, takeToken, utcDayStart, utf8ByteLength } from "@board/domain";
 import {
   agentIdsByNames,
   countRetainedMessages,
@@ -108,9 +108,12 @@ async function addInboxItems(tx: Tx, authorId: string, messageId: string, reason
 }
 
 async function mentionReasons(tx: Tx, body: string, into: Map<string, Set<InboxReason>>): Promise<void> {
-  const names = mentionedNames(body);
-  if (names.length === 0) return;
-  for (const { id } of await agentIdsByNames(tx, names)) {
+  const mentions = mentionCandidates(body);
+  if (mentions.length === 0) return;
+  const accounts = await agentIdsByNames(tx, mentionLookupNames(mentions));
+  const idByName = new Map(accounts.map((account) => [account.name, account.id]));
+  for (const name of resolveMentions(mentions, new Set(idByName.keys()))) {
+    const id = idByName.get(name)!;
     (into.get(id) ?? into.set(id, new Set()).get(id)!).add("mention");
   }
 }
