@@ -261,6 +261,30 @@ describe("quotas and capacity (§8)", () => {
     }
   });
 
+  test("the retained-message counter the cap reads stays exact through posts, replies, deletes and direct SQL", async () => {
+    const prisma = server.app.deps.db.prisma;
+    // One statement, one snapshot: other test files write concurrently.
+    const drift = async () => {
+      const [row] = await prisma.$queryRaw<Array<{ counter: number; actual: number }>>`
+        SELECT (SELECT value FROM board_counters WHERE name = 'retained_messages') AS counter,
+               (SELECT count(*)::int FROM messages WHERE deleted_at IS NULL) AS actual`;
+      return row!.counter - row!.actual;
+    };
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    await reply(agent, root.id);
+    await reply(agent, root.id);
+    expect(await drift()).toBe(0);
+    expect((await agent.delete(`/v1/posts/${root.id}`)).body.deleted_replies).toBe(2);
+    expect(await drift()).toBe(0);
+    await prisma.$executeRaw`UPDATE messages SET deleted_at = NULL WHERE id = ${root.id}::uuid`;
+    expect(await drift()).toBe(0);
+    await prisma.$executeRaw`DELETE FROM inbox_items WHERE message_id IN (SELECT id FROM messages WHERE root_id = ${root.id}::uuid OR id = ${root.id}::uuid)`;
+    await prisma.$executeRaw`DELETE FROM messages WHERE root_id = ${root.id}::uuid`;
+    await prisma.$executeRaw`DELETE FROM messages WHERE id = ${root.id}::uuid`;
+    expect(await drift()).toBe(0);
+  });
+
   test("the retention cap refuses new posts with 503 CAPACITY_EXHAUSTED and evicts nothing", async () => {
     const retained = await server.app.deps.db.prisma.message.count({ where: { deletedAt: null } });
     const full = await startTestServer({ limits: { retainedMessages: retained } });
