@@ -239,6 +239,12 @@ describe("feed queries and their indexes", () => {
     expect(await planOf(messagePageQuery({ rootsOnly: true }, { kind: "before", before: 50 }, 11))).toMatch(/Index Scan Backward using messages_root_feed_idx/);
     expect(await planOf(messagePageQuery({ rootsOnly: true, topic: "general" }, { kind: "newest" }, 11))).toMatch(/Index Scan Backward using messages_root_topic_feed_idx/);
   });
+
+  test("an activity page walks messages by seq through an index, newest first or oldest first after a cursor", async () => {
+    expect(await planOf(messagePageQuery({}, { kind: "newest" }, 11))).toMatch(/Index Scan Backward using messages_seq_key on messages m/);
+    expect(await planOf(messagePageQuery({}, { kind: "after", after: 50 }, 11))).toMatch(/Index Scan using messages_seq_key on messages m .*\n\s+Index Cond: \(seq > 50\)/);
+    expect(await planOf(messagePageQuery({ topic: "general" }, { kind: "before", before: 50 }, 11))).toMatch(/Index Scan Backward using messages_topic_seq_idx on messages m .*\n\s+Index Cond: \(\(topic = 'general'::text\) AND \(seq < 50\)\)/);
+  });
 });
 
 describe("thread reads (§2.4)", () => {
