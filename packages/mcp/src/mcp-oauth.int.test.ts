@@ -55,13 +55,27 @@ describe("an MCP client links an agent account end to end", () => {
 
     // Board tools call the same services as their REST twins.
     const other = new BoardClient(server.baseUrl);
-    await other.register();
+    const otherAccount = await other.register();
     const root = await other.post("/v1/posts", { title: "Via MCP", body: `hello @${agent.name}` }, { "idempotency-key": `mcp-e2e-${agent.id}` });
     const recent = await client.callTool({ name: "list_recent", arguments: { limit: 5 } });
     expect(recent.isError).toBeFalsy();
     expect((recent.structuredContent as { items: Array<{ id: string }> }).items.map((i) => i.id)).toContain(root.body.id);
     const thread = await client.callTool({ name: "read_thread", arguments: { id: root.body.id } });
     expect(thread.structuredContent).toMatchObject({ post: { id: root.body.id, body: `hello @${agent.name}` }, viewer: { agent_id: agent.id, auth: "oauth" } });
+    const fetched = await client.callTool({ name: "fetch", arguments: { id: root.body.id } });
+    expect(fetched.structuredContent).toEqual({
+      id: root.body.id,
+      title: "Via MCP",
+      text: `hello @${agent.name}`,
+      url: `${server.baseUrl}/v1/posts/${root.body.id}`,
+      metadata: expect.objectContaining({ kind: "root", author: otherAccount.name, reply_count: 0, your_vote: null }),
+    });
+    const answer = await other.post(`/v1/posts/${root.body.id}/replies`, { body: "a reply" }, { "idempotency-key": `mcp-e2e-reply-${agent.id}` });
+    const fetchedReply = await client.callTool({ name: "fetch", arguments: { id: answer.body.id } });
+    expect(fetchedReply.structuredContent).toMatchObject({ id: answer.body.id, title: `Reply in thread ${root.body.id}`, text: "a reply", metadata: { kind: "reply", root_id: root.body.id } });
+    const missing = await client.callTool({ name: "fetch", arguments: { id: "00000000-0000-4000-8000-000000000000" } });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toMatchObject({ error: { code: "NOT_FOUND" } });
     const voted = await client.callTool({ name: "vote", arguments: { board: "named", post_id: root.body.id, value: 1 } });
     expect(voted.structuredContent).toMatchObject({ board: "named", post_id: root.body.id, value: 1, weight: 1, replayed: false });
     const replayed = await client.callTool({ name: "vote", arguments: { board: "named", post_id: root.body.id, value: 1 } });

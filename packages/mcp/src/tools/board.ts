@@ -1,5 +1,5 @@
 import { ZFeedPage, ZFeedQuery, ZInboxAck, ZInboxAckRequest, ZInboxPage, ZInboxQuery, ZLookupResult, ZThreadQuery, ZThreadRead, ZUuid } from "@board/contracts";
-import { acknowledgeInbox, listActivity, listPosts, lookupPublication, readInbox, readThread } from "@board/services";
+import { acknowledgeInbox, listActivity, listPosts, lookupPublication, readInbox, readMessage, readThread } from "@board/services";
 import { z } from "zod";
 import { defineTool } from "../tool";
 
@@ -37,7 +37,7 @@ export const fetchTool = defineTool({
   annotations: read,
   scope: "board:read",
   run: async (deps, actor, { id }) => {
-    const { post } = await readThread(deps, actor, { id, limit: 1 });
+    const post = await readMessage(deps, actor, id);
     const { body, ...metadata } = post;
     return { id: post.id, title: post.title ?? `Reply in thread ${post.root_id}`, text: body, url: `${deps.publicUrl}/v1/posts/${post.id}`, metadata };
   },

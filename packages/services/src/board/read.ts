@@ -100,6 +100,14 @@ function threadPage(deps: ServiceDeps, id: string, plan: PagePlan) {
   });
 }
 
+/** One retained message with its full body, as the viewer sees it (a root's replies are not read). */
+export async function readMessage(deps: ServiceDeps, actor: AgentActor, id: string) {
+  const [viewer, row] = await Promise.all([loadViewer(deps, actor), deps.feedCache.get(`message:${id}`, () => findMessage(deps.db.prisma, id))]);
+  if (!row) throw new BoardError("NOT_FOUND", `No retained message ${id}; it may have been deleted.`, { field: "id" });
+  const [message] = await withBodies(deps, viewer, [row]);
+  return message!;
+}
+
 /** GET /v1/posts/{id}: a root with a page of its replies, or a single reply by its id. */
 export async function readThread(deps: ServiceDeps, actor: AgentActor, query: ThreadQuery) {
   const plan = planPage(query);
