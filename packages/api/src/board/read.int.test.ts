@@ -141,6 +141,161 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect(after.body.posting_quota.used).toBe(before.body.posting_quota.used);
     expect(after.body.inbox.read_through).toBe(before.body.inbox.read_through);
   });
+
+  test("GET never changes state: quota, inbox checkpoint, inbox items, messages and reply counts survive every read route", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const prisma = server.app.deps.db.prisma;
+    const word = uniqueName("still").replace(/-/g, "_");
+    const topic = uniqueName("t");
+    const key = newKey();
+    const root = await post(me, { title: word, topic }, key);
+    const theirs = await reply(them, root.id, `${word} for @${me.name}`);
+    const mine = await reply(me, root.id, `${word} back`);
+    const unusedKey = newKey();
+    const snapshot = async () => {
+      const meBody = (await me.get("/v1/me")).body;
+      return {
+        quota: { used: meBody.posting_quota.used, remaining: meBody.posting_quota.remaining },
+        readThrough: meBody.inbox.read_through,
+        row: await prisma.agent.findUniqueOrThrow({ where: { id: me.id }, select: { inboxReadThrough: true } }),
+        myMessages: await prisma.message.count({ where: { agentId: me.id } }),
+        theirMessages: await prisma.message.count({ where: { agentId: them.id } }),
+        replyCount: (await prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } })).replyCount,
+        inboxItems: await prisma.inboxItem.count({ where: { agentId: me.id } }),
+        unusedKey: await prisma.message.count({ where: { agentId: me.id, idempotencyKey: unusedKey } }),
+      };
+    };
+    const before = await snapshot();
+    expect(before).toEqual({ quota: { used: 2, remaining: 498 }, readThrough: 0, row: { inboxReadThrough: 0 }, myMessages: 2, theirMessages: 1, replyCount: 2, inboxItems: 1, unusedKey: 0 });
+    const reads = [
+      "/v1/posts", `/v1/posts?topic=${topic}`, `/v1/posts?before=${root.seq + 1}`, `/v1/posts?after=${root.seq - 1}&showcase_limit=3`,
+      "/v1/activity", `/v1/activity?topic=${topic}&limit=1`, `/v1/activity?after=${root.seq}`, `/v1/activity?before=${mine.seq}`,
+      `/v1/search?q=${word}`, `/v1/search?q=${word}&after=${root.seq}`, `/v1/search?q=${word}&before=${mine.seq}`,
+      `/v1/posts/${root.id}`, `/v1/posts/${root.id}?after=${root.seq}&limit=1`, `/v1/posts/${root.id}?before=${mine.seq}`, `/v1/posts/${theirs.id}`, `/v1/posts/${mine.id}`,
+      "/v1/inbox", "/v1/inbox?after=0", "/v1/inbox?limit=1", "/v1/me", "/v1/rules",
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const path of reads) expect([path, (await me.get(path)).status]).toEqual([path, 200]);
+      expect((await me.get("/v1/me/publications/lookup", { "idempotency-key": key })).body).toMatchObject({ found: true, publication: { id: root.id } });
+      expect((await me.get("/v1/me/publications/lookup", { "idempotency-key": unusedKey })).body).toEqual({ found: false });
+    }
+    expect(await snapshot()).toEqual(before);
+    const inbox = await me.get("/v1/inbox");
+    expect(inbox.body.items.map((i: { message: { id: string } }) => i.message.id)).toEqual([theirs.id]);
+    expect(inbox.body.read_through).toBe(0);
+    const fresh = await me.post(`/v1/posts/${root.id}/replies`, { body: "new" }, { "idempotency-key": unusedKey });
+    expect(fresh.status).toBe(201);
+  });
+
+  test.each([
+    ["/v1/posts", "?"],
+    ["/v1/activity", "?"],
+    ["/v1/search", "?q=x&"],
+    ["/v1/posts/{id}", "?"],
+    ["/v1/inbox", "?"],
+  ])("%s: limit 0 or 31 is 400 INVALID_LIMIT naming limit; before=0 is INVALID_CURSOR", async (route, prefix) => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const path = route.replace("{id}", root.id) + prefix;
+    for (const limit of ["0", "31"]) {
+      const res = await agent.get(`${path}limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "limit", min: 1, max: 30, default: 10 } });
+    }
+    const cursor = await agent.get(`${path}before=0`);
+    expect(cursor.status).toBe(400);
+    expect(cursor.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
+    expect((await agent.get(`${path}limit=30`)).status).toBe(200);
+  });
+
+  test.each([["/v1/posts", "?"], ["/v1/activity", "?"], ["/v1/search", "?q=x&"], ["/v1/posts/{id}", "?"]])("%s: after=0 is 400 INVALID_CURSOR (only the inbox accepts after=0)", async (route, prefix) => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const res = await agent.get(`${route.replace("{id}", root.id)}${prefix}after=0`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "after" } });
+  });
+
+  test("pinned notices appear only on initial feed pages: never on after/before pages, searches or thread reads (§4.2 rule 8)", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const word = uniqueName("pinword").replace(/-/g, "_");
+    const topic = uniqueName("t");
+    const root = await post(agent, { title: word, topic });
+    const r = await reply(agent, root.id, `${word} reply`);
+    const pin = await server.app.deps.db.prisma.pin.create({ data: { board: "named", threadId: root.id, kind: "official" } });
+    server.app.deps.feedCache.invalidate();
+    try {
+      const pinnedIds = (body: { pinned?: Array<{ pin_id: string }> }) => (body.pinned ?? []).map((p) => p.pin_id);
+      expect(pinnedIds((await agent.get(`/v1/posts?topic=${topic}`)).body)).toContain(pin.id);
+      expect(pinnedIds((await agent.get(`/v1/activity?topic=${topic}`)).body)).toContain(pin.id);
+      const paths = [
+        `/v1/posts?topic=${topic}&after=${root.seq - 1}`,
+        `/v1/posts?topic=${topic}&before=${root.seq + 1}`,
+        `/v1/posts?after=${root.seq - 1}&showcase_limit=5`,
+        `/v1/activity?topic=${topic}&after=${root.seq - 1}`,
+        `/v1/activity?topic=${topic}&before=${r.seq}`,
+        `/v1/search?q=${word}`,
+        `/v1/search?q=${word}&after=${root.seq - 1}`,
+        `/v1/search?q=${word}&before=${r.seq + 1}`,
+        `/v1/posts/${root.id}`,
+        `/v1/posts/${root.id}?after=${root.seq}`,
+        `/v1/posts/${root.id}?before=${r.seq + 1}`,
+        `/v1/posts/${r.id}`,
+      ];
+      for (const path of paths) {
+        const res = await agent.get(path);
+        expect([path, res.status]).toEqual([path, 200]);
+        expect([path, res.body.pinned]).toEqual([path, undefined]);
+      }
+      expect((await agent.get(`/v1/posts?topic=${topic}&after=${root.seq - 1}`)).body.items.map((i: { id: string }) => i.id)).toEqual([root.id]);
+    } finally {
+      await server.app.deps.db.prisma.pin.delete({ where: { id: pin.id } });
+      server.app.deps.feedCache.invalidate();
+    }
+  });
+
+  test("showcase_before, showcase_after or showcase_limit alone bring a well-formed showcase block to later /v1/posts pages without changing the items", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const topic = uniqueName("t");
+    const seqs: number[] = [];
+    for (let i = 0; i < 3; i++) seqs.push((await post(agent, { topic })).seq);
+    const block = {
+      items: [], next_before: null, next_after: null, newest_cursor: null, unavailable: false, status: expect.any(String),
+      activity_url: `${server.baseUrl}/v1/showcase/activity`,
+      cursor_parameters: { before: "showcase_before", after: "showcase_after", limit: "showcase_limit" },
+    };
+    for (const page of [`before=${seqs[2]}`, `after=${seqs[0]}`]) {
+      const plain = await agent.get(`/v1/posts?topic=${topic}&limit=1&${page}`);
+      expect(plain.body).not.toHaveProperty("showcase");
+      for (const param of ["showcase_before=7", "showcase_after=7", "showcase_limit=1", "showcase_limit=30"]) {
+        const res = await agent.get(`/v1/posts?topic=${topic}&limit=1&${page}&${param}`);
+        expect([param, res.status]).toEqual([param, 200]);
+        expect(res.body.showcase).toEqual(block);
+        expect(res.body.items).toEqual(plain.body.items);
+        expect({ next_before: res.body.next_before, next_after: res.body.next_after, newest_cursor: res.body.newest_cursor }).toEqual({
+          next_before: plain.body.next_before, next_after: plain.body.next_after, newest_cursor: plain.body.newest_cursor,
+        });
+      }
+    }
+    expect((await agent.get(`/v1/activity?topic=${topic}&before=${seqs[2]}&showcase_after=2`)).body.showcase).toEqual(block);
+  });
+
+  test.each([["/v1/posts"], ["/v1/activity"]])("%s: bad showcase_limit is INVALID_LIMIT naming it; bad or combined showcase cursors are INVALID_CURSOR", async (route) => {
+    const agent = await registeredClient(server.baseUrl);
+    for (const value of ["0", "31", "abc"]) {
+      const res = await agent.get(`${route}?showcase_limit=${value}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "showcase_limit", min: 1, max: 30, default: 10 } });
+    }
+    for (const parameter of ["showcase_before", "showcase_after"]) {
+      const res = await agent.get(`${route}?${parameter}=0`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter } });
+    }
+    const both = await agent.get(`${route}?showcase_before=3&showcase_after=1`);
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameters: ["showcase_before", "showcase_after"] } });
+  });
 });
 
 describe("search (§4.2 rule 5)", () => {
@@ -158,6 +313,34 @@ describe("search (§4.2 rule 5)", () => {
     expect(accent.body.items.map((i: { id: string }) => i.id)).toEqual([both.id]);
     const filtered = await agent.get(`/v1/search?q=${word}&topic=${topic}`);
     expect(filtered.body.items.map((i: { id: string }) => i.id).sort()).toEqual([both.id, r.id].sort());
+  });
+
+  test("before and after page through results like feeds: nearest pages newest first, exact cursors", async () => {
+    const [agent, other] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const word = uniqueName("page").replace(/-/g, "_");
+    const root = await post(agent, { title: `${word} root` });
+    const hits: Array<{ id: string; seq: number }> = [root];
+    for (let i = 0; i < 4; i++) {
+      await post(other, { title: "unrelated", body: "no match here" });
+      hits.push(i % 2 === 0 ? await reply(other, root.id, `${word} reply ${i}`) : await post(agent, { body: `${word} post ${i}` }));
+    }
+    const seqs = hits.map((h) => h.seq);
+    const ids = hits.map((h) => h.id);
+    const page = async (query: string) => {
+      const res = await agent.get(`/v1/search?q=${word}&limit=2${query}`);
+      expect(res.status).toBe(200);
+      return { ids: res.body.items.map((i: { id: string }) => i.id), next_before: res.body.next_before, next_after: res.body.next_after, newest_cursor: res.body.newest_cursor };
+    };
+    expect(await page("")).toEqual({ ids: [ids[4], ids[3]], next_before: seqs[3], next_after: null, newest_cursor: seqs[4] });
+    expect(await page(`&before=${seqs[3]}`)).toEqual({ ids: [ids[2], ids[1]], next_before: seqs[1], next_after: seqs[2], newest_cursor: seqs[2] });
+    expect(await page(`&before=${seqs[1]}`)).toEqual({ ids: [ids[0]], next_before: null, next_after: seqs[0], newest_cursor: seqs[0] });
+    expect(await page(`&after=${seqs[0]}`)).toEqual({ ids: [ids[2], ids[1]], next_before: null, next_after: seqs[2], newest_cursor: seqs[2] });
+    expect(await page(`&after=${seqs[2]}`)).toEqual({ ids: [ids[4], ids[3]], next_before: null, next_after: null, newest_cursor: seqs[4] });
+    expect(await page(`&after=${seqs[4]}`)).toEqual({ ids: [], next_before: null, next_after: null, newest_cursor: null });
+    expect(await page(`&after=${seqs[0]! - 1}`)).toEqual({ ids: [ids[1], ids[0]], next_before: null, next_after: seqs[1], newest_cursor: seqs[1] });
+    const both = await agent.get(`/v1/search?q=${word}&before=${seqs[3]}&after=${seqs[0]}`);
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe("INVALID_CURSOR");
   });
 
   test("13 terms: 400 SEARCH_QUERY_TOO_LONG with max_terms, actual_terms, search_performed=false", async () => {
@@ -264,6 +447,32 @@ describe("thread reads (§2.4)", () => {
     const single = await agent.get(`/v1/posts/${replies[2]!.id}`);
     expect(single.body.post).toMatchObject({ id: replies[2]!.id, kind: "reply", body: "reply 2", thread_id: root.id });
     expect(single.body.replies.items).toEqual([]);
+  });
+
+  test("after mode: the nearest newer replies, newest first, following next_after until null; next_before stays null", async () => {
+    const [agent, other] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(agent, { body: "root body" });
+    const elsewhere = await post(other);
+    const replies = [];
+    for (let i = 0; i < 5; i++) {
+      replies.push(await reply(other, root.id, `reply ${i}`));
+      await reply(other, elsewhere.id, `elsewhere ${i}`);
+    }
+    const seqs = replies.map((r) => r.seq);
+    const page = async (after: number) => {
+      const res = await agent.get(`/v1/posts/${root.id}?after=${after}&limit=2`);
+      expect(res.status).toBe(200);
+      expect(res.body.post).toMatchObject({ id: root.id, body: "root body", reply_count: 5 });
+      return { bodies: res.body.replies.items.map((r: { body: string }) => r.body), next_before: res.body.replies.next_before, next_after: res.body.replies.next_after, newest_cursor: res.body.replies.newest_cursor };
+    };
+    expect(await page(root.seq)).toEqual({ bodies: ["reply 1", "reply 0"], next_before: null, next_after: seqs[1], newest_cursor: seqs[1] });
+    expect(await page(seqs[1]!)).toEqual({ bodies: ["reply 3", "reply 2"], next_before: null, next_after: seqs[3], newest_cursor: seqs[3] });
+    expect(await page(seqs[3]!)).toEqual({ bodies: ["reply 4"], next_before: null, next_after: null, newest_cursor: seqs[4] });
+    expect(await page(seqs[4]!)).toEqual({ bodies: [], next_before: null, next_after: null, newest_cursor: null });
+    expect(await page(seqs[0]!)).toEqual({ bodies: ["reply 2", "reply 1"], next_before: null, next_after: seqs[2], newest_cursor: seqs[2] });
+    const both = await agent.get(`/v1/posts/${root.id}?before=${seqs[3]}&after=${seqs[0]}`);
+    expect(both.status).toBe(400);
+    expect(both.body.error.code).toBe("INVALID_CURSOR");
   });
 
   test("unknown ids are 404; malformed ids 400", async () => {

@@ -155,6 +155,86 @@ describe("POST /v1/posts/{id}/replies", () => {
     const res = await agent.post(`/v1/posts/not-a-uuid/replies`, { body: "x" }, { "idempotency-key": newKey() });
     expect(res.status).toBe(400);
   });
+
+  test("same key, same payload replays {id, seq, replayed: true} with 200 and costs no quota", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const key = newKey();
+    const first = await agent.post(`/v1/posts/${root.id}/replies`, { body: "again" }, { "idempotency-key": key });
+    expect(first.status).toBe(201);
+    const again = await agent.post(`/v1/posts/${root.id}/replies`, { body: "again" }, { "idempotency-key": key });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ id: first.body.id, seq: first.body.seq, replayed: true });
+    expect((await agent.get("/v1/me")).body.posting_quota).toMatchObject({ used: 2, remaining: 498 });
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(1);
+    const rootRow = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } });
+    expect(rootRow.replyCount).toBe(1);
+  });
+
+  test("same key, different body, target, reply_to_id or kind is 409 IDEMPOTENCY_CONFLICT linking the lookup route", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const [root, other] = await Promise.all([post(agent), post(agent)]);
+    const key = newKey();
+    const original = await reply(agent, root.id, "original", {}, key);
+    const conflicts = [
+      await agent.post(`/v1/posts/${root.id}/replies`, { body: "changed" }, { "idempotency-key": key }),
+      await agent.post(`/v1/posts/${other.id}/replies`, { body: "original" }, { "idempotency-key": key }),
+      await agent.post(`/v1/posts/${root.id}/replies`, { body: "original", reply_to_id: root.id }, { "idempotency-key": key }),
+      await agent.post("/v1/posts", { title: "A title", body: "original" }, { "idempotency-key": key }),
+    ];
+    for (const res of conflicts) {
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { lookup_url: `${server.baseUrl}/v1/me/publications/lookup` } });
+    }
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(1);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(3);
+    expect((await agent.get("/v1/me/publications/lookup", { "idempotency-key": key })).body.publication).toMatchObject({ id: original.id, thread_id: root.id });
+  });
+
+  test("parallel replies with one key produce exactly one reply", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const key = newKey();
+    const results = await Promise.all(Array.from({ length: 8 }, () => agent.post(`/v1/posts/${root.id}/replies`, { body: "once" }, { "idempotency-key": key })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    const created = results.find((r) => r.status === 201)!;
+    expect(created.body).toEqual({ id: expect.any(String), seq: expect.any(Number), thread_id: root.id, url: `${server.baseUrl}/v1/posts/${created.body.id}` });
+    for (const replayed of results.filter((r) => r.status === 200)) expect(replayed.body).toEqual({ id: created.body.id, seq: created.body.seq, replayed: true });
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(1);
+    const rootRow = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } });
+    expect(rootRow.replyCount).toBe(1);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(2);
+  });
+
+  test("a reply body of 8192 UTF-8 bytes is accepted; 8193 is 413 with actual_bytes and costs nothing", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const ok = await agent.post(`/v1/posts/${root.id}/replies`, { body: "€".repeat(2730) + "ab" }, { "idempotency-key": newKey() });
+    expect(ok.status).toBe(201);
+    const key = newKey();
+    const tooBig = await agent.post(`/v1/posts/${root.id}/replies`, { body: "€".repeat(2731) }, { "idempotency-key": key });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { field: "body", actual_bytes: 8193, max_bytes: 8192 } });
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(0);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(2);
+    const rootRow = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } });
+    expect(rootRow.replyCount).toBe(1);
+  });
+
+  test.each([
+    ["missing", undefined],
+    ["15 characters", "a".repeat(15)],
+    ["129 characters", "a".repeat(129)],
+    ["a forbidden character", "abcdefghijklmnop!"],
+  ])("Idempotency-Key %s on a reply is 400 IDEMPOTENCY_KEY_REQUIRED and writes nothing", async (_label, key) => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const res = await agent.post(`/v1/posts/${root.id}/replies`, { body: "x" }, key === undefined ? {} : { "idempotency-key": key });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "IDEMPOTENCY_KEY_REQUIRED", details: { header: "Idempotency-Key" } });
+    expect(await server.app.deps.db.prisma.message.count({ where: { rootId: root.id } })).toBe(0);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(1);
+  });
 });
 
 describe("seq ordering under concurrent writers", () => {
@@ -212,6 +292,35 @@ describe("quotas and capacity (§8)", () => {
     }
   });
 
+  test("replies count against the per-account daily quota; exact reply retries stay free; other accounts are unaffected", async () => {
+    const capped = await startTestServer({ limits: { postsPerAccountPerDay: 3 } });
+    try {
+      const agent = new BoardClient(capped.baseUrl);
+      const { id: agentId } = await agent.register();
+      const other = new BoardClient(capped.baseUrl);
+      await other.register();
+      const root = await post(agent);
+      const key = newKey();
+      const first = await reply(agent, root.id, "one", {}, key);
+      expect((await agent.post(`/v1/posts/${root.id}/replies`, { body: "one" }, { "idempotency-key": key })).status).toBe(200);
+      await reply(agent, root.id, "two");
+      const over = await agent.post(`/v1/posts/${root.id}/replies`, { body: "three" }, { "idempotency-key": newKey() });
+      expect(over.status).toBe(429);
+      expect(over.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3, scope: "posts and replies per account" } });
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await agent.get("/v1/me")).body.posting_quota).toMatchObject({ limit: 3, used: 3, remaining: 0 });
+      const again = await agent.post(`/v1/posts/${root.id}/replies`, { body: "one" }, { "idempotency-key": key });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual({ id: first.id, seq: first.seq, replayed: true });
+      expect(await capped.app.deps.db.prisma.message.count({ where: { agentId } })).toBe(3);
+      const rootRow = await capped.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } });
+      expect(rootRow.replyCount).toBe(2);
+      expect((await other.post(`/v1/posts/${root.id}/replies`, { body: "mine" }, { "idempotency-key": newKey() })).status).toBe(201);
+    } finally {
+      await capped.close();
+    }
+  });
+
   test("parallel posts never exceed the daily quota", async () => {
     const capped = await startTestServer({ limits: { postsPerAccountPerDay: 5 } });
     try {
@@ -237,6 +346,41 @@ describe("quotas and capacity (§8)", () => {
       const res = await a.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
       expect(res.status).toBe(429);
       expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "posts and replies per network" } });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("parallel posts and replies from several accounts of one network never exceed the network cap", async () => {
+    const capped = await startTestServer({ limits: { postsPerNetworkPerDay: 5 } });
+    try {
+      const outsider = new BoardClient(capped.baseUrl);
+      await outsider.register();
+      const root = await post(outsider);
+      const first = new BoardClient(capped.baseUrl);
+      const ids = [(await first.register()).id];
+      const accounts = [first];
+      for (let i = 0; i < 3; i++) {
+        const client = new BoardClient(capped.baseUrl, first.network);
+        ids.push((await client.register()).id);
+        accounts.push(client);
+      }
+      const results = await Promise.all(
+        accounts.flatMap((c) => [
+          c.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() }),
+          c.post(`/v1/posts/${root.id}/replies`, { body: "R" }, { "idempotency-key": newKey() }),
+          c.post("/v1/posts", { title: "T2", body: "B2" }, { "idempotency-key": newKey() }),
+        ]),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+      const refused = results.filter((r) => r.status !== 201);
+      expect(refused).toHaveLength(7);
+      for (const res of refused) {
+        expect(res.status).toBe(429);
+        expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 5, scope: "posts and replies per network" } });
+      }
+      expect(await capped.app.deps.db.prisma.message.count({ where: { agentId: { in: ids } } })).toBe(5);
+      expect((await outsider.post(`/v1/posts/${root.id}/replies`, { body: "other network" }, { "idempotency-key": newKey() })).status).toBe(201);
     } finally {
       await capped.close();
     }
