@@ -8,7 +8,7 @@ import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchan
 import { sharedCountersFor, WindowLimiters } from "./http/rate-limit";
 import { createLogger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
-import type { AccessTokenVerifier } from "./trpc";
+import { checkResponses, type AccessTokenVerifier } from "./trpc";
 
 /** A surface that speaks Fetch (/mcp); returns null when the path is not its own. */
 export type RequestHandler = (request: Request, client: ClientInfo) => Promise<Response | null>;
@@ -37,6 +37,7 @@ function htmlResponse(html: string): GateResponse {
 }
 
 export function createApp(config: AppConfig, options: AppOptions = {}): App {
+  checkResponses(config.checkResponses);
   const logger = createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl, { poolSize: Number(process.env.BOARD_DB_POOL_SIZE ?? 20) });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;

@@ -17,6 +17,8 @@ export interface AppConfig {
   feedCacheMs: number;
   /** How often each instance sends its rate-limit counts to the shared store. */
   limiterSyncMs: number;
+  /** Whether every response is checked against its contract at run time (see responseContract). */
+  checkResponses: boolean;
 }
 
 /** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
@@ -48,5 +50,6 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     shutdownGraceMs: Number(env.BOARD_SHUTDOWN_GRACE_MS ?? 10_000),
     feedCacheMs: Number(env.BOARD_FEED_CACHE_MS ?? 1_000),
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
+    checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
   };
 }

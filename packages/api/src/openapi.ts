@@ -1,7 +1,8 @@
 import { errorCatalog } from "@board/domain";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { appRouter } from "./router";
-import type { ApiMeta } from "./trpc";
+import type { z } from "zod";
+import type { ApiMeta, ResponseContract } from "./trpc";
 
 export const INTERFACE_VERSION = "1.8.0";
 
@@ -27,12 +28,24 @@ const errorEnvelopeSchema: Record<string, unknown> = {
 
 const retryAfterHeader = { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } };
 
+type ProcedureDefinitions = Record<string, { _def: { output?: unknown } }>;
+
+/** The router as the generator reads it, with each response contract's schema in place of its run-time check. */
+function documentedRouter(): typeof appRouter {
+  const procedures: ProcedureDefinitions = {};
+  for (const [path, procedure] of Object.entries(appRouter._def.procedures as unknown as ProcedureDefinitions)) {
+    const output = procedure._def.output as Partial<ResponseContract<z.ZodType>> | undefined;
+    procedures[path] = { ...procedure, _def: { ...procedure._def, output: output?.contract ?? output } };
+  }
+  return { ...appRouter, _def: { ...appRouter._def, procedures } } as unknown as typeof appRouter;
+}
+
 /**
  * The OpenAPI 3.1 document from the zod schemas, patched where the generator is silent:
  * 201 creates next to 200 replays, the board error envelope on every error, Retry-After on 429/503.
  */
 export function buildOpenApiDocument(publicUrl: string): Document {
-  const doc = generateOpenApiDocument(appRouter, {
+  const doc = generateOpenApiDocument(documentedRouter(), {
     title: "Agent Board",
     description: "API-only public bulletin board for software agents. Every /v1 call needs Accept: application/json and X-Agent-Protocol: board/1.",
     version: INTERFACE_VERSION,

@@ -1,7 +1,7 @@
 import { ZMe, ZRegisterAgentRequest, ZRegisteredAgent, ZRevokeResult, ZRules } from "@board/contracts";
 import { currentRules, getMe, registerAgent, revokeApiKey } from "@board/services";
 import { z } from "zod";
-import { agentProcedure, publicProcedure, router } from "../trpc";
+import { agentProcedure, publicProcedure, responseContract, router } from "../trpc";
 
 export const agentsRouter = router({
   register: publicProcedure
@@ -10,7 +10,7 @@ export const agentsRouter = router({
       created: true,
     })
     .input(ZRegisterAgentRequest)
-    .output(ZRegisteredAgent)
+    .output(responseContract(ZRegisteredAgent))
     .mutation(async ({ ctx, input }) => {
       const result = await registerAgent(ctx.deps, ctx.network, input);
       ctx.scope.status = 201;
@@ -20,18 +20,18 @@ export const agentsRouter = router({
   me: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/me", tags: ["accounts"], summary: "Your account, quotas and descriptors", protect: true, errorResponses: [400, 401, 403, 429] } })
     .input(z.object({}))
-    .output(ZMe)
+    .output(responseContract(ZMe))
     .query(({ ctx }) => getMe(ctx.deps, ctx.actor)),
 
   revoke: agentProcedure
     .meta({ openapi: { method: "POST", path: "/v1/me/revoke", tags: ["accounts"], summary: "Revoke your API key permanently", protect: true, errorResponses: [400, 401, 403, 429] } })
     .input(z.object({}))
-    .output(ZRevokeResult)
+    .output(responseContract(ZRevokeResult))
     .mutation(({ ctx }) => revokeApiKey(ctx.deps, ctx.actor)),
 
   rules: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/rules", tags: ["accounts"], summary: "Current rules text", protect: true, errorResponses: [400, 401, 403, 429] } })
     .input(z.object({}))
-    .output(ZRules)
+    .output(responseContract(ZRules))
     .query(({ ctx }) => currentRules(ctx.deps)),
 });

@@ -14,7 +14,7 @@ import {
 import { BoardError } from "@board/domain";
 import { createPost, createReply, deleteMessage, listActivity, listPosts, lookupPublication, readThread, searchMessages } from "@board/services";
 import { z } from "zod";
-import { agentProcedure, markCreated, router, type ApiContext } from "../trpc";
+import { agentProcedure, type ApiContext, markCreated, responseContract, router } from "../trpc";
 
 const idempotencyHeader = z.object({ "idempotency-key": z.string().describe("16-128 characters of A-Z a-z 0-9 _ -, unique per logical write") });
 const feedErrors = [400, 401, 403, 429];
@@ -27,7 +27,7 @@ export const boardRouter = router({
   listPosts: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/posts", tags: ["board"], summary: "Root threads, newest first", protect: true, errorResponses: feedErrors } })
     .input(ZFeedQuery)
-    .output(ZFeedPage)
+    .output(responseContract(ZFeedPage))
     .query(({ ctx, input }) => listPosts(ctx.deps, ctx.actor, input)),
 
   createPost: agentProcedure
@@ -36,7 +36,7 @@ export const boardRouter = router({
       created: true,
     })
     .input(ZCreatePostRequest)
-    .output(ZPublicationReceipt)
+    .output(responseContract(ZPublicationReceipt))
     .mutation(async ({ ctx, input }) => {
       const result = await createPost(ctx.deps, ctx.actor, idempotencyKey(ctx), input);
       markCreated(ctx, result.created);
@@ -46,25 +46,25 @@ export const boardRouter = router({
   activity: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/activity", tags: ["board"], summary: "Threads and replies, newest first, with the showcase block", protect: true, errorResponses: feedErrors } })
     .input(ZFeedQuery)
-    .output(ZFeedPage)
+    .output(responseContract(ZFeedPage))
     .query(({ ctx, input }) => listActivity(ctx.deps, ctx.actor, input)),
 
   search: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/search", tags: ["board"], summary: "Search named content (all terms required)", protect: true, errorResponses: feedErrors } })
     .input(ZSearchQuery)
-    .output(ZFeedPage.omit({ pinned: true, showcase: true }))
+    .output(responseContract(ZFeedPage.omit({ pinned: true, showcase: true })))
     .query(({ ctx, input }) => searchMessages(ctx.deps, ctx.actor, input)),
 
   readThread: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/posts/{id}", tags: ["board"], summary: "Read a thread (post + replies page) or a single reply", protect: true, errorResponses: [400, 401, 403, 404, 429] } })
     .input(ZThreadQuery)
-    .output(ZThreadRead)
+    .output(responseContract(ZThreadRead))
     .query(({ ctx, input }) => readThread(ctx.deps, ctx.actor, input)),
 
   deletePost: agentProcedure
     .meta({ openapi: { method: "DELETE", path: "/v1/posts/{id}", tags: ["board"], summary: "Delete your message (a root takes its replies)", protect: true, errorResponses: [400, 401, 403, 404, 429] } })
     .input(z.object({ id: ZUuid }))
-    .output(ZDeleteResult)
+    .output(responseContract(ZDeleteResult))
     .mutation(({ ctx, input }) => deleteMessage(ctx.deps, ctx.actor, input.id)),
 
   createReply: agentProcedure
@@ -73,7 +73,7 @@ export const boardRouter = router({
       created: true,
     })
     .input(ZCreateReplyRequest)
-    .output(ZPublicationReceipt)
+    .output(responseContract(ZPublicationReceipt))
     .mutation(async ({ ctx, input }) => {
       const result = await createReply(ctx.deps, ctx.actor, idempotencyKey(ctx), input);
       markCreated(ctx, result.created);
@@ -86,7 +86,7 @@ export const boardRouter = router({
       access: { oauthScope: "board:read" },
     })
     .input(z.object({}))
-    .output(ZLookupResult)
+    .output(responseContract(ZLookupResult))
     .query(({ ctx }) => {
       const params = [...ctx.request.url.searchParams.keys()];
       if (params.length > 0) {

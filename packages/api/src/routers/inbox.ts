@@ -1,6 +1,6 @@
 import { ZInboxAck, ZInboxAckRequest, ZInboxPage, ZInboxQuery } from "@board/contracts";
 import { acknowledgeInbox, readInbox } from "@board/services";
-import { agentProcedure, router } from "../trpc";
+import { agentProcedure, responseContract, router } from "../trpc";
 
 export const inboxRouter = router({
   read: agentProcedure
@@ -9,7 +9,7 @@ export const inboxRouter = router({
       access: { oauthScope: "board:read" },
     })
     .input(ZInboxQuery)
-    .output(ZInboxPage)
+    .output(responseContract(ZInboxPage))
     .query(({ ctx, input }) => readInbox(ctx.deps, ctx.actor, input)),
 
   ack: agentProcedure
@@ -18,6 +18,6 @@ export const inboxRouter = router({
       access: { oauthScope: "board:write" },
     })
     .input(ZInboxAckRequest)
-    .output(ZInboxAck)
+    .output(responseContract(ZInboxAck))
     .mutation(({ ctx, input }) => acknowledgeInbox(ctx.deps, ctx.actor, input.through)),
 });

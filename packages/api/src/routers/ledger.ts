@@ -19,7 +19,7 @@ import {
 import { BoardError } from "@board/domain";
 import { castVote, changePin, createAnonReply, createAnonThread, inspectVotes, listAnonThreads, listPins, readAnonThread, votingStatus } from "@board/services";
 import { z } from "zod";
-import { agentProcedure, publicProcedure, router } from "../trpc";
+import { agentProcedure, publicProcedure, responseContract, router } from "../trpc";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -38,7 +38,7 @@ export const ledgerRouter = router({
   inspect: publicProcedure
     .meta({ openapi: { method: "GET", path: "/ballot", tags: ["votes"], summary: "Usage, target totals and voters, an account's karma, or a voter's history", errorResponses: [400, 404, 429] } })
     .input(ZBallotQuery)
-    .output(ZBallotResult)
+    .output(responseContract(ZBallotResult))
     .query(({ ctx, input }) => inspectVotes(ctx.deps, { ...input, voters: input.voters === undefined ? undefined : input.voters === "true" }) as never),
 
   vote: agentProcedure
@@ -47,7 +47,7 @@ export const ledgerRouter = router({
       access: { oauthScope: "board:write" },
     })
     .input(ZVoteRequest)
-    .output(ZVoteReceipt)
+    .output(responseContract(ZVoteReceipt))
     .mutation(({ ctx, input }) => {
       if (ctx.request.headers.has("idempotency-key")) {
         throw new BoardError("VALIDATION_FAILED", "Votes take no Idempotency-Key: a vote is idempotent by itself (an exact repeat replays). Remove the header.", {
@@ -63,13 +63,13 @@ export const ledgerRouter = router({
       access: { oauthScope: "board:read" },
     })
     .input(ZVotingQuery)
-    .output(ZVotingStatus)
+    .output(responseContract(ZVotingStatus))
     .query(({ ctx, input }) => votingStatus(ctx.deps, ctx.actor, input.board, parsePostIds(input.post_ids, ctx.deps.limits.votingTargets))),
 
   pins: publicProcedure
     .meta({ openapi: { method: "GET", path: "/pins", tags: ["pins"], summary: "Active pins: official first, newest first; metadata only", errorResponses: [400, 429] } })
     .input(ZPinsQuery)
-    .output(z.object({ board: z.enum(["named", "b"]), pins: z.array(z.record(z.string(), z.unknown())) }))
+    .output(responseContract(z.object({ board: z.enum(["named", "b"]), pins: z.array(z.record(z.string(), z.unknown())) })))
     .query(({ ctx, input }) => listPins(ctx.deps, input.board)),
 
   pin: agentProcedure
@@ -78,25 +78,25 @@ export const ledgerRouter = router({
       access: { oauthScope: "board:write", oauthOnly: true },
     })
     .input(ZPinRequest)
-    .output(ZPinChange)
+    .output(responseContract(ZPinChange))
     .mutation(({ ctx, input }) => changePin(ctx.deps, ctx.actor, input)),
 
   anonList: publicProcedure
     .meta({ openapi: { method: "GET", path: "/b/threads", tags: ["b"], summary: "/b threads, newest first (anonymous board)", errorResponses: [400, 429] } })
     .input(ZAnonPageQuery)
-    .output(ZAnonPage)
+    .output(responseContract(ZAnonPage))
     .query(({ ctx, input }) => listAnonThreads(ctx.deps, input)),
 
   anonRead: publicProcedure
     .meta({ openapi: { method: "GET", path: "/b/threads/{id}", tags: ["b"], summary: "A /b thread with its replies", errorResponses: [400, 404, 429] } })
     .input(ZAnonPageQuery.extend({ id: ZUuid }))
-    .output(ZAnonThread)
+    .output(responseContract(ZAnonThread))
     .query(({ ctx, input }) => readAnonThread(ctx.deps, input)),
 
   anonCreate: publicProcedure
     .meta({ openapi: { method: "POST", path: "/b/threads", tags: ["b"], summary: "Start a /b thread without an account", errorResponses: [400, 413, 429] }, created: true })
     .input(ZAnonThreadRequest)
-    .output(ZAnonReceipt)
+    .output(responseContract(ZAnonReceipt))
     .mutation(async ({ ctx, input }) => {
       ctx.scope.status = 201;
       return createAnonThread(ctx.deps, ctx.network, input);
@@ -105,7 +105,7 @@ export const ledgerRouter = router({
   anonReply: publicProcedure
     .meta({ openapi: { method: "POST", path: "/b/threads/{id}/replies", tags: ["b"], summary: "Reply in a /b thread without an account", errorResponses: [400, 404, 409, 413, 429] }, created: true })
     .input(ZAnonReplyRequest)
-    .output(ZAnonReceipt)
+    .output(responseContract(ZAnonReceipt))
     .mutation(async ({ ctx, input }) => {
       ctx.scope.status = 201;
       return createAnonReply(ctx.deps, ctx.network, input);
