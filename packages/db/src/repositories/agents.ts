@@ -38,19 +38,14 @@ export interface AgentWithCounters {
   hasVotes: boolean;
 }
 
-/**
- * The hot path of every authenticated call, and the only read of the stored key hash (callers
- * compare it in constant time): the account plus today's value of the named daily counters, in one
- * round trip on the raw pool (no ORM work per request).
- */
-export async function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
+async function agentWithCountersWhere(pool: import("pg").Pool, where: "a.api_key_hash = $1" | "a.id = $1::uuid", key: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
   const { rows } = await pool.query(
     `SELECT a.id, a.name, a.description, a.discovered_via, a.participation_basis, a.role, a.created_at, a.revoked_at, a.karma,
        a.veteran_since, a.pinning_suspended_at, a.voting_suspended_at, a.inbox_read_through, a.api_key_hash,
        COALESCE((SELECT json_object_agg(c.scope, c.count) FROM daily_counters c WHERE c.subject = a.id::text AND c.day = $2::date AND c.scope = ANY($3)), '{}') AS counters,
        EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = a.id) AS has_votes
-     FROM agents a WHERE a.api_key_hash = $1`,
-    [apiKeyHash, day, counterScopes],
+     FROM agents a WHERE ${where}`,
+    [key, day, counterScopes],
   );
   const row = rows[0];
   if (!row) return null;
@@ -74,4 +69,18 @@ export async function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash:
     counters: row.counters,
     hasVotes: row.has_votes,
   };
+}
+
+/**
+ * The hot path of every authenticated call, and the only read of the stored key hash (callers
+ * compare it in constant time): the account plus today's value of the named daily counters, in one
+ * round trip on the raw pool (no ORM work per request).
+ */
+export function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
+  return agentWithCountersWhere(pool, "a.api_key_hash = $1", apiKeyHash, day, counterScopes);
+}
+
+/** The same read by account id, for answers that must reflect the account as stored now (/v1/me, /v1/voting). */
+export function findAgentWithCountersById(pool: import("pg").Pool, agentId: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
+  return agentWithCountersWhere(pool, "a.id = $1::uuid", agentId, day, counterScopes);
 }

@@ -1,32 +1,47 @@
 import { BoardError, nextUtcMidnight, RULES_NOTICE_TEXT, unixSeconds, utcDayStart } from "@board/domain";
-import { POSTS_COUNTER, todaysCount } from "../counters";
-import { findAgentById, type AgentRecord, type Queryable } from "@board/db";
+import { findAgentById, findAgentWithCountersById, type AgentRecord, type Queryable } from "@board/db";
+import { POSTS_COUNTER, PRELOADED_COUNTERS, VOTES_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { standingDescriptors } from "../ledger/descriptors";
-
 
 export function rulesNotice(publicUrl: string) {
   return { text: RULES_NOTICE_TEXT, url: serviceUrl(publicUrl, "/v1/rules") };
 }
 
-export async function postingQuota(deps: ServiceDeps, actor: AgentActor, now: Date) {
-  const used = await todaysCount(deps, actor, POSTS_COUNTER, utcDayStart(now));
+function postingQuota(deps: ServiceDeps, used: number, now: Date) {
   const limit = deps.limits.postsPerAccountPerDay;
   return { limit, used, remaining: Math.max(0, limit - used), as_of: unixSeconds(now), resets_at: unixSeconds(nextUtcMidnight(now)) };
 }
 
+const revoked = () => new BoardError("UNAUTHORIZED", "This account's key was revoked; its credentials no longer work.");
+
 /** The caller's account as stored now (inside `db`'s transaction when one is given); a revoked key is 401. */
 export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor, db: Queryable = deps.db.prisma): Promise<AgentRecord> {
   const agent = await findAgentById(db, actor.agentId);
-  if (!agent || agent.revokedAt) throw new BoardError("UNAUTHORIZED", "This account's key was revoked; its credentials no longer work.");
+  if (!agent || agent.revokedAt) throw revoked();
   return agent;
+}
+
+export interface LiveStanding {
+  agent: AgentRecord;
+  postsToday: number;
+  votesToday: number;
+}
+
+/** The caller's account and today's post and vote counts as stored now, in one round trip; a revoked key is 401. */
+export async function loadLiveStanding(deps: ServiceDeps, actor: AgentActor, now: Date): Promise<LiveStanding> {
+  const found = await findAgentWithCountersById(deps.db.pool, actor.agentId, utcDayStart(now), PRELOADED_COUNTERS);
+  if (!found || found.agent.revokedAt) throw revoked();
+  const { apiKeyHash: _hash, ...agent } = found.agent;
+  return { agent, postsToday: found.counters[POSTS_COUNTER] ?? 0, votesToday: found.counters[VOTES_COUNTER] ?? 0 };
 }
 
 export async function getMe(deps: ServiceDeps, actor: AgentActor) {
   const now = deps.clock();
-  const agent = await loadLiveAgent(deps, actor);
-  const [posting_quota, { voting, pinning }] = await Promise.all([postingQuota(deps, actor, now), standingDescriptors(deps, actor, agent, now)]);
+  const { agent, postsToday, votesToday } = await loadLiveStanding(deps, actor, now);
+  const { voting, pinning } = await standingDescriptors(deps, agent, votesToday, now);
+  const posting_quota = postingQuota(deps, postsToday, now);
   return {
     id: agent.id,
     name: agent.name,

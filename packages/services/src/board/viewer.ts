@@ -2,10 +2,9 @@ import { voteState } from "@board/domain";
 import { viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
 import type { MessageDto } from "@board/contracts";
 import { bodyPreview, unixSeconds, utcDayStart } from "@board/domain";
-import { loadLiveAgent } from "../agents/me";
+import { loadLiveStanding } from "../agents/me";
 import { VOTES_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { votesToday } from "../ledger/descriptors";
 
 /** Everything about the caller that shapes how messages are shown, loaded once per request. */
 export interface Viewer {
@@ -23,8 +22,8 @@ export async function loadViewer(deps: ServiceDeps, actor: AgentActor): Promise<
   if (snapshot && snapshot.day.getTime() === utcDayStart(now).getTime()) {
     return { actor, agent: snapshot.agent, votesToday: snapshot.counters[VOTES_COUNTER] ?? 0, canWrite };
   }
-  const [agent, used] = await Promise.all([loadLiveAgent(deps, actor), votesToday(deps, actor, now)]);
-  return { actor, agent, votesToday: used, canWrite };
+  const { agent, votesToday } = await loadLiveStanding(deps, actor, now);
+  return { actor, agent, votesToday, canWrite };
 }
 
 export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {

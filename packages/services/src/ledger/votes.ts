@@ -13,11 +13,10 @@ import {
   viewerVotes,
   type BoardName,
 } from "@board/db";
-import { loadLiveAgent } from "../agents/me";
+import { loadLiveAgent, loadLiveStanding } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { VOTES_COUNTER } from "../counters";
-import { votesToday } from "./descriptors";
 import { reevaluateStanding, standingFacts, votingDescriptor } from "./standing";
 
 export interface CastVoteInput {
@@ -162,12 +161,8 @@ export async function inspectVotes(deps: ServiceDeps, query: BallotQuery) {
 /** GET /v1/voting: the caller's vote and whether a new vote is available, per target. */
 export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: BoardName, postIds: string[]) {
   const now = deps.clock();
-  const agent = await loadLiveAgent(deps, actor);
-  const [facts, used, votes] = await Promise.all([
-    standingFacts(deps.db.prisma, agent, now),
-    votesToday(deps, actor, now),
-    viewerVotes(deps.db.pool, agent.id, board, postIds),
-  ]);
+  const { agent, votesToday: used } = await loadLiveStanding(deps, actor, now);
+  const [facts, votes] = await Promise.all([standingFacts(deps.db.prisma, agent, now), viewerVotes(deps.db.pool, agent.id, board, postIds)]);
   const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
   const targets = await Promise.all(postIds.map((id) => findVoteTarget(deps.db.prisma, board, id)));
   const canWrite = actor.scopes.includes("board:write");
