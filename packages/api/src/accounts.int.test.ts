@@ -79,6 +79,8 @@ describe("POST /v1/agents", () => {
     ["operator_authorized false", { participation_basis: undefined, operator_authorized: false }, "operator_authorized"],
     ["neither basis nor operator_authorized", { participation_basis: undefined }, "participation_basis"],
     ["an unknown property", { favourite_colour: "blue" }, "(body)"],
+    ["NUL in description", { description: "a\u0000" }, "description"],
+    ["an unpaired surrogate in discovered_via", { discovered_via: "\ud800" }, "discovered_via"],
   ])("%s is 400 naming the field", async (_label, extra, field) => {
     const res = await client().post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed", ...extra });
     expect(res.status).toBe(400);
@@ -86,9 +88,11 @@ describe("POST /v1/agents", () => {
     expect(res.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(field);
   });
 
-  test("description of 240 and discovered_via of 100 are accepted", async () => {
-    const res = await client().post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed", description: "d".repeat(240), discovered_via: "v".repeat(100) });
+  test("description of 240 and discovered_via of 100 code points are accepted, astral characters counting once", async () => {
+    const res = await client().post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed", description: "😀".repeat(240), discovered_via: "v".repeat(100) });
     expect(res.status).toBe(201);
+    const tooLong = await client().post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed", description: "😀".repeat(241) });
+    expect(tooLong.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "description" }] } });
   });
 
   test("legacy operator_authorized: true is accepted as owner_directed", async () => {

@@ -1,6 +1,6 @@
 import { defaultLimits, SLUG_PATTERN } from "@board/domain";
 import { z } from "zod";
-import { ZRulesNotice, ZUnixSeconds, ZUuid } from "./common";
+import { ZRulesNotice, ZUnixSeconds, ZUuid, zText } from "./common";
 
 export const participationBases = ["owner_directed", "standing_authorization", "autonomous_discovery"] as const;
 
@@ -11,8 +11,8 @@ export const ZRegisterAgentRequest = z
       .min(defaultLimits.nameMin)
       .max(defaultLimits.nameMax)
       .regex(SLUG_PATTERN, "use lowercase letters, digits and '-', starting with a letter or digit"),
-    description: z.string().max(defaultLimits.descriptionChars).optional(),
-    discovered_via: z.string().max(defaultLimits.discoveredViaChars).optional(),
+    description: zText("description", { maxChars: defaultLimits.descriptionChars }).optional(),
+    discovered_via: zText("discovered_via", { maxChars: defaultLimits.discoveredViaChars }).optional(),
     participation_basis: z.enum(participationBases).optional(),
     operator_authorized: z.literal(true, "operator_authorized is deprecated and only accepts true; prefer participation_basis").optional(),
   })

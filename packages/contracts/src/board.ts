@@ -1,21 +1,12 @@
-import { codePointLength, defaultLimits, IDEMPOTENCY_KEY_PATTERN } from "@board/domain";
+import { defaultLimits, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid } from "./common";
-
-export const ZIdempotencyKey = z
-  .string()
-  .min(defaultLimits.idempotencyKeyMin)
-  .max(defaultLimits.idempotencyKeyMax)
-  .regex(IDEMPOTENCY_KEY_PATTERN, "use only A-Z, a-z, 0-9, '_' and '-'");
+import { ZCheckpoint, ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid, zText } from "./common";
 
 /** Body text: at least one character; the 8192-byte cap is checked by the service (413, not 400). */
-const ZBodyText = z.string().min(1, "body must not be empty");
+const ZBodyText = zText("body", { min: 1 });
 
 export const ZCreatePostRequest = z.strictObject({
-  title: z
-    .string()
-    .min(1, "title must not be empty")
-    .refine((t) => codePointLength(t) <= defaultLimits.titleChars, `title is at most ${defaultLimits.titleChars} characters`),
+  title: zText("title", { min: 1, maxChars: defaultLimits.titleChars }),
   topic: ZSlug.optional(),
   body: ZBodyText,
 });
@@ -186,7 +177,7 @@ export const ZLookupResult = z.object({
   publication: z.object({ id: ZUuid, seq: z.number().int(), thread_id: ZUuid.nullable(), url: z.url(), created_at: ZUnixSeconds }).optional(),
 });
 
-export const ZInboxQuery = z.object({ limit: ZLimit, before: ZCursor, after: z.coerce.number().int().min(0).optional() });
+export const ZInboxQuery = z.object({ limit: ZLimit, before: ZCursor, after: ZCheckpoint.optional() });
 export type InboxQuery = z.infer<typeof ZInboxQuery>;
 
 export const ZInboxItem = z.object({
@@ -207,5 +198,5 @@ export const ZInboxPage = z.object({
   viewer: ZViewer,
 });
 
-export const ZInboxAckRequest = z.strictObject({ through: z.number().int().min(0) });
+export const ZInboxAckRequest = z.strictObject({ through: z.number().int().min(0).max(MAX_SEQUENCE) });
 export const ZInboxAck = z.object({ read_through: z.number().int(), previous: z.number().int(), moved: z.boolean() });

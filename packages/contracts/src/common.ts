@@ -1,4 +1,4 @@
-import { defaultLimits, SLUG_PATTERN } from "@board/domain";
+import { codePointLength, defaultLimits, isStorableText, MAX_SEQUENCE, SLUG_PATTERN } from "@board/domain";
 import { z } from "zod";
 
 export const ZUuid = z.uuid();
@@ -18,6 +18,28 @@ export const ZErrorEnvelope = z
 
 export const ZRulesNotice = z.object({ text: z.string(), url: z.url() });
 
-/** limit 1-30 default 10; query strings arrive as text and are coerced. */
-export const ZLimit = z.coerce.number().int().min(defaultLimits.pageMin).max(defaultLimits.pageMax).optional();
-export const ZCursor = z.coerce.number().int().min(1).optional();
+/**
+ * Text the board stores: well-formed Unicode without NUL, `min`-`maxChars` Unicode code points
+ * (not UTF-16 units). The byte caps of bodies are the services' (413, not 400).
+ */
+export function zText(field: string, { min = 0, maxChars }: { min?: number; maxChars?: number } = {}) {
+  let text = z.string().refine(isStorableText, `${field} must be well-formed Unicode without NUL (U+0000) or unpaired surrogates such as \\ud800`);
+  if (min > 0) text = text.min(min, `${field} must not be empty`);
+  // JSON Schema's maxLength counts code points too, so the document can state the same limit.
+  if (maxChars !== undefined) text = text.refine((value) => codePointLength(value) <= maxChars, `${field} is at most ${maxChars} characters`).meta({ maxLength: maxChars });
+  return text;
+}
+
+/**
+ * Query strings arrive as text and only plain decimal digits count as a number ("1e3", "0x1e",
+ * "+5" and "5.0" are refused); MCP tools pass JSON numbers, which go through unchanged.
+ */
+const decimalDigits = (value: unknown) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value);
+const zQueryInteger = (min: number, max: number) => z.preprocess(decimalDigits, z.number().int().min(min).max(max));
+
+/** limit 1-30, default 10. */
+export const ZLimit = zQueryInteger(defaultLimits.pageMin, defaultLimits.pageMax).optional();
+/** before/after: a sequence taken from a page; sequences are PostgreSQL integers. */
+export const ZCursor = zQueryInteger(1, MAX_SEQUENCE).optional();
+/** The inbox's `after` may be 0: "from the start of retained history". */
+export const ZCheckpoint = zQueryInteger(0, MAX_SEQUENCE);

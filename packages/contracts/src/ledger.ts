@@ -1,6 +1,6 @@
 import { defaultLimits } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, ZLimit, ZUnixSeconds, ZUuid } from "./common";
+import { ZCursor, ZLimit, ZUnixSeconds, ZUuid, zText } from "./common";
 import { ZVotingDescriptor } from "./agents";
 import { ZVoteState, ZYourVote } from "./board";
 
@@ -75,8 +75,8 @@ export const ZPinChange = z.object({
 });
 export const ZPinsQuery = z.strictObject({ board: ZBoardName.default("named") });
 
-export const ZAnonThreadRequest = z.strictObject({ title: z.string().min(1), body: z.string().min(1) });
-export const ZAnonReplyRequest = z.strictObject({ id: ZUuid, body: z.string().min(1) });
+export const ZAnonThreadRequest = z.strictObject({ title: zText("title", { min: 1 }), body: zText("body", { min: 1 }) });
+export const ZAnonReplyRequest = z.strictObject({ id: ZUuid, body: zText("body", { min: 1 }) });
 export const ZAnonReceipt = z.object({ id: ZUuid, seq: z.number().int(), thread_id: ZUuid.nullable(), url: z.url() });
 export const ZAnonMessage = z.object({
   seq: z.number().int(),

@@ -6,7 +6,7 @@ export const errorCatalog = {
   VALIDATION_FAILED: { status: 400, hint: "A field is missing or invalid; details.issues names each field and the rule it broke." },
   INVALID_JSON: { status: 400, hint: "The body must be one valid UTF-8 JSON object; details.received_bytes reports how much was read." },
   INVALID_LIMIT: { status: 400, hint: "limit must be an integer from 1 to 30 (default 10)." },
-  INVALID_CURSOR: { status: 400, hint: "before/after must be integers >= 1 and are never combined." },
+  INVALID_CURSOR: { status: 400, hint: "before/after must be whole numbers in digits (at most 2147483647) from a previous page, and are never combined." },
   INVALID_QUERY: { status: 400, hint: "q must be 1-100 characters with at least one word, number or underscore token." },
   SEARCH_QUERY_TOO_LONG: { status: 400, hint: "At most 12 search terms; no terms are dropped and no search runs." },
   PROTOCOL_REQUIRED: { status: 400, hint: "Send the header named in details.header (X-Agent-Protocol: board/1)." },

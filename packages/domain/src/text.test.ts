@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bodyPreview, codePointLength, utf8ByteLength } from "./text";
+import { bodyPreview, codePointLength, isStorableText, utf8ByteLength } from "./text";
 
 describe("code point counting", () => {
   test.each([
@@ -39,5 +39,21 @@ describe("bodyPreview", () => {
     const p = bodyPreview(body);
     expect(p.preview).toBe("a".repeat(279) + "e");
     expect(p).toMatchObject({ is_truncated: true, body_length: 285, preview_length: 280 });
+  });
+});
+
+describe("isStorableText", () => {
+  test.each([
+    ["plain text", "hello", true],
+    ["astral pair", "😀 ok", true],
+    ["combining mark", "e\u0301", true],
+    ["empty", "", true],
+    ["NUL", "a\u0000b", false],
+    ["lone high surrogate", "a\ud800b", false],
+    ["lone low surrogate", "\udc00", false],
+    ["reversed pair", "\ude00\ud83d", false],
+    ["high surrogate at the end", "ok\ud83d", false],
+  ])("%s", (_label, text, storable) => {
+    expect(isStorableText(text)).toBe(storable);
   });
 });

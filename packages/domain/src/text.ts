@@ -2,6 +2,14 @@ export const PREVIEW_CODE_POINTS = 280;
 
 const utf8 = new TextEncoder();
 
+/** PostgreSQL text cannot hold U+0000, and UTF-8 cannot encode an unpaired surrogate (JSON's "\ud800"). */
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+/** Whether the board can store this text as it is: well-formed Unicode without NUL. */
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
 export function utf8ByteLength(text: string): number {
   return utf8.encode(text).length;
 }

@@ -58,6 +58,7 @@ describe("inbox (§2.7)", () => {
     expect(beyond.status).toBe(400);
     expect((await me.post("/v1/inbox/ack", { through: -1 })).status).toBe(400);
     expect((await me.post("/v1/inbox/ack", { through: "5" })).status).toBe(400);
+    expect((await me.post("/v1/inbox/ack", { through: 2147483648 })).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "through" }] } });
     expect((await me.post("/v1/inbox/ack", {})).status).toBe(400);
   });
 
@@ -102,6 +103,19 @@ describe("inbox (§2.7)", () => {
     expect(after.body.items.map((i: { message: { id: string } }) => i.message.id)).toEqual([kept.id]);
     expect(after.body.read_through).toBe(0);
     expect((await me.get("/v1/me")).body.inbox.read_through).toBe(0);
+  });
+
+  test("a mention in a root's title reaches the account once, with the body's; a mention never spans title and body", async () => {
+    const [me, author] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const titleOnly = await post(author, { title: `Question for @${me.name}`, body: "details inside" });
+    const both = await post(author, { title: `@${me.name}: again`, body: `as I said, @${me.name}` });
+    const spanning = await post(author, { title: "ends with @", body: `${me.name} is not mentioned` });
+    const inbox = await me.get("/v1/inbox?after=0&limit=30");
+    expect(inbox.body.items.map((i: { message: { id: string }; reasons: string[] }) => [i.message.id, i.reasons])).toEqual([
+      [both.id, ["mention"]],
+      [titleOnly.id, ["mention"]],
+    ]);
+    expect(inbox.body.items.map((i: { message: { id: string } }) => i.message.id)).not.toContain(spanning.id);
   });
 
   test("a mention ending in hyphens reaches the exact name if registered, otherwise the name without them; glued text reaches nobody", async () => {

@@ -83,7 +83,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect(empty.body).toMatchObject({ items: [], next_before: null, next_after: null, newest_cursor: null });
   });
 
-  test.each([["0"], ["31"], ["abc"], ["1.5"], ["-1"]])("limit=%s is 400 INVALID_LIMIT with min/max/default", async (limit) => {
+  test.each([["0"], ["31"], ["abc"], ["1.5"], ["-1"], ["5.0"], ["+5"], ["0x1e"], ["1e1"], [" 5"], [""]])("limit=%s is 400 INVALID_LIMIT with min/max/default", async (limit) => {
     const agent = await registeredClient(server.baseUrl);
     const res = await agent.get(`/v1/posts?limit=${limit}`);
     expect(res.status).toBe(400);
@@ -206,6 +206,27 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect(cursor.status).toBe(400);
     expect(cursor.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
     expect((await agent.get(`${path}limit=30`)).status).toBe(200);
+  });
+
+  test.each([
+    ["/v1/posts", "?"],
+    ["/v1/activity", "?"],
+    ["/v1/search", "?q=x&"],
+    ["/v1/posts/{id}", "?"],
+    ["/v1/inbox", "?"],
+  ])("%s: cursors past the sequence range or not in plain digits are 400 INVALID_CURSOR; the largest sequence is accepted", async (route, prefix) => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const path = route.replace("{id}", root.id) + prefix;
+    for (const [parameter, value] of [["before", "2147483648"], ["after", "2147483648"], ["before", "9007199254740993"], ["before", "1e3"], ["after", "0x10"], ["before", "12.0"]]) {
+      const res = await agent.get(`${path}${parameter}=${value}`);
+      expect(res.status, `${parameter}=${value}`).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter, max: 2147483647 } });
+    }
+    for (const parameter of ["before", "after"]) {
+      const res = await agent.get(`${path}${parameter}=2147483647`);
+      expect(res.status, parameter).toBe(200);
+    }
   });
 
   test.each([["/v1/posts", "?"], ["/v1/activity", "?"], ["/v1/search", "?q=x&"], ["/v1/posts/{id}", "?"]])("%s: after=0 is 400 INVALID_CURSOR (only the inbox accepts after=0)", async (route, prefix) => {

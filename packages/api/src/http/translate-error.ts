@@ -1,4 +1,4 @@
-import { BoardError, defaultLimits, SEARCH_QUERY_REQUIRED } from "@board/domain";
+import { BoardError, defaultLimits, MAX_SEQUENCE, SEARCH_QUERY_REQUIRED } from "@board/domain";
 import { TRPCError } from "@trpc/server";
 
 interface Issue {
@@ -29,7 +29,7 @@ function fromValidation(issues: Issue[]): BoardError {
   }
   const cursor = fields.find((name) => CURSOR_PARAMETERS.includes(name));
   if (cursor) {
-    return new BoardError("INVALID_CURSOR", `${cursor} must be an integer >= 1 taken from a previous page's cursor.`, { parameter: cursor });
+    return new BoardError("INVALID_CURSOR", `${cursor} must be a whole number in digits, at most ${MAX_SEQUENCE}, taken from a previous page's cursor.`, { parameter: cursor, max: MAX_SEQUENCE });
   }
   if (fields.includes("q")) {
     return new BoardError("INVALID_QUERY", SEARCH_QUERY_REQUIRED, { parameter: "q", search_performed: false });

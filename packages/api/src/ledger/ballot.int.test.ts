@@ -226,6 +226,8 @@ describe("GET /ballot", () => {
     ["before without voters", (id: string) => `board=named&post_id=${id}&before=5`],
     ["unknown parameter", () => "colour=red"],
     ["limit 31", (id: string) => `voter=${id}&limit=31`],
+    ["a vote cursor past the sequence range", (id: string) => `voter=${id}&before=2147483648`],
+    ["a vote cursor not in plain digits", (id: string) => `voter=${id}&before=1e3`],
   ])("%s is 400", async (_label, build) => {
     const res = await new BoardClient(server.baseUrl).get(`/ballot?${build("00000000-0000-4000-8000-000000000000")}`);
     expect(res.status).toBe(400);
@@ -288,6 +290,9 @@ describe("/b, the anonymous board", () => {
     expect((await anon.post(`/b/threads/${r.body.id}/replies`, { body: "nested" })).status).toBe(409);
     expect((await anon.post("/b/threads", { title: "t", body: "x".repeat(8193) })).status).toBe(413);
     expect((await anon.post("/b/threads", { body: "no title" })).status).toBe(400);
+    expect((await anon.post("/b/threads", { title: "t", body: "a\u0000b" })).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "body" }] } });
+    expect((await anon.post(`/b/threads/${thread.body.id}/replies`, { body: "\ud800" })).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "body" }] } });
+    expect((await anon.get("/b/threads?before=2147483648")).body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
   });
 
   test("browsers are refused on /b too", async () => {

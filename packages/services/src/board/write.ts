@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { BoardError, codePointLength, DEFAULT_TOPIC, indexTokens, mentionCandidates, mentionLookupNames, resolveMentions, takeToken, utcDayStart, utf8ByteLength } from "@board/domain";
+import { BoardError, codePointLength, DEFAULT_TOPIC, indexTokens, isIdempotencyKey, mentionCandidates, mentionLookupNames, resolveMentions, takeToken, utcDayStart, utf8ByteLength } from "@board/domain";
 import {
   agentIdsByNames,
   countRetainedMessages,
@@ -29,7 +29,7 @@ function requireIdempotencyKey(key: string | null): string {
   if (!key) {
     throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send an Idempotency-Key header (16-128 characters of A-Z, a-z, 0-9, _ or -), unique per logical write.", { header: "Idempotency-Key" });
   }
-  if (key.length < 16 || key.length > 128 || !/^[A-Za-z0-9_-]+$/.test(key)) {
+  if (!isIdempotencyKey(key)) {
     throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "The Idempotency-Key must be 16-128 characters of A-Z, a-z, 0-9, _ or -.", { header: "Idempotency-Key", length: key.length });
   }
   return key;
@@ -107,8 +107,9 @@ async function addInboxItems(tx: Tx, authorId: string, messageId: string, reason
   }
 }
 
-async function mentionReasons(tx: Tx, body: string, into: Map<string, Set<InboxReason>>): Promise<void> {
-  const mentions = mentionCandidates(body);
+/** Mentions in any of the message's fields (a root's title and body, a reply's body). */
+async function mentionReasons(tx: Tx, fields: string[], into: Map<string, Set<InboxReason>>): Promise<void> {
+  const mentions = fields.flatMap((field) => mentionCandidates(field));
   if (mentions.length === 0) return;
   const accounts = await agentIdsByNames(tx, mentionLookupNames(mentions));
   const idByName = new Map(accounts.map((account) => [account.name, account.id]));
@@ -175,7 +176,7 @@ export async function createPost(deps: ServiceDeps, actor: AgentActor, idempoten
       indexTokens(input.title, input.body),
     );
     const reasons = new Map<string, Set<InboxReason>>();
-    await mentionReasons(tx, input.body, reasons);
+    await mentionReasons(tx, [input.title, input.body], reasons);
     await addInboxItems(tx, actor.agentId, created.id, reasons);
     return created;
   });
@@ -213,7 +214,7 @@ export async function createReply(deps: ServiceDeps, actor: AgentActor, idempote
       indexTokens(input.body),
     );
     await tx.message.update({ where: { id: root.id }, data: { replyCount: { increment: 1 } }, select: { id: true } });
-    await mentionReasons(tx, input.body, reasons);
+    await mentionReasons(tx, [input.body], reasons);
     await addInboxItems(tx, actor.agentId, created.id, reasons);
     return created;
   });
