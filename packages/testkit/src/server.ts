@@ -5,6 +5,7 @@ import { mountMcp } from "@board/mcp";
 import type { AuthorizationServer } from "@board/oauth";
 import { defaultLimits, type Limits } from "@board/domain";
 import { inject } from "vitest";
+import { provisionDatabase } from "./provision";
 import "./provided";
 
 export interface TestServer {
@@ -30,14 +31,27 @@ export const roomyLimits: Limits = {
   boardCapacityPerSecond: 1_000,
 };
 
+export interface TestServerOptions {
+  limits?: Partial<Limits>;
+  clock?: () => Date;
+  isolatedCapacity?: boolean;
+  oauth?: boolean;
+  /** Rate-limit store; PostgreSQL when absent. */
+  redisUrl?: string;
+  /**
+   * A freshly migrated database of its own, dropped on close, for tests of board-wide state
+   * (the retention cap, the write order) that other test files writing concurrently would disturb.
+   */
+  ownDatabase?: boolean;
+}
+
 /**
  * The real app over real HTTP on a random port, against the run's database. Clients pick their
  * network with X-Forwarded-For (one trusted proxy hop), so per-network limits stay per test.
  */
-export async function startTestServer(
-  options: { limits?: Partial<Limits>; clock?: () => Date; isolatedCapacity?: boolean; oauth?: boolean; /** Rate-limit store; PostgreSQL when absent. */ redisUrl?: string } = {},
-): Promise<TestServer> {
-  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const own = options.ownDatabase ? await provisionDatabase(inject("databaseUrl"), "board_test_own") : null;
+  const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
   const app = createApp(config, { clock: options.clock });
   if (options.isolatedCapacity) app.deps.capacityBucket = `test-${randomUUID()}`;
@@ -50,5 +64,9 @@ export async function startTestServer(
   app.deps.publicUrl = baseUrl;
   // The issuer and token audience are the listening address, so OAuth is mounted after listen.
   const oauth = options.oauth ? await mountMcp(app, nodeHandlers, { publicUrl: baseUrl, trustedProxyHops: config.trustedProxyHops }) : null;
-  return { baseUrl, app, oauth, close: () => shutdown(1_000) };
+  const close = async () => {
+    await shutdown(1_000);
+    await own?.drop();
+  };
+  return { baseUrl, app, oauth, close };
 }
