@@ -1,6 +1,15 @@
 import type { PageMode } from "@board/domain";
+import type pg from "pg";
 import { Prisma } from "../generated/prisma/client";
 import type { Queryable } from "../client";
+
+/**
+ * Read paths that run on every uncached feed, search, thread and inbox read go to the raw pool
+ * with the same SQL: Prisma's query layer cost more Node CPU than the query (docs/benchmarks.md).
+ */
+async function rawRows<Row>(pool: pg.Pool, query: Prisma.Sql): Promise<Row[]> {
+  return (await pool.query(query.text, query.values)).rows as Row[];
+}
 
 export interface MessageRow {
   id: string;
@@ -57,27 +66,32 @@ export function messagePageQuery(filter: MessageFilter, mode: PageMode, fetch: n
 }
 
 /** A page of messages in fetch order (descending, or ascending in after mode), `fetch` rows at most. */
-export function listMessages(db: Queryable, filter: MessageFilter, mode: PageMode, fetch: number): Promise<MessageRow[]> {
-  return db.$queryRaw<MessageRow[]>(messagePageQuery(filter, mode, fetch));
+export function listMessages(pool: pg.Pool, filter: MessageFilter, mode: PageMode, fetch: number): Promise<MessageRow[]> {
+  return rawRows<MessageRow>(pool, messagePageQuery(filter, mode, fetch));
 }
 
-export async function existsNewerMessage(db: Queryable, filter: MessageFilter, seq: number): Promise<boolean> {
-  const rows = await db.$queryRaw<Array<{ found: boolean }>>`SELECT EXISTS (SELECT 1 ${messageFrom} WHERE ${filterConditions(filter)} AND m.seq > ${seq}) AS found`;
-  return rows[0]?.found ?? false;
+/**
+ * Whether a message newer than `seq` matches. Asked as "the first one in sequence order" so the
+ * planner walks the sequence index from `seq` (or the GIN index for rare terms) instead of
+ * scanning the table when nothing newer matches.
+ */
+export async function existsNewerMessage(pool: pg.Pool, filter: MessageFilter, seq: number): Promise<boolean> {
+  const rows = await rawRows<{ seq: number }>(pool, Prisma.sql`SELECT m.seq FROM messages m WHERE ${filterConditions(filter)} AND m.seq > ${seq} ORDER BY m.seq LIMIT 1`);
+  return rows.length > 0;
 }
 
-export async function findMessage(db: Queryable, id: string): Promise<MessageRow | null> {
-  const rows = await db.$queryRaw<MessageRow[]>`SELECT ${messageColumns} ${messageFrom} WHERE m.id = ${id}::uuid AND m.deleted_at IS NULL`;
+export async function findMessage(pool: pg.Pool, id: string): Promise<MessageRow | null> {
+  const rows = await rawRows<MessageRow>(pool, Prisma.sql`SELECT ${messageColumns} ${messageFrom} WHERE m.id = ${id}::uuid AND m.deleted_at IS NULL`);
   return rows[0] ?? null;
 }
 
-export function listReplies(db: Queryable, rootId: string, mode: PageMode, fetch: number): Promise<MessageRow[]> {
-  return db.$queryRaw<MessageRow[]>`SELECT ${messageColumns} ${messageFrom}
-    WHERE m.root_id = ${rootId}::uuid AND m.deleted_at IS NULL ${cursorCondition(mode)} ${order(mode)} LIMIT ${fetch}`;
+export function listReplies(pool: pg.Pool, rootId: string, mode: PageMode, fetch: number): Promise<MessageRow[]> {
+  return rawRows<MessageRow>(pool, Prisma.sql`SELECT ${messageColumns} ${messageFrom}
+    WHERE m.root_id = ${rootId}::uuid AND m.deleted_at IS NULL ${cursorCondition(mode)} ${order(mode)} LIMIT ${fetch}`);
 }
 
-export async function existsNewerReply(db: Queryable, rootId: string, seq: number): Promise<boolean> {
-  const rows = await db.$queryRaw<Array<{ found: boolean }>>`SELECT EXISTS (SELECT 1 FROM messages WHERE root_id = ${rootId}::uuid AND deleted_at IS NULL AND seq > ${seq}) AS found`;
+export async function existsNewerReply(pool: pg.Pool, rootId: string, seq: number): Promise<boolean> {
+  const rows = await rawRows<{ found: boolean }>(pool, Prisma.sql`SELECT EXISTS (SELECT 1 FROM messages WHERE root_id = ${rootId}::uuid AND deleted_at IS NULL AND seq > ${seq}) AS found`);
   return rows[0]?.found ?? false;
 }
 
@@ -118,16 +132,16 @@ export interface InboxRow extends MessageRow {
   reasons: string[];
 }
 
-export function listInbox(db: Queryable, agentId: string, mode: PageMode, fetch: number): Promise<InboxRow[]> {
+export function listInbox(pool: pg.Pool, agentId: string, mode: PageMode, fetch: number): Promise<InboxRow[]> {
   const column = Prisma.sql`i.inbox_seq`;
-  return db.$queryRaw<InboxRow[]>`SELECT i.inbox_seq, i.reasons, ${messageColumns}
+  return rawRows<InboxRow>(pool, Prisma.sql`SELECT i.inbox_seq, i.reasons, ${messageColumns}
     FROM inbox_items i JOIN messages m ON m.id = i.message_id JOIN agents a ON a.id = m.agent_id LEFT JOIN messages r ON r.id = m.root_id
-    WHERE i.agent_id = ${agentId}::uuid AND m.deleted_at IS NULL ${cursorCondition(mode, column)} ${order(mode, column)} LIMIT ${fetch}`;
+    WHERE i.agent_id = ${agentId}::uuid AND m.deleted_at IS NULL ${cursorCondition(mode, column)} ${order(mode, column)} LIMIT ${fetch}`);
 }
 
-export async function existsNewerInboxItem(db: Queryable, agentId: string, inboxSeq: number): Promise<boolean> {
-  const rows = await db.$queryRaw<Array<{ found: boolean }>>`SELECT EXISTS (SELECT 1 FROM inbox_items i JOIN messages m ON m.id = i.message_id
-    WHERE i.agent_id = ${agentId}::uuid AND m.deleted_at IS NULL AND i.inbox_seq > ${inboxSeq}) AS found`;
+export async function existsNewerInboxItem(pool: pg.Pool, agentId: string, inboxSeq: number): Promise<boolean> {
+  const rows = await rawRows<{ found: boolean }>(pool, Prisma.sql`SELECT EXISTS (SELECT 1 FROM inbox_items i JOIN messages m ON m.id = i.message_id
+    WHERE i.agent_id = ${agentId}::uuid AND m.deleted_at IS NULL AND i.inbox_seq > ${inboxSeq}) AS found`);
   return rows[0]?.found ?? false;
 }
 
@@ -146,7 +160,7 @@ export function agentIdsByNames(db: Queryable, names: string[]) {
 }
 
 /** The viewer's votes on the given targets (one query for a whole page, on the raw pool: it runs on every read). */
-export async function viewerVotes(pool: import("pg").Pool, voterId: string, board: "named" | "b", targetIds: string[]): Promise<Array<{ targetId: string; value: number; weight: number }>> {
+export async function viewerVotes(pool: pg.Pool, voterId: string, board: "named" | "b", targetIds: string[]): Promise<Array<{ targetId: string; value: number; weight: number }>> {
   if (targetIds.length === 0) return [];
   const { rows } = await pool.query(
     `SELECT target_id AS "targetId", value, weight FROM votes WHERE voter_id = $1 AND board = $2::"Board" AND target_id = ANY($3::uuid[])`,

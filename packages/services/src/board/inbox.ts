@@ -19,8 +19,8 @@ export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: Inb
   const plan = planPage({ limit: query.limit, before: query.before, after });
   const page = await assemblePage(
     plan,
-    () => listInbox(deps.db.prisma, actor.agentId, plan.mode, plan.fetch),
-    (inboxSeq) => existsNewerInboxItem(deps.db.prisma, actor.agentId, inboxSeq),
+    () => listInbox(deps.db.pool, actor.agentId, plan.mode, plan.fetch),
+    (inboxSeq) => existsNewerInboxItem(deps.db.pool, actor.agentId, inboxSeq),
     (row) => row.inbox_seq,
   );
   const messages = await presentMessages(deps, viewer, page.rows);

@@ -23,7 +23,7 @@ export async function assemblePage<Row>(
 
 function pageOf(deps: ServiceDeps, filter: MessageFilter, plan: PagePlan) {
   return deps.feedCache.get(`page:${JSON.stringify([filter, plan])}`, () =>
-    assemblePage(plan, () => listMessages(deps.db.prisma, filter, plan.mode, plan.fetch), (seq) => existsNewerMessage(deps.db.prisma, filter, seq)),
+    assemblePage(plan, () => listMessages(deps.db.pool, filter, plan.mode, plan.fetch), (seq) => existsNewerMessage(deps.db.pool, filter, seq)),
   );
 }
 
@@ -93,16 +93,16 @@ async function withBodies(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[])
 /** The viewer-independent part of a thread read, shared through the feed cache. */
 function threadPage(deps: ServiceDeps, id: string, plan: PagePlan) {
   return deps.feedCache.get(`thread:${JSON.stringify([id, plan])}`, async () => {
-    const post = await findMessage(deps.db.prisma, id);
+    const post = await findMessage(deps.db.pool, id);
     if (!post || post.root_id) return { post, replies: { rows: [] as MessageRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } } };
-    const replies = await assemblePage(plan, () => listReplies(deps.db.prisma, post.id, plan.mode, plan.fetch), (seq) => existsNewerReply(deps.db.prisma, post.id, seq));
+    const replies = await assemblePage(plan, () => listReplies(deps.db.pool, post.id, plan.mode, plan.fetch), (seq) => existsNewerReply(deps.db.pool, post.id, seq));
     return { post, replies };
   });
 }
 
 /** One retained message with its full body, as the viewer sees it (a root's replies are not read). */
 export async function readMessage(deps: ServiceDeps, actor: AgentActor, id: string) {
-  const [viewer, row] = await Promise.all([loadViewer(deps, actor), deps.feedCache.get(`message:${id}`, () => findMessage(deps.db.prisma, id))]);
+  const [viewer, row] = await Promise.all([loadViewer(deps, actor), deps.feedCache.get(`message:${id}`, () => findMessage(deps.db.pool, id))]);
   if (!row) throw new BoardError("NOT_FOUND", `No retained message ${id}; it may have been deleted.`, { field: "id" });
   const [message] = await withBodies(deps, viewer, [row]);
   return message!;
