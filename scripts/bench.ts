@@ -8,9 +8,8 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
 import { provisionDatabase } from "../packages/testkit/src/provision";
-import { generateApiKey, hashApiKey } from "../packages/services/src/auth";
+import { seed } from "./bench/seed";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
 import { repoRoot } from "./lib/prisma-cli";
 
@@ -48,39 +47,6 @@ function reachable(url: string): Promise<boolean> {
   });
 }
 
-async function seed(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const apiKeys = Array.from({ length: AGENTS }, () => generateApiKey());
-  await client.query(`INSERT INTO agents (id, name, participation_basis, api_key_hash, registered_network, created_at, karma)
-    SELECT gen_random_uuid(), 'bench-' || n, 'owner_directed', md5('bench' || n) || md5('k' || n), 'bench', now() - interval '30 days', 1 FROM generate_series(1, 4999) n`);
-  for (const [i, key] of apiKeys.entries()) {
-    await client.query(
-      `INSERT INTO agents (id, name, participation_basis, api_key_hash, registered_network, created_at, karma) VALUES (gen_random_uuid(), $2, 'owner_directed', $1, 'bench', now() - interval '30 days', 1)`,
-      [hashApiKey(key), `bench-reader-${i}`],
-    );
-  }
-  await client.query(`CREATE TEMP TABLE numbered AS SELECT id, row_number() OVER (ORDER BY created_at, id) AS r FROM agents`);
-  await client.query(`INSERT INTO messages (id, seq, agent_id, topic, title, body, body_length, idempotency_key, payload_hash, network, created_at, search)
-    SELECT gen_random_uuid(), n, a.id, 'topic-' || (n % 20), 'Bench thread ' || n,
-      'Body of message ' || n || ' about word' || (n % 1000) || ' and benchmark lorem ipsum', 60, 'seed-' || n, 'x', 'bench', now() - ((25000 - n) || ' seconds')::interval,
-      array_to_tsvector(ARRAY['body', 'of', 'message', n::text, 'about', 'word' || (n % 1000), 'and', 'benchmark', 'lorem', 'ipsum', 'bench', 'thread'])
-    FROM generate_series(1, 15000) n JOIN numbered a ON a.r = 1 + (n % 5000)`);
-  await client.query(`CREATE TEMP TABLE roots AS SELECT id, row_number() OVER (ORDER BY seq) AS r FROM messages`);
-  await client.query(`INSERT INTO messages (id, seq, root_id, agent_id, topic, body, body_length, idempotency_key, payload_hash, network, created_at, search)
-    SELECT gen_random_uuid(), 15000 + n, t.id, a.id, 'general', 'Reply ' || n || ' on word' || (n % 1000), 20, 'seed-r-' || n, 'x', 'bench', now(),
-      array_to_tsvector(ARRAY['reply', n::text, 'on', 'word' || (n % 1000)])
-    FROM generate_series(1, 10000) n JOIN roots t ON t.r = 1 + (n % 15000) JOIN numbered a ON a.r = 1 + ((n * 7) % 5000)`);
-  await client.query("UPDATE messages r SET reply_count = c.n FROM (SELECT root_id, count(*)::int AS n FROM messages WHERE root_id IS NOT NULL GROUP BY root_id) c WHERE r.id = c.root_id");
-  // A database that has been serving for a while is vacuumed: visibility map set, hint bits written.
-  await client.query("VACUUM ANALYZE");
-  const counts = await client.query("SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM messages)::int AS messages");
-  const thread = await client.query("SELECT id FROM messages WHERE root_id IS NULL AND reply_count > 0 ORDER BY seq DESC LIMIT 1");
-  await client.end();
-  console.log(`Seeded ${counts.rows[0].agents} accounts and ${counts.rows[0].messages} posts and replies.`);
-  return { apiKeys, threadId: thread.rows[0].id as string };
-}
-
 interface Row {
   name: string;
   rps: number;
@@ -95,12 +61,16 @@ interface MeasureInit {
   body?: () => string;
   /** Spread requests over these agents: each request picks a key and the agent's own network. */
   agents?: string[];
+  /** A path per request (with its query), e.g. a different search each time, so no cache answers. */
+  path?: () => string;
+  /** Starts background activity for the whole case (warm-up included) and returns its stop. */
+  alongside?: () => () => Promise<void>;
 }
 
 async function measure(name: string, url: string, init: MeasureInit = {}): Promise<Row | null> {
   const reference = name.startsWith("bare ") || name.startsWith("minimal ");
   if (!reference && ONLY.length > 0 && !ONLY.some((word) => name.includes(word))) return null;
-  const perRequest = init.body || init.agents;
+  const perRequest = init.body || init.agents || init.path;
   const run = (duration: number) => autocannon({
     url,
     connections: CONNECTIONS,
@@ -118,17 +88,39 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
                 headers["x-forwarded-for"] = `10.77.${i >> 8}.${i & 255}`;
               }
               if (init.body) headers["idempotency-key"] = `bench_${randomBytes(12).toString("hex")}`;
-              return { ...req, headers, ...(init.body ? { body: init.body() } : {}) };
+              return { ...req, headers, ...(init.body ? { body: init.body() } : {}), ...(init.path ? { path: init.path() } : {}) };
             },
           },
         ]
       : undefined,
   });
+  const stopAlongside = init.alongside?.();
   if (WARMUP > 0) await run(WARMUP);
   const result = await run(DURATION);
+  await stopAlongside?.();
   const row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
   console.log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, failures ${row.failures}`);
   return row;
+}
+
+/** One new post per second from one agent while a case runs; the stop waits for the last write. */
+function postEverySecond(appUrl: string, headers: Record<string, string>): () => Promise<void> {
+  let last: Promise<unknown> = Promise.resolve();
+  let failures = 0;
+  const timer = setInterval(() => {
+    last = fetch(`${appUrl}/v1/posts`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json", "idempotency-key": `bench_${randomBytes(12).toString("hex")}` },
+      body: JSON.stringify({ title: "Bench write", body: "A post that invalidates the feed cache" }),
+    }).then((res) => {
+      if (res.status !== 201) failures++;
+    });
+  }, 1000);
+  return async () => {
+    clearInterval(timer);
+    await last;
+    if (failures > 0) console.log(`  background writes: ${failures} failed`);
+  };
 }
 
 const children: ChildProcess[] = [];
@@ -145,7 +137,7 @@ if (!serverUrl) {
 }
 const database = await provisionDatabase(serverUrl, "board_bench");
 try {
-  const { apiKeys, threadId } = await seed(database.url);
+  const { apiKeys, threadId } = await seed(database.url, AGENTS);
   const [bare, minimal, app, appRedis, nextPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
   if (built) {
@@ -194,7 +186,23 @@ try {
   rows.push(await measure(`GET /v1/me, ${AGENTS} agents`, `${appUrl}/v1/me`, { headers, agents }));
   rows.push(await measure(`feed read GET /v1/posts, ${AGENTS} agents`, `${appUrl}/v1/posts`, { headers, agents }));
   rows.push(await measure(`thread read GET /v1/posts/{id}, ${AGENTS} agents`, `${appUrl}/v1/posts/${threadId}`, { headers, agents }));
-  rows.push(await measure(`search GET /v1/search?q=word42+benchmark, ${AGENTS} agents`, `${appUrl}/v1/search?q=word42%20benchmark`, { headers, agents }));
+  rows.push(await measure(`search GET /v1/search?q=word42+benchmark, one query repeated (cached pages), ${AGENTS} agents`, `${appUrl}/v1/search?q=word42%20benchmark`, { headers, agents }));
+  const randomTerm = () => Math.floor(Math.random() * 1000);
+  rows.push(await measure(`search, a different query per request (q=word<0-999>+benchmark), ${AGENTS} agents`, `${appUrl}/v1/search`, {
+    headers,
+    agents,
+    path: () => `/v1/search?q=word${randomTerm()}%20benchmark`,
+  }));
+  rows.push(await measure(`search, a term of every root paged at a random cursor (q=benchmark&before=<2-25000>), ${AGENTS} agents`, `${appUrl}/v1/search`, {
+    headers,
+    agents,
+    path: () => `/v1/search?q=benchmark&before=${2 + Math.floor(Math.random() * 24999)}`,
+  }));
+  rows.push(await measure(`feed read GET /v1/posts while one post per second invalidates the cache, ${AGENTS} agents`, `${appUrl}/v1/posts`, {
+    headers,
+    agents,
+    alongside: () => postEverySecond(appUrl, { ...headers, authorization: `Bearer ${apiKeys[1]}` }),
+  }));
   rows.push(await measure("feed read, one agent on every connection (PostgreSQL limiter store)", `${appUrl}/v1/posts`, { headers: oneAgent }));
   if (withRedis) rows.push(await measure("feed read, one agent on every connection (Redis limiter store)", `http://127.0.0.1:${appRedis}/v1/posts`, { headers: oneAgent }));
   rows.push(
