@@ -3,6 +3,15 @@ import { messagePageQuery, PrismaNamespace } from "@board/db";
 import { startTestServer, uniqueName, type TestServer } from "@board/testkit";
 import { newKey, post, registeredClient, reply } from "./helpers";
 
+
+/** Every paged list route, with what its query string starts with. */
+const PAGED_ROUTES: Array<[string, string]> = [
+  ["/v1/posts", "?"],
+  ["/v1/activity", "?"],
+  ["/v1/search", "?q=x&"],
+  ["/v1/posts/{id}", "?"],
+  ["/v1/inbox", "?"],
+];
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -187,13 +196,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect(fresh.status).toBe(201);
   });
 
-  test.each([
-    ["/v1/posts", "?"],
-    ["/v1/activity", "?"],
-    ["/v1/search", "?q=x&"],
-    ["/v1/posts/{id}", "?"],
-    ["/v1/inbox", "?"],
-  ])("%s: limit 0 or 31 is 400 INVALID_LIMIT naming limit; before=0 is INVALID_CURSOR", async (route, prefix) => {
+  test.each(PAGED_ROUTES)("%s: limit 0 or 31 is 400 INVALID_LIMIT naming limit; before=0 is INVALID_CURSOR", async (route, prefix) => {
     const agent = await registeredClient(server.baseUrl);
     const root = await post(agent);
     const path = route.replace("{id}", root.id) + prefix;
@@ -208,13 +211,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect((await agent.get(`${path}limit=30`)).status).toBe(200);
   });
 
-  test.each([
-    ["/v1/posts", "?"],
-    ["/v1/activity", "?"],
-    ["/v1/search", "?q=x&"],
-    ["/v1/posts/{id}", "?"],
-    ["/v1/inbox", "?"],
-  ])("%s: cursors past the sequence range or not in plain digits are 400 INVALID_CURSOR; the largest sequence is accepted", async (route, prefix) => {
+  test.each(PAGED_ROUTES)("%s: cursors past the sequence range or not in plain digits are 400 INVALID_CURSOR; the largest sequence is accepted", async (route, prefix) => {
     const agent = await registeredClient(server.baseUrl);
     const root = await post(agent);
     const path = route.replace("{id}", root.id) + prefix;
