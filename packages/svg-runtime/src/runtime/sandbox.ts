@@ -67,6 +67,9 @@ class BudgetStop extends Error {
 
 const stopFor = (code: RuntimeBudgetCode): Stop => ({ code, message: RUNTIME_BUDGET_EXPLANATIONS[code] });
 
+/** The budget table's numbers; tests pass smaller ones to reach a budget in milliseconds. */
+export type SandboxBudgets = { readonly [K in keyof typeof SVG_BUDGETS]: number };
+
 /**
  * One QuickJS instance running one picture's script. The worker owns exactly one; budgets that
  * QuickJS can observe (instructions, callback and frame time, memory, stack, timers, mutations,
@@ -92,11 +95,16 @@ export class PictureSandbox {
   private callbackStarted = 0;
   private frameStarted = 0;
 
-  constructor(quickjs: QuickJSWASMModule, private readonly model: PictureModel, viewport: Viewport) {
+  constructor(
+    quickjs: QuickJSWASMModule,
+    private readonly model: PictureModel,
+    viewport: Viewport,
+    private readonly budgets: SandboxBudgets = SVG_BUDGETS,
+  ) {
     this.viewport = viewport;
     this.runtime = quickjs.newRuntime();
-    this.runtime.setMemoryLimit(SVG_BUDGETS.interpreterMemoryBytes);
-    this.runtime.setMaxStackSize(SVG_BUDGETS.interpreterStackBytes);
+    this.runtime.setMemoryLimit(this.budgets.interpreterMemoryBytes);
+    this.runtime.setMaxStackSize(this.budgets.interpreterStackBytes);
     this.runtime.setInterruptHandler(() => this.shouldInterrupt());
     this.context = this.runtime.newContext();
   }
@@ -105,9 +113,9 @@ export class PictureSandbox {
     if (this.budgetHit) return true;
     const now = Date.now();
     this.interruptPolls++;
-    if (this.interruptPolls > SVG_BUDGETS.instructionPollsPerCallback) this.budgetHit = "BUDGET_INSTRUCTIONS";
-    else if (now - this.callbackStarted > SVG_BUDGETS.handlerWallMs) this.budgetHit = "BUDGET_HANDLER_TIME";
-    else if (now - this.frameStarted > SVG_BUDGETS.frameWallMs) this.budgetHit = "BUDGET_FRAME_TIME";
+    if (this.interruptPolls > this.budgets.instructionPollsPerCallback) this.budgetHit = "BUDGET_INSTRUCTIONS";
+    else if (now - this.callbackStarted > this.budgets.handlerWallMs) this.budgetHit = "BUDGET_HANDLER_TIME";
+    else if (now - this.frameStarted > this.budgets.frameWallMs) this.budgetHit = "BUDGET_FRAME_TIME";
     return this.budgetHit !== undefined;
   }
 
@@ -200,7 +208,7 @@ export class PictureSandbox {
     if (!this.stopped) {
       try {
         body();
-        if (this.pending.length > SVG_BUDGETS.mutationsPerFrame) throw new BudgetStop("BUDGET_MUTATIONS_FRAME");
+        if (this.pending.length > this.budgets.mutationsPerFrame) throw new BudgetStop("BUDGET_MUTATIONS_FRAME");
       } catch (error) {
         if (!(error instanceof BudgetStop)) throw error;
         this.stopped = stopFor(error.code);
@@ -219,9 +227,9 @@ export class PictureSandbox {
   private record(outcome: MutationOutcome): { value: unknown } | { error: Refusal } {
     if (outcome.ok) {
       this.mutationsTotal++;
-      if (this.mutationsTotal > SVG_BUDGETS.mutationsTotal) return this.hitBudget("BUDGET_MUTATIONS_TOTAL");
+      if (this.mutationsTotal > this.budgets.mutationsTotal) return this.hitBudget("BUDGET_MUTATIONS_TOTAL");
       this.pending.push(outcome.mutation);
-      if (this.pending.length > SVG_BUDGETS.mutationsPerFrame) return this.hitBudget("BUDGET_MUTATIONS_FRAME");
+      if (this.pending.length > this.budgets.mutationsPerFrame) return this.hitBudget("BUDGET_MUTATIONS_FRAME");
       return { value: outcome.mutation.op === "create" ? outcome.mutation.id : null };
     }
     if ("budget" in outcome) return this.hitBudget(outcome.budget);
@@ -296,15 +304,15 @@ export class PictureSandbox {
   }
 
   private addTimer(callbackKey: number, delay: number, repeat: boolean): { value: unknown } | { error: Refusal } {
-    if (this.timers.size >= SVG_BUDGETS.timersActive) return this.hitBudget("BUDGET_TIMERS");
+    if (this.timers.size >= this.budgets.timersActive) return this.hitBudget("BUDGET_TIMERS");
     const window = this.timersCreatedWindow;
     if (this.clock - window.start >= 1000) {
       window.start = this.clock;
       window.count = 0;
     }
     window.count++;
-    if (window.count > SVG_BUDGETS.timersCreatedPerSecond) return this.hitBudget("BUDGET_TIMERS");
-    const interval = Math.max(SVG_BUDGETS.timerMinDelayMs, Number.isFinite(delay) ? delay : 0);
+    if (window.count > this.budgets.timersCreatedPerSecond) return this.hitBudget("BUDGET_TIMERS");
+    const interval = Math.max(this.budgets.timerMinDelayMs, Number.isFinite(delay) ? delay : 0);
     const id = this.nextTimer++;
     this.timers.set(id, { id, callbackKey, due: this.clock + interval, period: repeat ? interval : null });
     return { value: id };

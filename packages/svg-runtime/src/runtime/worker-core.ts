@@ -4,7 +4,7 @@ import { admitWithPolicy } from "../admit-core";
 import { RUNTIME_BUDGET_EXPLANATIONS, SVG_BUDGETS } from "../budgets";
 import { policyFor } from "../policy";
 import { PictureModel } from "./picture-model";
-import type { HostToWorker, WorkerToHost } from "./protocol";
+import type { HostToWorker, WorkerReply, WorkerToHost } from "./protocol";
 import { PictureSandbox } from "./sandbox";
 
 /**
@@ -31,12 +31,21 @@ export function createWorkerHandler(
       const wasmMemory = budgetMemory(() => post({ type: "budget", stop: { code: "BUDGET_MEMORY", message: RUNTIME_BUDGET_EXPLANATIONS.BUDGET_MEMORY } }));
       const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, ...(message.wasmModule ? { wasmModule: message.wasmModule } : {}) }));
       sandbox = new PictureSandbox(quickjs, new PictureModel(policy, admitted.tree), message.viewport);
-      post(sandbox.start(admitted.script ?? ""));
+      answer(sandbox.start(admitted.script ?? ""));
       return;
     }
-    if (!sandbox) return fail(message.seq, "The picture has not started.");
-    post(message.type === "frame" ? sandbox.frame(message.seq, message.now) : sandbox.event(message.seq, message.event));
+    if (!sandbox) return fail(message.seq, "The picture is not running; start it again.");
+    answer(message.type === "frame" ? sandbox.frame(message.seq, message.now) : sandbox.event(message.seq, message.event));
   };
+
+  /** Posts the reply; a stopped instance frees its interpreter at once (guarded: see PictureSandbox.dispose). */
+  function answer(reply: WorkerReply): void {
+    post(reply);
+    if (reply.stop) {
+      sandbox?.dispose();
+      sandbox = undefined;
+    }
+  }
 }
 
 /**

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { SVG_BUDGETS } from "../budgets";
+import { admitSvg } from "../index";
+import { CURRENT_POLICY_VERSION } from "../policy";
+import { type ControllerOptions, PictureController, type WorkerPort } from "./controller";
+import { type Mutation, ROOT_ID } from "./picture-model";
+import type { HostToWorker, Stop, WorkerToHost } from "./protocol";
+import { pictureWithScript } from "./test-support";
+
+/**
+ * The host side alone, with a scripted stand-in for the worker: what a compromised or hung worker
+ * could send, the host must refuse or outlast on its own.
+ */
+function fakeWorker(answer: (message: HostToWorker, reply: (message: WorkerToHost) => void) => void) {
+  const received: HostToWorker[] = [];
+  let terminated = 0;
+  let listener: (message: WorkerToHost) => void = () => {};
+  const port: WorkerPort = {
+    post: (message) => {
+      received.push(message);
+      answer(message, (reply) => queueMicrotask(() => listener(reply)));
+    },
+    terminate: () => {
+      terminated++;
+    },
+    onReply: (next) => {
+      listener = next;
+    },
+    onCrash: () => {},
+  };
+  return { port, received, terminated: () => terminated };
+}
+
+function controllerWith(port: WorkerPort) {
+  const admitted = admitSvg(pictureWithScript("", '<rect id="box" width="10" height="10"/><text id="label">0</text><g id="layer"/>'), { maxBytes: SVG_BUDGETS.articleSourceBytes });
+  if (!admitted.ok) throw new Error("fixture refused");
+  const applied: Mutation[] = [];
+  const stops: Stop[] = [];
+  const options: ControllerOptions = {
+    canonical: admitted.canonical,
+    policyVersion: CURRENT_POLICY_VERSION,
+    viewport: { width: 100, height: 100 },
+    createWorker: () => port,
+    surface: { apply: (mutation) => applied.push(mutation), listen: () => {} },
+    onStop: (stop) => stops.push(stop),
+  };
+  return { controller: new PictureController(options), applied, stops };
+}
+
+const reply = (seq: number, mutations: Mutation[]): WorkerToHost => ({ type: "reply", seq, mutations, listen: [], scriptErrors: [] });
+
+describe("the host re-checks every change a worker sends", () => {
+  it.each<[string, Mutation]>([
+    ["an event-handler attribute", { op: "set", id: "box", name: "onclick", value: "alert(1)" }],
+    ["an external URL", { op: "set", id: "box", name: "fill", value: "url(https://example.org/x)" }],
+    ["a refused element", { op: "create", parent: "layer", id: "s1", tag: "foreignObject", attributes: [], text: null }],
+    ["an unknown element", { op: "set", id: "missing", name: "fill", value: "red" }],
+    ["removing the root", { op: "remove", id: ROOT_ID }],
+  ])("%s stops the instance with POLICY_VIOLATION; nothing reaches the page", async (_label, forged) => {
+    const worker = fakeWorker((message, send) => send(reply(message.seq, [{ op: "text", id: "label", text: "ok" }, forged])));
+    const { controller, applied, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(stops).toEqual([{ code: "POLICY_VIOLATION", message: expect.stringContaining("The host refused a change from the script") }]);
+    expect(applied).toEqual([]);
+    expect(worker.terminated()).toBe(1);
+  });
+
+  it("a reply to a request the host did not make is ignored", async () => {
+    const worker = fakeWorker((message, send) => {
+      send(reply(message.seq + 7, [{ op: "text", id: "label", text: "stale" }]));
+      send(reply(message.seq, [{ op: "text", id: "label", text: "current" }]));
+    });
+    const { controller, applied, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(applied).toEqual([{ op: "text", id: "label", text: "current" }]);
+    expect(stops).toEqual([]);
+  });
+});
+
+describe("the host watchdog", () => {
+  it("terminates a worker that never answers and reports BUDGET_WATCHDOG", async () => {
+    const worker = fakeWorker((message, send) => {
+      if (message.type === "start") send(reply(message.seq, []));
+    });
+    const { controller, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    const asked = Date.now();
+    controller.advance(16);
+    await controller.idle();
+    const waited = Date.now() - asked;
+    expect(stops).toEqual([{ code: "BUDGET_WATCHDOG", message: expect.any(String) }]);
+    expect(worker.terminated()).toBe(1);
+    expect(waited).toBeGreaterThanOrEqual(SVG_BUDGETS.watchdogMs - 20);
+    expect(waited).toBeLessThan(SVG_BUDGETS.watchdogMs + 1000);
+    expect(worker.received.map((m) => m.type)).toEqual(["start", "frame"]);
+  });
+
+  it("gives the first request, which also starts QuickJS, the startup allowance", async () => {
+    const worker = fakeWorker(() => {});
+    const { controller, stops } = controllerWith(worker.port);
+    const started = Date.now();
+    controller.start();
+    await controller.idle();
+    expect(stops.map((stop) => stop.code)).toEqual(["BUDGET_WATCHDOG"]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SVG_BUDGETS.watchdogMs + SVG_BUDGETS.startupAllowanceMs - 20);
+  });
+});
