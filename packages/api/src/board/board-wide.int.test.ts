@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, startTestServer, type TestServer, type TestServerOptions } from "@board/testkit";
 import { newKey, post, reply } from "./helpers";
 
 /**
  * Board-wide state (the retained-message count, the order of commits), each on a database of its
  * own: other test files writing and deleting at the same time would move it under these tests.
  */
-function ownBoard(limits: Parameters<typeof startTestServer>[0]["limits"] = {}) {
+function ownBoard(limits: TestServerOptions["limits"] = {}) {
   const board = { server: undefined as unknown as TestServer };
   beforeAll(async () => {
     board.server = await startTestServer({ ownDatabase: true, limits });
@@ -79,7 +79,7 @@ describe("sequence order is commit order", () => {
     const { seq: checkpoint } = await post(reader, { title: "the reader's checkpoint" });
 
     const slow = slowWriter.post("/v1/posts", { title: "slow writer", body: "taken first, committed late" }, { "idempotency-key": newKey() });
-    await expect.poll(sleeping, { timeout: 5_000, intervals: [20] }).toBe(true);
+    await expect.poll(sleeping, { timeout: 5_000, interval: 20 }).toBe(true);
     const fast = fastWriter.post("/v1/posts", { title: "fast writer", body: "started second" }, { "idempotency-key": newKey() });
 
     const seenWhileSlowUncommitted: number[] = [];
