@@ -68,7 +68,12 @@ const FRAGMENTS = [
   "javascript:", "java\tscript:", "data:text/html,", "https://evil.example/", "#a", "url(", "url(#a)", ")", "url('//x')",
   "@import ", "@font-face{", "expression(", "\\75rl(", "u/**/rl(", "{", "}", ";", ":", "fill:red", "href", "onload",
   "M0 0L1 1", "z", " 1 1", "rect{fill:url(#a)}", "rect{fill:url(http://x)}", "rotate(45)", "red", "0", "1s", "click",
+  // Names of Object.prototype members, which a plain object lookup would find.
+  "<toString>", "</toString>", "<constructor/>", "<__proto__/>", "<valueOf>", "</valueOf>", ' constructor="', ' __proto__="',
+  ' toString="', ' valueOf="', "hasOwnProperty",
 ];
+
+const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty"];
 
 const fragmentSoup = fc
   .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FRAGMENTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), { maxLength: 60 })
@@ -91,8 +96,8 @@ const splicedValid = fc
 const attributeSoup = fc
   .array(
     fc.tuple(
-      fc.constantFrom("rect", "use", "animate", "set", "text", "g", "linearGradient", "style", "path", "a", "image"),
-      fc.constantFrom("href", "xlink:href", "fill", "style", "onload", "onLoad", "id", "attributeName", "to", "values", "d", "begin", "filter", "cursor"),
+      fc.constantFrom("rect", "use", "animate", "set", "text", "g", "linearGradient", "style", "path", "a", "image", ...PROTOTYPE_NAMES),
+      fc.constantFrom("href", "xlink:href", "fill", "style", "onload", "onLoad", "id", "attributeName", "to", "values", "d", "begin", "filter", "cursor", ...PROTOTYPE_NAMES),
       fc.array(fc.constantFrom(...FRAGMENTS.filter((fragment) => !fragment.includes('"') && !fragment.includes("<") && !/&(?!amp;|lt;|#)/.test(fragment))), { maxLength: 5 }).map((parts) => parts.join("")),
     ),
     { maxLength: 12 },
@@ -108,6 +113,29 @@ const NEAR_VALID = [
 const nearValid = fc
   .array(fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...NEAR_VALID) }, { weight: 1, arbitrary: fc.constantFrom(...FRAGMENTS) }), { maxLength: 24 })
   .map((parts) => `<svg xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`);
+
+/**
+ * Text elements mixing plain text, CDATA sections and references, with runs near the text cap:
+ * canonical form merges them into one text node, which must pass again when re-admitted.
+ */
+const textAndCdata = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom("text", "cdata", "reference", "tspan"),
+      fc.constantFrom(0, 1, 7, 5000, 8192, SVG_BUDGETS.textNodeChars - 1, SVG_BUDGETS.textNodeChars),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((pieces) => {
+    const body = pieces.map(([kind, length]) => {
+      if (kind === "cdata") return `<![CDATA[${"c".repeat(length)}]]>`;
+      // Two references decoding to two characters, then plain text up to the length (references parse slowly).
+      if (kind === "reference") return `&amp;&#x41;${"r".repeat(Math.max(0, length - 2))}`;
+      if (kind === "tspan") return `<tspan>${"t".repeat(length)}</tspan>`;
+      return "x".repeat(length);
+    });
+    return `<svg xmlns="http://www.w3.org/2000/svg"><text>${body.join("")}</text></svg>`;
+  });
 
 describe("admission fuzz", () => {
   it("admits a fair share of near-valid input and its output stays inside the allow-list", () => {
@@ -136,6 +164,18 @@ describe("admission fuzz", () => {
 
   it("holds for well-formed elements with hostile attributes", () => {
     fc.assert(fc.property(attributeSoup, (source) => checkInput(source)), { numRuns: 1500 });
+  });
+
+  it("admits text and CDATA mixes only when their canonical form re-admits to itself", () => {
+    let admittedCount = 0;
+    fc.assert(
+      fc.property(textAndCdata, (source) => {
+        checkInput(source);
+        if (admitSvg(source, ARTICLE).ok) admittedCount++;
+      }),
+      { numRuns: 150 },
+    );
+    expect(admittedCount).toBeGreaterThan(20);
   });
 
   it("holds for arbitrary unicode", () => {

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ATTACK_VECTORS } from "./corpus/attack-vectors";
-import { admitSvg, SVG_BUDGETS } from "./index";
+import { filterCapProblem } from "./admit-core";
+import { admitSvg, type AdmitOptions, SVG_BUDGETS } from "./index";
 import { CURRENT_POLICY_VERSION, policyFor } from "./policy";
 
 const VALID_DIRECTORY = join(import.meta.dirname, "corpus", "valid");
@@ -12,6 +13,12 @@ const validFixtures = readdirSync(VALID_DIRECTORY).map((file) => ({
 }));
 const ARTICLE = { maxBytes: SVG_BUDGETS.articleSourceBytes };
 const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg">${body}</svg>`;
+
+function refusedWith(source: string) {
+  const result = admitSvg(source, ARTICLE);
+  if (result.ok) throw new Error(`admitted: ${source.slice(0, 200)}`);
+  return result.errors[0];
+}
 
 function admitted(source: string) {
   const result = admitSvg(source, ARTICLE);
@@ -83,11 +90,110 @@ describe("errors", () => {
     expect(result.errors).toHaveLength(SVG_BUDGETS.admissionErrorsReported);
   });
 
+  it("refuse prototype names as elements and attributes with the normal codes instead of throwing", () => {
+    for (const name of ["toString", "constructor", "__proto__", "valueOf"]) {
+      expect(refusedWith(svg(`<${name}>hi</${name}>`))?.code).toBe("SVG_UNKNOWN_ELEMENT");
+      expect(refusedWith(svg(`<rect ${name}="x"/>`))).toMatchObject({ code: "SVG_FORBIDDEN_ATTRIBUTE", message: expect.stringContaining("not allowed on <rect>") });
+    }
+  });
+
   it("refuse an unknown build", () => {
     const result = admitSvg(svg(""), { ...ARTICLE, build: "0".repeat(64) });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors[0]?.code).toBe("SVG_UNKNOWN_BUILD");
+  });
+});
+
+describe("options", () => {
+  it("throw a RangeError for a missing or meaningless maxBytes instead of admitting without a byte limit", () => {
+    for (const maxBytes of [undefined, Number.NaN, Number.POSITIVE_INFINITY, 0, -1, "1024"]) {
+      expect(() => admitSvg(svg(""), { maxBytes } as unknown as AdmitOptions), String(maxBytes)).toThrow(RangeError);
+    }
+    expect(() => admitSvg(svg(""), {} as AdmitOptions)).toThrow(/maxBytes must be a positive finite number/);
+    expect(admitSvg(svg(""), { maxBytes: 100 }).ok).toBe(true);
+  });
+});
+
+describe("filter caps", () => {
+  const max = SVG_BUDGETS.filterStdDeviationMax;
+
+  it("cap the radius of CSS blur() and drop-shadow() like stdDeviation, in every place CSS appears", () => {
+    admitted(svg(`<rect style="filter: blur(${max}px) drop-shadow(2000px -2000px ${max}px red)"/><rect filter="blur(1in)"/>`));
+    for (const css of [`blur(${max + 1}px)`, `drop-shadow(1px 1px ${max + 1}px)`, `drop-shadow(red 0 0 ${max * 10}px)`, "blur(3in)"]) {
+      expect(refusedWith(svg(`<rect style="filter: ${css}"/>`))?.code, css).toBe("SVG_FILTER_LIMIT");
+      expect(refusedWith(svg(`<rect filter="${css}"/>`))?.code, css).toBe("SVG_FILTER_LIMIT");
+      expect(refusedWith(svg(`<style>.a { filter: ${css} }</style>`))?.code, css).toBe("SVG_FILTER_LIMIT");
+      expect(refusedWith(svg(`<rect><set attributeName="filter" to="${css}"/></rect>`))?.code, css).toBe("SVG_FILTER_LIMIT");
+    }
+  });
+
+  it("apply to the values SMIL animates a capped attribute to", () => {
+    const blur = (animation: string) => svg(`<filter id="f"><feGaussianBlur id="b" stdDeviation="1">${animation}</feGaussianBlur></filter>`);
+    admitted(blur(`<animate attributeName="stdDeviation" values="1;${max};2 ${max}" dur="1s"/><animate attributeName="stdDeviation" from="1" by="${max}" dur="1s"/>`));
+    for (const animation of [
+      `<animate attributeName="stdDeviation" values="1;${max + 1}" dur="1s"/>`,
+      `<animate attributeName="stdDeviation" values="1;1 ${max + 1}" dur="1s"/>`,
+      '<set attributeName="stdDeviation" to="1e9"/>',
+      '<animate attributeName="stdDeviation" from="-1000" to="1" dur="1s"/>',
+      `<animate attributeName="stdDeviation" to="${max}" additive="sum" dur="1s"/>`,
+    ]) {
+      expect(refusedWith(blur(animation))?.code, animation).toBe("SVG_FILTER_LIMIT");
+    }
+  });
+
+  it("cover every capped parameter, so animating one (should it become animatable) is capped too", () => {
+    const capped = [
+      ["stdDeviation", SVG_BUDGETS.filterStdDeviationMax],
+      ["radius", SVG_BUDGETS.filterMorphologyRadiusMax],
+      ["numOctaves", SVG_BUDGETS.filterTurbulenceOctavesMax],
+      ["scale", SVG_BUDGETS.filterDisplacementScaleMax],
+    ] as const;
+    for (const [attribute, cap] of capped) {
+      expect(filterCapProblem("set", new Map([["attributeName", attribute], ["to", String(cap)]]))).toBeNull();
+      expect(filterCapProblem("set", new Map([["attributeName", attribute], ["to", String(cap + 1)]]))).toContain(`at most ${cap}`);
+      expect(filterCapProblem("animate", new Map([["attributeName", attribute], ["values", `0;${cap + 1}`]]))).toContain(`at most ${cap}`);
+    }
+  });
+});
+
+describe("CSS nesting", () => {
+  const depth = SVG_BUDGETS.cssNestingDepth;
+
+  it(`is allowed up to ${depth} levels and refused beyond with where it happened, never a stack overflow`, () => {
+    const nested = (levels: number) => `rect${":not(".repeat(levels)}.a${")".repeat(levels)}{fill:red}`;
+    admitted(svg(`<style>${nested(depth)}</style>`));
+    // The CSS starts with a newline; the first level too deep is the function token "not(" after `depth` others.
+    const column = "rect".length + ":not(".length * depth + ":".length + 1;
+    expect(refusedWith(svg(`<style>\n${nested(depth + 1)}</style>`))).toMatchObject({
+      code: "SVG_CSS_SYNTAX",
+      message: expect.stringMatching(new RegExp(`at most ${depth} deep.*line 2, column ${column} of the CSS; flatten`)),
+    });
+  });
+
+  it("is measured on CSS tokens, so comments and strings cannot hide brackets", () => {
+    admitted(svg(`<style>rect{fill:red}/* ${"(".repeat(100)} */ g{font-family:"${"[".repeat(100)}"}</style>`));
+    expect(refusedWith(svg(`<style>rect{opacity:/*)*/${"calc(".repeat(depth)}1${")".repeat(depth)}}</style>`))?.code).toBe("SVG_CSS_SYNTAX");
+  });
+
+  it("never lets css-tree overflow the stack, whatever the input", () => {
+    const bombs = [
+      svg(`<style>${":not(".repeat(1000)}rect${")".repeat(1000)}{fill:red}</style>`),
+      svg(`<style>${"@media print{".repeat(2000)}rect{fill:red}${"}".repeat(2000)}</style>`),
+      svg(`<rect style="opacity:calc(${"(".repeat(2100)}"/>`),
+      svg(`<rect style="opacity:${"min(".repeat(5000)}1${")".repeat(5000)}"/>`),
+      svg(`<style>${"[".repeat(5000)}</style>`),
+    ];
+    for (const source of bombs) expect(refusedWith(source)?.code).toBe("SVG_CSS_SYNTAX");
+  });
+});
+
+describe("SMIL timing", () => {
+  it("accepts sync-base ids with - and _ and offsets, and still refuses events", () => {
+    admitted(svg('<rect><animate id="my-anim" attributeName="x" to="1" dur="1s"/><animate id="other_one" attributeName="y" to="1" dur="1s" begin="my-anim.end"/><set attributeName="width" to="2" begin="my-anim.end-1s; other_one.begin + 2s; 3s; -1s"/></rect>'));
+    expect(refusedWith(svg('<rect id="my-anim"><set attributeName="x" to="2" begin="my-anim.click"/></rect>'))?.code).toBe("SVG_SMIL_EVENT");
+    expect(refusedWith(svg('<rect><set attributeName="x" to="2" begin="click+1s"/></rect>'))?.code).toBe("SVG_SMIL_EVENT");
+    expect(refusedWith(svg('<rect><set attributeName="x" to="2" begin="my-anim.end+soon"/></rect>'))?.code).toBe("SVG_ATTRIBUTE_VALUE");
   });
 });
 
@@ -115,6 +221,17 @@ describe("canonical form", () => {
     expect(result.canonical).toContain(`<script><![CDATA[${result.script}]]></script>`);
     expect(result.staticMarkup).toBe(svg('<rect id="r"/>'));
     expect(admitted(result.canonical).script).toBe(result.script);
+  });
+
+  it("re-admits text runs made of text and CDATA, since the text cap applies to the merged run", () => {
+    const run = (text: number, cdata: number) => svg(`<text>${"a".repeat(text)}<![CDATA[${"b".repeat(cdata)}]]>${"c".repeat(text)}</text>`);
+    const atCap = SVG_BUDGETS.textNodeChars;
+    for (const source of [run(6000, atCap - 12_000), run(4000, 8000), run(1, 1)]) {
+      const first = admitted(source);
+      expect(admitted(first.canonical).canonical).toBe(first.canonical);
+    }
+    expect(refusedWith(run(6000, atCap - 12_000 + 1))?.code).toBe("SVG_BUDGET_TEXT");
+    expect(refusedWith(svg(`<text>${"a".repeat(10_000)}<![CDATA[${"b".repeat(10_000)}]]></text>`))?.code).toBe("SVG_BUDGET_TEXT");
   });
 
   it("rewrites CSS through the parser", () => {

@@ -4,9 +4,12 @@ import { SVG_BUDGETS } from "./budgets";
 import { checkStyleSheet } from "./css";
 import { AdmissionAbort, type AdmissionCode, type AdmissionError } from "./errors";
 import {
-  ANIMATABLE_ATTRIBUTES,
+  animatableKind,
   attributeKind,
+  elementRule,
+  FILTER_PARAMETER_CAPS,
   FORBIDDEN_ELEMENTS,
+  ownEntry,
   type Policy,
   SVG_NAMESPACE,
   XLINK_NAMESPACE,
@@ -33,6 +36,7 @@ const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 const XML_EVENTS_NAMESPACE = "http://www.w3.org/2001/xml-events";
 const SCRIPT_TYPES = new Set(["text/javascript", "application/javascript", "application/ecmascript", "text/ecmascript"]);
 const EVENT_ATTRIBUTE = /^on/i;
+const XML_EVENTS_MESSAGE = "XML Events (the http://www.w3.org/2001/xml-events namespace) are not allowed; register handlers in the script with showcase.on(id, type, callback).";
 
 interface RawAttribute {
   uri: string;
@@ -197,6 +201,11 @@ function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean 
   for (const attribute of element.attributes) {
     const declaresNamespace = attribute.prefix === "xmlns" || attribute.name === "xmlns";
     if (!declaresNamespace) continue;
+    // Declaring XML Events only serves event handlers, so it is refused as one.
+    if (attribute.value === XML_EVENTS_NAMESPACE) {
+      errors.add("SVG_EVENT_ATTRIBUTE", element, XML_EVENTS_MESSAGE);
+      return true;
+    }
     const allowed = (attribute.name === "xmlns" && attribute.value === SVG_NAMESPACE) ||
       (attribute.name === "xmlns:xlink" && attribute.value === XLINK_NAMESPACE);
     if (!allowed) {
@@ -204,6 +213,10 @@ function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean 
       errors.add("SVG_FOREIGN_NAMESPACE", element, `Declaring ${what} is not allowed; only SVG (and xlink) belong in a picture.`);
       return true;
     }
+  }
+  if (element.uri === XML_EVENTS_NAMESPACE) {
+    errors.add("SVG_EVENT_ATTRIBUTE", element, XML_EVENTS_MESSAGE);
+    return true;
   }
   if (element.uri !== SVG_NAMESPACE) {
     const what = element.uri === HTML_NAMESPACE ? "HTML" : element.uri === "" ? "no namespace" : `the namespace "${element.uri.slice(0, 80)}"`;
@@ -215,7 +228,8 @@ function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean 
 
 /** Canonical name for an attribute, or an error when its namespace is not allowed. */
 function canonicalAttributeName(attribute: RawAttribute): string | { code: AdmissionCode; message: string } {
-  if (EVENT_ATTRIBUTE.test(attribute.local) || attribute.uri === XML_EVENTS_NAMESPACE) {
+  if (attribute.uri === XML_EVENTS_NAMESPACE) return { code: "SVG_EVENT_ATTRIBUTE", message: XML_EVENTS_MESSAGE };
+  if (EVENT_ATTRIBUTE.test(attribute.local)) {
     return {
       code: "SVG_EVENT_ATTRIBUTE",
       message: `The event attribute "${attribute.name}" is not allowed; register handlers in the script with showcase.on(id, type, callback).`,
@@ -275,9 +289,9 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
     return null;
   }
   if (name === "script") return checkScript(state, element, parentName !== null && element.depth === 2);
-  const rule = policy.elements[name];
+  const rule = elementRule(policy, name);
   if (!rule) {
-    const reason = FORBIDDEN_ELEMENTS[name];
+    const reason = ownEntry(FORBIDDEN_ELEMENTS, name);
     if (reason) errors.add("SVG_FORBIDDEN_ELEMENT", element, `<${name}> is not allowed: ${reason}`);
     else errors.add("SVG_UNKNOWN_ELEMENT", element, `<${name.slice(0, 60)}> is not an allowed SVG element; use shapes, text, groups, gradients, clipping, masks, patterns, markers, filters or animation elements.`);
     return null;
@@ -289,13 +303,13 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
   const node: SvgElementNode = { type: "element", name, attributes: new Map(), children: [], path: element.path, line: element.line, column: element.column };
   const ownAttributes = element.attributes.filter((attribute) => attribute.prefix !== "xmlns" && attribute.name !== "xmlns");
   if (ownAttributes.length > SVG_BUDGETS.attributesPerElement) {
-    errors.add("SVG_BUDGET_ATTRIBUTES", element, `<${name}> has more than ${SVG_BUDGETS.attributesPerElement} attributes; move shared styling into a class.`);
+    errors.add("SVG_BUDGET_ATTRIBUTES", element, tooManyAttributesMessage(name));
     return null;
   }
   const animatedName = ownAttributes.find((attribute) => attribute.uri === "" && attribute.local === "attributeName")?.value;
   const animatedKind = name === "animateTransform"
     ? (animatedName === "transform" ? ("numberList" as const) : undefined)
-    : animatedName !== undefined && Object.hasOwn(ANIMATABLE_ATTRIBUTES, animatedName) ? ANIMATABLE_ATTRIBUTES[animatedName] : undefined;
+    : animatedName !== undefined ? animatableKind(animatedName) : undefined;
   const animated = animatedName !== undefined && animatedKind ? { name: animatedName, kind: animatedKind } : undefined;
   if (name === "animateTransform" && animatedName !== undefined && animatedName !== "transform") {
     errors.add("SVG_SMIL_TARGET", element, "animateTransform may only animate the transform attribute.");
@@ -358,16 +372,20 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
       if (child.text.trim() !== "") errors.add("SVG_UNEXPECTED_TEXT", element, `<${name}> cannot hold text; put text inside <text>, <tspan>, <title> or <desc>.`);
       continue;
     }
-    if (child.text.length > SVG_BUDGETS.textNodeChars) {
-      errors.add("SVG_BUDGET_TEXT", element, `A text node is longer than ${SVG_BUDGETS.textNodeChars} characters; shorten it.`);
-      continue;
-    }
+    // An empty CDATA section is no text at all; keeping it would serialize <text></text>, which re-reads as <text/>.
+    if (child.text === "") continue;
     const previous = node.children.at(-1);
     if (previous?.type === "text") previous.text += child.text;
     else {
       state.nodes++;
       node.children.push({ type: "text", text: child.text, cdata: false });
     }
+  }
+  // Checked on the merged runs: canonical form writes text and CDATA sections side by side as one
+  // node, and it must pass again when re-admitted.
+  if (node.children.some((child) => child.type === "text" && child.text.length > SVG_BUDGETS.textNodeChars)) {
+    errors.add("SVG_BUDGET_TEXT", element, `A run of text is longer than ${SVG_BUDGETS.textNodeChars} characters; shorten it or split it with <tspan> elements.`);
+    return null;
   }
   return node;
 }
@@ -400,22 +418,43 @@ function chargeCss(state: WalkState, element: RawElement, chars: number): void {
   }
 }
 
-function numbersOf(value: string | undefined): number[] {
-  return value === undefined ? [] : value.trim().split(/[\s,]+/).map(Number);
+export function tooManyAttributesMessage(element: string): string {
+  return `<${element}> may carry at most ${SVG_BUDGETS.attributesPerElement} attributes; move shared styling into a class and a <style> rule.`;
 }
 
-export function filterCapProblem(name: string, attributes: Map<string, string>): string | null {
-  const over = (attribute: string, cap: number) => numbersOf(attributes.get(attribute)).some((n) => !(Math.abs(n) <= cap));
-  if (over("stdDeviation", SVG_BUDGETS.filterStdDeviationMax)) return `stdDeviation may be at most ${SVG_BUDGETS.filterStdDeviationMax}.`;
-  if (name === "feMorphology" && over("radius", SVG_BUDGETS.filterMorphologyRadiusMax)) return `feMorphology radius may be at most ${SVG_BUDGETS.filterMorphologyRadiusMax}.`;
-  if (name === "feTurbulence" && over("numOctaves", SVG_BUDGETS.filterTurbulenceOctavesMax)) return `numOctaves may be at most ${SVG_BUDGETS.filterTurbulenceOctavesMax}.`;
-  if (name === "feDisplacementMap" && over("scale", SVG_BUDGETS.filterDisplacementScaleMax)) return `scale may be at most ${SVG_BUDGETS.filterDisplacementScaleMax}.`;
+const ANIMATION_VALUE_ATTRIBUTES = ["from", "to", "by", "values"] as const;
+
+/** True when any number in the list (separated by spaces, commas or the semicolons of SMIL values) is over `max`. */
+function anyOver(value: string | undefined, max: number): boolean {
+  return value !== undefined && value.trim().split(/[\s,;]+/).some((item) => !(Math.abs(Number(item)) <= max));
+}
+
+/**
+ * The filter parameter caps for an element with these attributes, shared by admission and the
+ * live picture. An animation is capped by the attribute it animates whatever element it sits in,
+ * since `href` may point it at any primitive.
+ */
+export function filterCapProblem(name: string, attributes: ReadonlyMap<string, string>): string | null {
+  const animated = attributes.get("attributeName");
+  for (const { attribute, element, max } of FILTER_PARAMETER_CAPS) {
+    if ((element === null || element === name) && anyOver(attributes.get(attribute), max)) {
+      return `${attribute} may be at most ${max}; larger filter parameters are too expensive to render.`;
+    }
+    if (animated !== attribute) continue;
+    if (ANIMATION_VALUE_ATTRIBUTES.some((values) => anyOver(attributes.get(values), max))) {
+      return `An animation of ${attribute} may reach at most ${max}; larger filter parameters are too expensive to render.`;
+    }
+    // Additive animations stack on the base value and on each other, past any per-value cap.
+    if (attributes.get("additive") === "sum" || attributes.get("accumulate") === "sum" || (attributes.has("by") && !attributes.has("from"))) {
+      return `An animation of ${attribute} must replace its value, not add to it (additive or accumulate "sum", or by without from), so it stays within ${max}; animate with values or from and to instead.`;
+    }
+  }
   return null;
 }
 
 function checkFilterCaps(state: WalkState, element: RawElement, node: SvgElementNode, isPrimitive: boolean, filterCount: { value: number } | null): void {
   const capProblem = filterCapProblem(node.name, node.attributes);
-  if (capProblem) state.errors.add("SVG_FILTER_LIMIT", element, `${capProblem} Large filter parameters are too expensive to render.`);
+  if (capProblem) state.errors.add("SVG_FILTER_LIMIT", element, capProblem);
   if (!isPrimitive) return;
   state.filterPrimitives++;
   if (filterCount) filterCount.value++;

@@ -22,12 +22,21 @@ export const SVG_BUDGETS = {
   textNodeChars: 16 * 1024,
   /** CSS characters in the whole picture (style sheets, style attributes, presentation values); bounds parser work. */
   cssChars: 128 * 1024,
+  /**
+   * Parentheses, brackets and braces open at once in CSS (`:not(:not(`, nested `@media`, `calc((`).
+   * css-tree parses, walks and generates recursively, and the worker and browsers have smaller
+   * stacks than Node; real style sheets stay far below this.
+   */
+  cssNestingDepth: 32,
   /** Characters in one id. */
   idChars: 64,
   /** Filter primitives inside one `filter` element, and in the whole picture. */
   filterPrimitivesPerFilter: 16,
   filterPrimitivesTotal: 128,
-  /** Numeric caps that bound the cost of individual filter primitives. */
+  /**
+   * Numeric caps that bound the cost of individual filter primitives. They also cap the same
+   * parameters when SMIL animates them, and the CSS blur() and drop-shadow() radius (in px).
+   */
   filterStdDeviationMax: 100,
   filterMorphologyRadiusMax: 50,
   filterTurbulenceOctavesMax: 8,
@@ -47,8 +56,8 @@ export const SVG_BUDGETS = {
   frameWallMs: 400,
   /** Host watchdog: a worker that has not answered a frame or event after this long is terminated. */
   watchdogMs: 1000,
-  /** Extra watchdog time for the first request, which also instantiates QuickJS in the new worker. */
-  startupAllowanceMs: 500,
+  /** Extra watchdog time for the first request, which also instantiates QuickJS in the new worker (slow on a loaded machine); with the watchdog, 2 s in all. */
+  startupAllowanceMs: 1000,
   /** Live timers at once. */
   timersActive: 64,
   /** Timers created within one second of virtual time. */

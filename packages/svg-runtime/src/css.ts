@@ -1,4 +1,5 @@
 import * as csstree from "css-tree";
+import { SVG_BUDGETS } from "./budgets";
 import type { AdmissionCode } from "./errors";
 import { CSS_FUNCTIONS, CSS_PROPERTIES, CSS_PSEUDO_CLASSES, CSS_REFERENCE_PROPERTIES } from "./policy";
 
@@ -38,7 +39,37 @@ function assertNoEscapes(text: string): void {
   }
 }
 
+function lineAndColumn(text: string, offset: number): string {
+  const lines = text.slice(0, offset).split("\n");
+  return `line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1}`;
+}
+
+/**
+ * css-tree parses, walks and generates recursively, one level per parenthesis, bracket or brace,
+ * so deep nesting would overflow the stack. Counted on css-tree's own tokens, so comments, strings
+ * and url() hide nothing, before the parser sees the text.
+ */
+function assertShallowNesting(text: string): void {
+  const { tokenTypes } = csstree;
+  const closers: number[] = [];
+  let tooDeepAt = -1;
+  csstree.tokenize(text, (type, start) => {
+    if (type === tokenTypes.Function || type === tokenTypes.LeftParenthesis) closers.push(tokenTypes.RightParenthesis);
+    else if (type === tokenTypes.LeftSquareBracket) closers.push(tokenTypes.RightSquareBracket);
+    else if (type === tokenTypes.LeftCurlyBracket) closers.push(tokenTypes.RightCurlyBracket);
+    else if (type === closers.at(-1)) closers.pop();
+    if (closers.length > SVG_BUDGETS.cssNestingDepth && tooDeepAt < 0) tooDeepAt = start;
+  });
+  if (tooDeepAt >= 0) {
+    refuse(
+      "SVG_CSS_SYNTAX",
+      `CSS may nest parentheses, brackets and braces at most ${SVG_BUDGETS.cssNestingDepth} deep, and this goes deeper at ${lineAndColumn(text, tooDeepAt)} of the CSS; flatten nested :not(), @media blocks or calc() expressions.`,
+    );
+  }
+}
+
 function parse(text: string, context: "stylesheet" | "declarationList" | "value", property?: string): csstree.CssNode {
+  assertShallowNesting(text);
   let syntaxError: string | undefined;
   let ast: csstree.CssNode | undefined;
   try {
@@ -56,7 +87,47 @@ function parse(text: string, context: "stylesheet" | "declarationList" | "value"
   return ast as csstree.CssNode;
 }
 
+const MATH_FUNCTIONS: ReadonlySet<string> = new Set(["calc", "min", "max", "clamp"]);
+const FILTER_FUNCTIONS: ReadonlySet<string> = new Set([
+  "blur", "brightness", "contrast", "drop-shadow", "grayscale", "hue-rotate", "invert", "saturate", "sepia",
+]);
+const PIXELS_PER_UNIT: ReadonlyMap<string, number> = new Map([
+  ["px", 1], ["in", 96], ["cm", 96 / 2.54], ["mm", 96 / 25.4], ["q", 96 / 101.6], ["pt", 96 / 72], ["pc", 16],
+]);
+
+/** A length in px, or undefined when it is not a plain absolute length (em, %, calc() ...). */
+function absolutePixels(node: csstree.CssNode): number | undefined {
+  if (node.type === "Number") return Number(node.value);
+  if (node.type !== "Dimension") return undefined;
+  const factor = PIXELS_PER_UNIT.get(node.unit.toLowerCase());
+  return factor === undefined ? undefined : Number(node.value) * factor;
+}
+
+const isColor = (node: csstree.CssNode) =>
+  node.type === "Identifier" || node.type === "Hash" || (node.type === "Function" && !MATH_FUNCTIONS.has(node.name.toLowerCase()));
+
+/**
+ * blur() and drop-shadow() blur by a radius that works like feGaussianBlur's stdDeviation, so the
+ * same cap applies. The radius must be a plain absolute length: em, % or calc() cannot be bounded here.
+ */
+function checkFilterRadius(filter: csstree.FunctionNode): void {
+  const name = filter.name.toLowerCase();
+  if (name !== "blur" && name !== "drop-shadow") return;
+  const max = SVG_BUDGETS.filterStdDeviationMax;
+  // drop-shadow(color? x y radius?): the lengths after the two offsets are the radius.
+  const radii = name === "blur" ? filter.children.toArray() : filter.children.toArray().filter((child) => !isColor(child)).slice(2);
+  for (const radius of radii) {
+    const pixels = absolutePixels(radius);
+    if (pixels === undefined) {
+      refuse("SVG_FILTER_LIMIT", `The radius of ${filter.name}() must be a plain length such as 4px (relative units and calc() cannot be checked against the ${max}px cap).`);
+    } else if (!(Math.abs(pixels) <= max)) {
+      refuse("SVG_FILTER_LIMIT", `The radius of ${filter.name}() may be at most ${max}px, like stdDeviation of feGaussianBlur; larger blurs are too expensive to render.`);
+    }
+  }
+}
+
 function checkValue(property: string, value: csstree.CssNode): void {
+  let filterFunctions = 0;
   csstree.walk(value, function (node) {
     if (!VALUE_NODES.has(node.type)) {
       refuse("SVG_CSS_SYNTAX", `Unexpected CSS in the value of "${property}"; use plain values.`);
@@ -80,6 +151,13 @@ function checkValue(property: string, value: csstree.CssNode): void {
     }
     if (node.type === "Function" && !CSS_FUNCTIONS.has(node.name.toLowerCase())) {
       refuse("SVG_CSS_FUNCTION", `The CSS function ${node.name}() is not allowed; use colors, lengths, transforms or easing functions.`);
+    }
+    if (node.type === "Function" && FILTER_FUNCTIONS.has(node.name.toLowerCase())) {
+      checkFilterRadius(node);
+      // Each function of a filter list is one more filter pass, like a primitive of a <filter>.
+      if (++filterFunctions > SVG_BUDGETS.filterPrimitivesPerFilter) {
+        refuse("SVG_FILTER_LIMIT", `A CSS filter may chain at most ${SVG_BUDGETS.filterPrimitivesPerFilter} functions, like the primitives of one <filter>; combine or drop some.`);
+      }
     }
   });
 }
@@ -158,6 +236,10 @@ function attempt(run: () => string): CssResult {
     return { ok: true, canonical: run() };
   } catch (error) {
     if (error instanceof CssRefusal) return { ok: false, problem: error.problem };
+    // The nesting cap keeps css-tree's recursion shallow; should a stack still overflow, that is a refusal, never a crash.
+    if (error instanceof RangeError) {
+      return { ok: false, problem: { code: "SVG_CSS_SYNTAX", message: "This CSS is too deeply nested to check; flatten nested selectors, @media blocks and calc() expressions." } };
+    }
     throw error;
   }
 }
@@ -192,3 +274,12 @@ export function checkPropertyValue(property: string, text: string): CssResult {
     return csstree.generate(ast);
   });
 }
+
+/**
+ * The CSS grammar beyond the allow-lists of policy.ts, for the policy fingerprints
+ * (policy-versions.test.ts): every policy version shares it.
+ */
+export const CSS_GRAMMAR = {
+  LOCAL_REFERENCE, SELECTOR_NODES, VALUE_NODES, MATH_FUNCTIONS, FILTER_FUNCTIONS, PIXELS_PER_UNIT, KEYFRAMES_NAME,
+  KEYFRAME_SELECTOR, MEDIA_CONDITION,
+} as const;

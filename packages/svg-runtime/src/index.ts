@@ -35,7 +35,13 @@ export type AdmitSvgResult =
     }
   | { ok: false; errors: AdmissionError[] };
 
+/** Throws RangeError when `maxBytes` is not a positive number: that is the caller's mistake, not the author's. */
 export function admitSvg(source: string, options: AdmitOptions): AdmitSvgResult {
+  const { maxBytes } = options;
+  // Without this, Math.min(NaN, ...) below would leave the source without any byte limit.
+  if (typeof maxBytes !== "number" || !Number.isFinite(maxBytes) || maxBytes <= 0) {
+    throw new RangeError(`admitSvg: maxBytes must be a positive finite number of bytes, got ${String(maxBytes)}; pass SVG_BUDGETS.articleSourceBytes or SVG_BUDGETS.commentSourceBytes.`);
+  }
   const build = releasedBuild(options.build);
   if (options.build !== undefined && !build) {
     return {
@@ -48,7 +54,7 @@ export function admitSvg(source: string, options: AdmitOptions): AdmitSvgResult 
   }
   const policy = policyFor(build?.policyVersion ?? CURRENT_POLICY_VERSION);
   if (!policy) throw new Error(`policy version ${build?.policyVersion} is missing from POLICIES`);
-  const result = admitWithPolicy(source, Math.min(options.maxBytes, SVG_BUDGETS.articleSourceBytes), policy);
+  const result = admitWithPolicy(source, Math.min(maxBytes, SVG_BUDGETS.articleSourceBytes), policy);
   if (!result.ok) return result;
   const { canonical, staticMarkup, script, stats } = result;
   return { ok: true, canonical, staticMarkup, script, stats, build: build?.id ?? null };

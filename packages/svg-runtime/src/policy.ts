@@ -1,3 +1,5 @@
+import { SVG_BUDGETS } from "./budgets";
+
 /**
  * The allow-list: which elements, which attributes on each, which CSS properties and functions.
  * Anything not listed is refused. Policies are versioned data: a released runtime build records
@@ -89,7 +91,7 @@ export const CSS_PSEUDO_CLASSES: ReadonlySet<string> = new Set([
 ]);
 
 /** Attributes every element in the visual tree accepts besides its own. */
-const CORE_ATTRIBUTES: Record<string, AttributeKind> = {
+export const CORE_ATTRIBUTES: Readonly<Record<string, AttributeKind>> = {
   id: "id",
   class: "class",
   style: "css",
@@ -298,6 +300,18 @@ export const ANIMATABLE_ATTRIBUTES: Readonly<Record<string, AttributeKind>> = {
   pathLength: "number",
 };
 
+/**
+ * Filter parameters whose rendering cost grows with their value, and the budget that caps each,
+ * wherever the value comes from: the attribute itself, or SMIL animating it. `element: null` caps
+ * the attribute on every element that has it (feGaussianBlur, feDropShadow).
+ */
+export const FILTER_PARAMETER_CAPS: ReadonlyArray<{ attribute: string; element: string | null; max: number }> = [
+  { attribute: "stdDeviation", element: null, max: SVG_BUDGETS.filterStdDeviationMax },
+  { attribute: "radius", element: "feMorphology", max: SVG_BUDGETS.filterMorphologyRadiusMax },
+  { attribute: "numOctaves", element: "feTurbulence", max: SVG_BUDGETS.filterTurbulenceOctavesMax },
+  { attribute: "scale", element: "feDisplacementMap", max: SVG_BUDGETS.filterDisplacementScaleMax },
+];
+
 /** Properties whose url() may point at a local element. Elsewhere url() is refused entirely. */
 export const CSS_REFERENCE_PROPERTIES: ReadonlySet<string> = new Set([
   "fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end",
@@ -348,17 +362,36 @@ export const POLICIES: Readonly<Record<number, Policy>> = {
 
 export const CURRENT_POLICY_VERSION = 2;
 
+/**
+ * `table[key]` for the table's own keys only. Names come from authors, and a plain lookup of
+ * "constructor", "toString" or "__proto__" would find Object.prototype's members instead of nothing.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function policyFor(version: number): Policy | undefined {
-  return POLICIES[version];
+  return Object.hasOwn(POLICIES, version) ? POLICIES[version] : undefined;
+}
+
+/** The rule for `element`, or undefined when the element is not allowed. */
+export function elementRule(policy: Policy, element: string): ElementRule | undefined {
+  return ownEntry(policy.elements, element);
 }
 
 /** The attribute kind for `attribute` on `element`, or undefined when not allowed. */
 export function attributeKind(policy: Policy, element: string, attribute: string): AttributeKind | undefined {
-  const rule = policy.elements[element];
+  const rule = elementRule(policy, element);
   if (!rule) return undefined;
-  const own = rule.attributes[attribute];
+  const own = ownEntry(rule.attributes, attribute);
   if (own) return own;
   if (!rule.presentation) return undefined;
-  if (Object.hasOwn(CORE_ATTRIBUTES, attribute)) return CORE_ATTRIBUTES[attribute];
+  const core = ownEntry(CORE_ATTRIBUTES, attribute);
+  if (core) return core;
   return (PRESENTATION_PROPERTIES as readonly string[]).includes(attribute) ? "css" : undefined;
+}
+
+/** The kind SMIL values are checked as when animating `attribute`, or undefined when it may not be animated. */
+export function animatableKind(attribute: string): AttributeKind | undefined {
+  return ownEntry(ANIMATABLE_ATTRIBUTES, attribute);
 }

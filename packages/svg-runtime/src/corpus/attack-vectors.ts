@@ -43,7 +43,9 @@ export const ATTACK_VECTORS: AttackVector[] = [
   { family: "event", name: "onfocusin with tabindex", source: svg('<rect tabindex="0" onfocusin="alert(1)"/>'), code: "SVG_EVENT_ATTRIBUTE" },
   { family: "event", name: "entity-encoded attribute value", source: svg('<g onmouseover="&#97;lert(1)"/>'), code: "SVG_EVENT_ATTRIBUTE" },
   { family: "event", name: "namespaced onload", source: svg('<rect x:onload="alert(1)"/>', ' xmlns:x="http://www.w3.org/2000/svg"'), code: "SVG_FOREIGN_NAMESPACE" },
-  { family: "event", name: "XML Events attribute", source: svg('<rect ev:event="click"/>', ' xmlns:ev="http://www.w3.org/2001/xml-events"'), code: "SVG_FOREIGN_NAMESPACE" },
+  { family: "event", name: "XML Events attribute", source: svg('<rect ev:event="click"/>', ' xmlns:ev="http://www.w3.org/2001/xml-events"'), code: "SVG_EVENT_ATTRIBUTE" },
+  { family: "event", name: "XML Events attribute declared on its element", source: svg('<rect xmlns:ev="http://www.w3.org/2001/xml-events" ev:event="click" ev:handler="#h"/>'), code: "SVG_EVENT_ATTRIBUTE" },
+  { family: "event", name: "XML Events listener in its namespace", source: svg('<listener xmlns="http://www.w3.org/2001/xml-events" event="click" handler="#h"/>'), code: "SVG_EVENT_ATTRIBUTE" },
   { family: "event", name: "XML Events handler element", source: svg('<handler type="application/ecmascript">alert(1)</handler>'), code: "SVG_FORBIDDEN_ELEMENT" },
   { family: "event", name: "XML Events listener element", source: svg('<listener event="click" handler="#h"/>'), code: "SVG_FORBIDDEN_ELEMENT" },
 
@@ -62,6 +64,12 @@ export const ATTACK_VECTORS: AttackVector[] = [
   { family: "element", name: "SVG font loading glyphs", source: svg('<font-face font-family="x"/>'), code: "SVG_FORBIDDEN_ELEMENT" },
   { family: "element", name: "unknown element", source: svg("<blink>x</blink>"), code: "SVG_UNKNOWN_ELEMENT" },
   { family: "element", name: "HTML img in SVG namespace", source: svg('<img src="x" onerror="alert(1)"/>'), code: "SVG_UNKNOWN_ELEMENT" },
+  // Names of Object.prototype members must not be found in the allow-lists.
+  ...["toString", "constructor", "__proto__", "valueOf", "hasOwnProperty"].flatMap((name): AttackVector[] => [
+    { family: "element", name: `<${name}> element`, source: svg(`<${name}>hi</${name}>`), code: "SVG_UNKNOWN_ELEMENT" },
+    { family: "element", name: `${name} attribute`, source: svg(`<rect ${name}="x"/>`), code: "SVG_FORBIDDEN_ATTRIBUTE" },
+    { family: "smil", name: `animating ${name}`, source: svg(`<rect><set attributeName="${name}" to="x"/></rect>`), code: "SVG_SMIL_TARGET" },
+  ]),
 
   // Namespace confusion.
   { family: "namespace", name: "root in the HTML namespace", source: '<svg xmlns="http://www.w3.org/1999/xhtml"><rect/></svg>', code: "SVG_FOREIGN_NAMESPACE" },
@@ -115,6 +123,12 @@ export const ATTACK_VECTORS: AttackVector[] = [
   { family: "css", name: "HTML breakout inside style", source: svg("<style>&lt;/style&gt;&lt;img src=x onerror=alert(1)&gt;</style>"), code: "SVG_CSS_SYNTAX" },
   { family: "css", name: "style element with a child element", source: svg("<style><g/>rect{fill:red}</style>"), code: "SVG_CSS_SYNTAX" },
   { family: "css", name: "pseudo-element content", source: svg("<style>rect::before { content: 'x' }</style>"), code: "SVG_CSS_SYNTAX" },
+  // Nesting deep enough to overflow css-tree's recursive parser, walker or generator.
+  { family: "css", name: "1000 nested :not()", source: svg(`<style>${":not(".repeat(1000)}rect${")".repeat(1000)}{fill:red}</style>`), code: "SVG_CSS_SYNTAX" },
+  { family: "css", name: "2000 nested @media blocks", source: svg(`<style>${"@media print{".repeat(2000)}rect{fill:red}${"}".repeat(2000)}</style>`), code: "SVG_CSS_SYNTAX" },
+  { family: "css", name: "unclosed calc() parentheses", source: svg(`<rect style="opacity:calc(${"(".repeat(2100)}"/>`), code: "SVG_CSS_SYNTAX" },
+  { family: "css", name: "nested functions in a presentation attribute", source: svg(`<rect fill="${"rgb(".repeat(500)}${")".repeat(500)}"/>`), code: "SVG_CSS_SYNTAX" },
+  { family: "css", name: "nesting behind a comment", source: svg(`<style>rect{opacity:/*)*/${"calc(".repeat(40)}1${")".repeat(40)}}</style>`), code: "SVG_CSS_SYNTAX" },
 
   // SMIL retargeting.
   { family: "smil", name: "set href to javascript:", source: svg('<use href="#a"><set attributeName="href" to="javascript:alert(1)"/></use>'), code: "SVG_SMIL_TARGET" },
@@ -126,6 +140,7 @@ export const ATTACK_VECTORS: AttackVector[] = [
   { family: "smil", name: "set fill to javascript:", source: svg('<rect><set attributeName="fill" to="javascript:alert(1)"/></rect>'), code: "SVG_CSS_SYNTAX" },
   { family: "smil", name: "click-triggered animation", source: svg('<rect><animate attributeName="x" to="9" begin="click" dur="1s"/></rect>'), code: "SVG_SMIL_EVENT" },
   { family: "smil", name: "event on another element", source: svg('<rect id="b"/><rect><set attributeName="x" to="9" begin="b.mouseover"/></rect>'), code: "SVG_SMIL_EVENT" },
+  { family: "smil", name: "event on a hyphenated id", source: svg('<rect id="my-button"/><rect><set attributeName="x" to="9" begin="my-button.click"/></rect>'), code: "SVG_SMIL_EVENT" },
   { family: "smil", name: "accessKey trigger", source: svg('<rect><set attributeName="x" to="9" begin="accessKey(a)"/></rect>'), code: "SVG_SMIL_EVENT" },
   { family: "smil", name: "animateTransform on something else", source: svg('<rect><animateTransform attributeName="href" type="rotate" to="1" dur="1s"/></rect>'), code: "SVG_SMIL_TARGET" },
 
@@ -158,6 +173,25 @@ export const ATTACK_VECTORS: AttackVector[] = [
   { family: "budget", name: "huge blur", source: svg('<filter id="f"><feGaussianBlur stdDeviation="5000"/></filter>'), code: "SVG_FILTER_LIMIT" },
   { family: "budget", name: "huge morphology radius", source: svg('<filter id="f"><feMorphology radius="1e9"/></filter>'), code: "SVG_FILTER_LIMIT" },
   { family: "budget", name: "turbulence octaves", source: svg('<filter id="f"><feTurbulence numOctaves="1000"/></filter>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "huge displacement scale", source: svg('<filter id="f"><feDisplacementMap scale="1e6"/></filter>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "huge feDropShadow blur", source: svg('<filter id="f"><feDropShadow stdDeviation="5000"/></filter>'), code: "SVG_FILTER_LIMIT" },
+  // The same caps through CSS filter functions and SMIL.
+  { family: "budget", name: "CSS blur and drop-shadow in style", source: svg('<rect style="filter: blur(100000px) drop-shadow(0 0 90000px red)"/>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS blur as a filter attribute", source: svg('<rect filter="blur(100000px)"/>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS drop-shadow radius in a style sheet", source: svg("<style>rect { filter: drop-shadow(red 1px 1px 1000px) }</style>"), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS blur in centimetres", source: svg('<rect style="filter: blur(30cm)"/>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS blur in a relative unit", source: svg('<rect style="font-size: 9999px; filter: blur(100em)"/>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS blur through calc()", source: svg('<rect style="filter: blur(calc(1000px * 1000))"/>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS blur in keyframes", source: svg("<style>@keyframes k { to { filter: blur(100000px) } }</style>"), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "CSS filter chain longer than a filter", source: svg(`<rect style="filter:${" blur(1px)".repeat(17)}"/>`), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL animating filter to a huge blur", source: svg('<rect><animate attributeName="filter" values="blur(1px);blur(100000px)" dur="1s"/></rect>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL animating stdDeviation past the cap", source: svg('<filter id="f"><feGaussianBlur stdDeviation="1"><animate attributeName="stdDeviation" values="1;100000" dur="1s"/></feGaussianBlur></filter>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL setting stdDeviation past the cap", source: svg('<filter id="f"><feGaussianBlur stdDeviation="1"><set attributeName="stdDeviation" to="1e9"/></feGaussianBlur></filter>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL from past the cap through href", source: svg('<filter id="f"><feGaussianBlur id="b"/></filter><animate href="#b" attributeName="stdDeviation" from="5000" to="1" dur="1s"/>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL by past the cap", source: svg('<filter id="f"><feGaussianBlur><animate attributeName="stdDeviation" from="0" by="1000" dur="1s"/></feGaussianBlur></filter>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL additive stdDeviation stacking", source: svg('<filter id="f"><feGaussianBlur stdDeviation="100">' + '<animate attributeName="stdDeviation" to="100" additive="sum" dur="1s"/>'.repeat(3) + "</feGaussianBlur></filter>"), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL accumulating stdDeviation", source: svg('<filter id="f"><feGaussianBlur><animate attributeName="stdDeviation" values="0;100" accumulate="sum" repeatCount="indefinite" dur="1s"/></feGaussianBlur></filter>'), code: "SVG_FILTER_LIMIT" },
+  { family: "budget", name: "SMIL by-animation of stdDeviation (additive)", source: svg('<filter id="f"><feGaussianBlur><animate attributeName="stdDeviation" by="50" dur="1s"/></feGaussianBlur></filter>'), code: "SVG_FILTER_LIMIT" },
   { family: "budget", name: "too many attributes", source: svg(`<rect ${Array.from({ length: 49 }, (_, i) => `data-a${i}="1"`).join(" ")}/>`), code: "SVG_BUDGET_ATTRIBUTES" },
   { family: "budget", name: "deep nesting", source: svg("<g>".repeat(70) + "</g>".repeat(70)), code: "SVG_BUDGET_DEPTH" },
   { family: "budget", name: "node bomb", source: svg("<rect/>".repeat(20_001)), code: "SVG_BUDGET_NODES" },
@@ -165,6 +199,7 @@ export const ATTACK_VECTORS: AttackVector[] = [
   { family: "budget", name: "path command bomb", source: svg(`<path d="M0 0${"z".repeat(60_000)}"/>`.repeat(5)), code: "SVG_BUDGET_PATH_COMMANDS" },
   { family: "budget", name: "implicit path repeats count", source: svg(`<path d="M0 0H${"1 ".repeat(60_000)}"/>`.repeat(5)), code: "SVG_BUDGET_PATH_COMMANDS" },
   { family: "budget", name: "polyline point bomb", source: svg(`<polyline points="${"1 1 ".repeat(63_000)}"/>`.repeat(4)), code: "SVG_BUDGET_PATH_COMMANDS" },
+  { family: "budget", name: "text run over the cap once its CDATA is merged", source: svg(`<text>${"a".repeat(10_000)}<![CDATA[${"b".repeat(10_000)}]]></text>`), code: "SVG_BUDGET_TEXT" },
   { family: "budget", name: "over-long attribute value", source: svg(`<path d="M0 0${"z".repeat(262_145)}"/>`), code: "SVG_BUDGET_TEXT" },
   { family: "budget", name: "source over the byte limit", source: svg(`<desc>${"x".repeat(1_048_577)}</desc>`), code: "SVG_BUDGET_BYTES" },
   { family: "budget", name: "malformed path data", source: svg('<path d="M 0 0 L 1"/>'), code: "SVG_PATH_SYNTAX" },

@@ -2,7 +2,8 @@ import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten";
 import { describe, expect, it } from "vitest";
 import { admitWithPolicy } from "../admit-core";
-import { CURRENT_POLICY_VERSION, policyFor } from "../policy";
+import { SVG_BUDGETS } from "../budgets";
+import { CURRENT_POLICY_VERSION, policyFor, PRESENTATION_PROPERTIES } from "../policy";
 import { PictureModel } from "./picture-model";
 import { PictureSandbox } from "./sandbox";
 
@@ -99,6 +100,19 @@ describe("bridge mutations", () => {
     ['showcase.on("$viewport", "click", () => {})', "BRIDGE_EVENT_TYPE"],
     ['showcase.on("nope", "click", () => {})', "BRIDGE_UNKNOWN_ID"],
     ['showcase.setAttribute("box", "fill", 5)', "BRIDGE_ARGUMENT"],
+    // Names of Object.prototype members are not in any allow-list.
+    ['showcase.create("layer", "toString")', "SVG_UNKNOWN_ELEMENT"],
+    ['showcase.create("layer", "constructor", {})', "SVG_UNKNOWN_ELEMENT"],
+    ['showcase.create("layer", "__proto__", {})', "SVG_UNKNOWN_ELEMENT"],
+    ['showcase.setAttribute("box", "constructor", "x")', "SVG_FORBIDDEN_ATTRIBUTE"],
+    ['showcase.setAttribute("box", "toString", "x")', "SVG_FORBIDDEN_ATTRIBUTE"],
+    ['showcase.setAttribute("box", "valueOf", "x")', "SVG_FORBIDDEN_ATTRIBUTE"],
+    ['showcase.setAttribute("box", "__proto__", "x")', "SVG_FORBIDDEN_ATTRIBUTE"],
+    ['showcase.create("layer", "rect", JSON.parse(\'{"__proto__": "x"}\'))', "SVG_FORBIDDEN_ATTRIBUTE"],
+    ['showcase.create("layer", "set", { attributeName: "constructor", to: "x" })', "SVG_SMIL_TARGET"],
+    // CSS nesting deep enough to overflow the parser.
+    ['showcase.create("layer", "style", {}, ":not(".repeat(1000) + "rect" + ")".repeat(1000) + "{fill:red}")', "SVG_CSS_SYNTAX"],
+    ['showcase.setAttribute("box", "style", "opacity:calc(" + "(".repeat(2100))', "SVG_CSS_SYNTAX"],
   ])("%s is refused with %s, catchably", async (call, code) => {
     expect(await outcome(call)).toMatch(new RegExp(`^${code}:.{20,}`));
   });
@@ -123,6 +137,41 @@ describe("bridge mutations", () => {
       return showcase.create(filter, "feOffset", { dx: "2" }).length > 0;
     })()`);
     expect(afterRemoval).toBe("ok:true");
+  });
+
+  it("filter caps hold for CSS filter functions and for animations of capped attributes", async () => {
+    const blur = 'showcase.create(showcase.create("layer", "filter", { id: "f" }), "feGaussianBlur", { stdDeviation: "1" })';
+    const refusals = [
+      'showcase.setAttribute("box", "style", "filter: blur(100000px) drop-shadow(0 0 90000px red)")',
+      'showcase.setAttribute("box", "filter", "blur(101px)")',
+      `showcase.create(${blur}, "set", { attributeName: "stdDeviation", to: "1e9" })`,
+      `showcase.create(${blur}, "animate", { values: "1;100000", attributeName: "stdDeviation", dur: "1s" })`,
+      `showcase.create("layer", "animate", { attributeName: "stdDeviation", by: "50", dur: "1s" })`,
+      `showcase.setAttribute(showcase.create(${blur}, "set", { attributeName: "stdDeviation", to: "1" }), "to", "1e9")`,
+      `showcase.setAttribute(showcase.create(${blur}, "animate", { attributeName: "stdDeviation", values: "1;2", dur: "1s" }), "additive", "sum")`,
+    ];
+    for (const call of refusals) expect(await outcome(call), call).toMatch(/^SVG_FILTER_LIMIT:.{20,}/);
+    // Attribute order does not matter: by with from is a replacing animation.
+    expect(await outcome(`showcase.create(${blur}, "animate", { by: "50", attributeName: "stdDeviation", from: "1", dur: "1s" }).length > 0`)).toBe("ok:true");
+    expect(await outcome('(showcase.setAttribute("box", "style", "filter: blur(100px)"), showcase.getAttribute("box", "style"))')).toBe('ok:"filter:blur(100px)"');
+  });
+
+  it(`elements carry at most ${SVG_BUDGETS.attributesPerElement} attributes, live as at admission`, async () => {
+    // box starts with id, width, height and fill.
+    const extra = PRESENTATION_PROPERTIES.filter((name) => name !== "fill").slice(0, SVG_BUDGETS.attributesPerElement - 4);
+    const atCap = await outcome(`(() => {
+      for (const name of ${JSON.stringify(extra)}) showcase.setAttribute("box", name, "inherit");
+      showcase.setAttribute("box", "fill", "red");
+      return "full";
+    })()`);
+    expect(atCap).toBe('ok:"full"');
+    const overCap = await outcome(`(() => {
+      for (const name of ${JSON.stringify(extra)}) showcase.setAttribute("box", name, "inherit");
+      showcase.setAttribute("box", "class", "one-too-many");
+    })()`);
+    expect(overCap).toBe(`SVG_BUDGET_ATTRIBUTES:<rect> may carry at most ${SVG_BUDGETS.attributesPerElement} attributes; move shared styling into a class and a <style> rule.`);
+    const attributes = Object.fromEntries(Array.from({ length: SVG_BUDGETS.attributesPerElement + 1 }, (_, i) => [PRESENTATION_PROPERTIES[i], "inherit"]));
+    expect(await outcome(`showcase.create("layer", "rect", ${JSON.stringify(attributes)})`)).toMatch(/^SVG_BUDGET_ATTRIBUTES:<rect> may carry at most/);
   });
 
   it("a refusal leaves the model unchanged", async () => {

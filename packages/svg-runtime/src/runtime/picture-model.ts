@@ -2,8 +2,8 @@ import { checkAttributeValue, externalUrlMessage } from "../attribute-values";
 import { SVG_BUDGETS, type RuntimeBudgetCode } from "../budgets";
 import { checkStyleSheet } from "../css";
 import type { AdmissionCode } from "../errors";
-import { filterCapProblem } from "../admit-core";
-import { ANIMATABLE_ATTRIBUTES, attributeKind, type AttributeKind, type Policy } from "../policy";
+import { filterCapProblem, tooManyAttributesMessage } from "../admit-core";
+import { animatableKind, attributeKind, type AttributeKind, elementRule, type Policy } from "../policy";
 import type { SvgElementNode } from "../tree";
 
 export type BridgeRefusalCode =
@@ -98,7 +98,7 @@ export class PictureModel {
   }
 
   private isFilterPrimitive(name: string): boolean {
-    return this.policy.elements[name]?.filterPrimitive === true;
+    return elementRule(this.policy, name)?.filterPrimitive === true;
   }
 
   /** The admission caps on filter primitives, applied to elements a script creates. */
@@ -126,7 +126,7 @@ export class PictureModel {
     const target = attributes.get("attributeName");
     if (target === undefined) return undefined;
     if (name === "animateTransform") return target === "transform" ? { name: target, kind: "numberList" } : undefined;
-    const kind = Object.hasOwn(ANIMATABLE_ATTRIBUTES, target) ? ANIMATABLE_ATTRIBUTES[target] : undefined;
+    const kind = animatableKind(target);
     return kind ? { name: target, kind } : undefined;
   }
 
@@ -162,8 +162,6 @@ export class PictureModel {
     }
     const checked = checkAttributeValue(kind, attribute, value, this.animatedOf(name, attributes));
     if (!checked.ok) return { code: checked.code, message: checked.message };
-    const capProblem = filterCapProblem(name, new Map([...attributes, [attribute, checked.canonical]]));
-    if (capProblem) return { code: "SVG_FILTER_LIMIT", message: capProblem };
     return { value: checked.canonical, pathCommands: checked.pathCommands };
   }
 
@@ -177,6 +175,11 @@ export class PictureModel {
     const checked = this.checkAttribute(element.name, element.attributes, name, value);
     if ("code" in checked) return { ok: false, refusal: checked };
     const previous = element.attributes.get(name);
+    if (previous === undefined && element.attributes.size >= SVG_BUDGETS.attributesPerElement) {
+      return refuse("SVG_BUDGET_ATTRIBUTES", tooManyAttributesMessage(element.name));
+    }
+    const capProblem = filterCapProblem(element.name, new Map([...element.attributes, [name, checked.value]]));
+    if (capProblem) return refuse("SVG_FILTER_LIMIT", capProblem);
     const previousCommands = previous === undefined ? 0 : this.attributePathCommands(element.name, element.attributes, name, previous);
     const pathCommandCount = this.pathCommandCount - previousCommands + checked.pathCommands;
     if (pathCommandCount > SVG_BUDGETS.pathCommands) return { ok: false, budget: "BUDGET_PATH_COMMANDS" };
@@ -189,7 +192,7 @@ export class PictureModel {
   private checkText(element: { name: string }, text: unknown): string | Refusal {
     if (typeof text !== "string") return { code: "BRIDGE_ARGUMENT", message: "Text must be a string; convert it with String(value)." };
     if (text.length > SVG_BUDGETS.mutationValueChars) return { code: "SVG_BUDGET_TEXT", message: `Text is limited to ${SVG_BUDGETS.mutationValueChars} characters.` };
-    const rule = this.policy.elements[element.name];
+    const rule = elementRule(this.policy, element.name);
     if (!rule || rule.content === "none") {
       return { code: "SVG_UNEXPECTED_TEXT", message: `<${element.name}> cannot hold text; put text inside <text>, <tspan>, <title> or <desc>.` };
     }
@@ -220,7 +223,7 @@ export class PictureModel {
   create(parentId: string, tag: unknown, attributes: unknown, text: unknown, requestedId?: string): MutationOutcome {
     const parent = this.elements.get(parentId);
     if (!parent) return { ok: false, refusal: unknownId(parentId) };
-    if (typeof tag !== "string" || tag === "script" || !this.policy.elements[tag]) {
+    if (typeof tag !== "string" || tag === "script" || !elementRule(this.policy, tag)) {
       return refuse("SVG_UNKNOWN_ELEMENT", `<${String(tag).slice(0, 60)}> cannot be created; create allowed SVG elements such as rect, circle, path, text or g.`);
     }
     if (parent.depth + 1 > SVG_BUDGETS.depth) return refuse("SVG_BUDGET_DEPTH", `Elements may be nested at most ${SVG_BUDGETS.depth} levels deep.`);
@@ -230,7 +233,7 @@ export class PictureModel {
     const given = attributes ?? {};
     if (typeof given !== "object" || Array.isArray(given)) return refuse("BRIDGE_ARGUMENT", "Attributes must be a plain object of strings.");
     const entries = Object.entries(given as Record<string, unknown>).map(([name, value]) => [name === "xlink:href" ? "href" : name, value] as const);
-    if (entries.length > SVG_BUDGETS.attributesPerElement) return refuse("SVG_BUDGET_ATTRIBUTES", `At most ${SVG_BUDGETS.attributesPerElement} attributes per element.`);
+    if (entries.length > SVG_BUDGETS.attributesPerElement) return refuse("SVG_BUDGET_ATTRIBUTES", tooManyAttributesMessage(tag));
     // attributeName decides how animation values are checked, so it goes first.
     entries.sort(([a], [b]) => (a === "attributeName" ? -1 : b === "attributeName" ? 1 : 0));
     const checkedAttributes = new Map<string, string>();
@@ -242,6 +245,9 @@ export class PictureModel {
       checkedAttributes.set(name, checked.value);
       pathCommands += checked.pathCommands;
     }
+    // On the whole set: whether an animation adds up depends on several of its attributes at once.
+    const capProblem = filterCapProblem(tag, checkedAttributes);
+    if (capProblem) return refuse("SVG_FILTER_LIMIT", capProblem);
     let checkedText: string | null = null;
     if (text !== undefined && text !== null && text !== "") {
       const result = this.checkText({ name: tag }, text);
