@@ -1,8 +1,22 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 
 // The same player, served by the real app (Next page + runtime route) rather than the test's own static server.
 const buildIndex = JSON.parse(readFileSync(new URL("../../packages/svg-runtime/builds/index.json", import.meta.url), "utf8")) as { current: string };
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
 
 test("the app serves released runtime builds immutably, unknown builds 404", async ({ request }) => {
   const worker = await request.get(`/runtime/${buildIndex.current}/worker.js`);
@@ -29,4 +43,45 @@ test("the Next playground page runs an interactive picture in a worker: a click 
   await expect(count).toHaveText("1");
   await page.screenshot({ path: "test-results/next-playground.png" });
   expect(errors).toEqual([]);
+});
+
+test("without JavaScript the Next playground shows the static pictures, named and captioned, and starts no worker", async ({ browser, baseURL }, testInfo) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  let workersStarted = 0;
+  page.on("worker", () => workersStarted++);
+  await page.goto("/playground/svg");
+  await expect(page.getByRole("img", { name: "A blue button and a number that counts clicks" })).toBeVisible();
+  await expect(page.locator('[data-picture="counter"] #button')).toBeVisible();
+  await expect(page.locator('[data-picture="counter"] #count')).toHaveText("0");
+  await expect(page.locator('[data-picture="counter"] figcaption')).toHaveText("Click the button or press a key while it has focus.");
+  await expect(page.locator('[data-picture="counter"] figcaption')).toBeVisible();
+  await expect(page.getByRole("img", { name: "A red dot circling a yellow sun" })).toBeVisible();
+  await expect(page.locator('[data-picture="orbit"] #planet')).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("next-playground-without-javascript.png") });
+  expect(workersStarted).toBe(0);
+  await context.close();
+});
+
+test("a production server without BOARD_PLAYGROUND answers 404 for the playground", async ({ request }) => {
+  test.setTimeout(120_000);
+  // The app needs a database to start; scripts/test.ts passes its e2e database to Playwright.
+  const databaseUrl = process.env.DATABASE_URL;
+  expect(databaseUrl, "DATABASE_URL (set by scripts/test.ts)").toBeTruthy();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { BOARD_PLAYGROUND: _playground, ...inherited } = process.env;
+  const server = spawn(process.execPath, ["--import", "tsx", "apps/web/server.ts"], {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...inherited, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: baseUrl, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0" },
+  });
+  try {
+    await expect.poll(() => fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false), { timeout: 90_000, intervals: [500] }).toBe(true);
+    expect((await request.get(`${baseUrl}/playground/svg`)).status()).toBe(404);
+    // The same build serves it where the flag is set (the orchestrator's server).
+    expect((await request.get("/playground/svg")).status()).toBe(200);
+  } finally {
+    server.kill("SIGTERM");
+  }
 });

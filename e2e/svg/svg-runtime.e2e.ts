@@ -1,4 +1,4 @@
-import { expect, type Page, test, type Worker } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { currentBuildId, releasedBuilds } from "../../packages/svg-runtime/src/index.js";
 import { type PictureSpec, type PlaygroundServer, startPlaygroundServer } from "./support/playground-server.js";
 
@@ -26,6 +26,13 @@ const TICKER = (label: string) => picture(`<text id="t" x="10" y="40">${label}</
   let n = 0; showcase.setInterval(() => showcase.setText("t", "${label} " + (++n)), 100);`);
 const MEMORY_BOMB = picture('<rect id="start" width="100" height="50" fill="purple"/><text id="state" x="10" y="100">idle</text>', `
   showcase.on("start", "click", () => { showcase.setText("state", "allocating"); const kept = []; for (;;) { try { kept.push(new Array(100000).fill(1)); } catch (e) {} } });`);
+const RESTARTABLE = picture('<rect id="trap" width="100" height="50" fill="orange"/><rect id="ping" x="120" width="100" height="50" fill="teal"/><text id="pings" x="10" y="100">0</text>', `
+  let pings = 0;
+  showcase.on("ping", "click", () => showcase.setText("pings", String(++pings)));
+  showcase.on("trap", "click", () => { for (;;) {} });`);
+const FIELD = picture('<rect id="field" width="200" height="40" fill="#eee" tabindex="0"/><text id="typed" x="10" y="80">-</text><text id="chosen" x="10" y="120">-</text>', `
+  showcase.on("field", "input", (e) => showcase.setText("typed", e.type + ":" + e.value));
+  showcase.on("field", "change", (e) => showcase.setText("chosen", e.type + ":" + e.value));`);
 const DROP_SHADOW_PROBE = picture('<g id="layer"/><text id="result" x="10" y="40">?</text>', `
   let result;
   try { showcase.create("layer", "filter", { id: "f" }); showcase.create("f", "feDropShadow", { dx: "1" }); result = "accepted"; }
@@ -48,6 +55,11 @@ test.beforeAll(async () => {
     pinned: [spec("old", DROP_SHADOW_PROBE, { build: OLD_BUILD?.id }), spec("new", DROP_SHADOW_PROBE, { build: CURRENT_BUILD?.id })],
     memory: [spec("memory", MEMORY_BOMB)],
     scroll: ["first", "second", "third", "fourth"].map((label) => spec(label, TICKER(label))),
+    start: ["a", "b", "c", "d"].map((label) => spec(label, TICKER(label))),
+    tabs: ["x", "y", "z"].map((label) => spec(label, TICKER(label))),
+    offscreen: [spec("ticker", TICKER("tick"))],
+    restart: [spec("restart", RESTARTABLE)],
+    field: [spec("field", FIELD)],
   });
 });
 
@@ -64,28 +76,88 @@ async function scriptReady(page: Page, key: string): Promise<void> {
 }
 
 /**
- * The most workers alive at once, each start counted after a short grace: Chromium reports a
- * terminated worker's close a moment after `terminate()`, possibly after the next worker started.
+ * The most workers alive at once across `pages`. Each page reports `new Worker` and `terminate()`
+ * with its own clock (an init script); a closed page's workers end with it. Playwright's worker
+ * events come from separate sessions, at times late and out of order: a terminated worker's close
+ * can arrive after the next worker's start and count one worker too many.
  */
-const CLOSE_REPORT_GRACE_MS = 300;
-function countWorkers(page: Page): { peak: () => Promise<number> } {
-  const alive = new Set<Worker>();
-  const checks: Array<Promise<void>> = [];
-  let peak = 0;
-  page.on("worker", (worker) => {
-    alive.add(worker);
-    worker.on("close", () => alive.delete(worker));
-    checks.push(new Promise((resolve) => setTimeout(() => {
-      peak = Math.max(peak, alive.size);
-      resolve();
-    }, CLOSE_REPORT_GRACE_MS)));
-  });
-  return { peak: async () => (await Promise.all(checks), peak) };
+async function countWorkers(...pages: Page[]): Promise<{ peak: () => number }> {
+  const changes: Array<{ at: number; by: number }> = [];
+  for (const page of pages) {
+    let alive = 0;
+    await page.exposeBinding("reportWorker", (_source, by: number, at: number) => {
+      alive += by;
+      changes.push({ at, by });
+    });
+    page.on("close", () => changes.push({ at: Date.now(), by: -alive }));
+    await page.addInitScript(() => {
+      const report = (by: number) => (window as unknown as { reportWorker: (by: number, at: number) => void }).reportWorker(by, Date.now());
+      window.Worker = class extends window.Worker {
+        private ended = false;
+        constructor(...args: ConstructorParameters<typeof Worker>) {
+          super(...args);
+          report(1);
+        }
+        override terminate(): void {
+          if (!this.ended) report(-1);
+          this.ended = true;
+          super.terminate();
+        }
+      };
+    });
+  }
+  return {
+    peak: () => {
+      // At equal times the end goes first: a slot passes on only after its worker was terminated.
+      const ordered = [...changes].sort((first, second) => first.at - second.at || first.by - second.by);
+      let alive = 0;
+      let peak = 0;
+      for (const change of ordered) {
+        alive += change.by;
+        peak = Math.max(peak, alive);
+      }
+      return peak;
+    },
+  };
 }
+
+/** Every picture's player state, in page order. */
+const states = (page: Page) => () => page.locator("figure").evaluateAll((figures) => figures.map((figure) => (figure as HTMLElement).dataset.state));
+const startButton = (page: Page, key: string) => page.locator(`[data-picture="${key}"]`).getByRole("button", { name: "Start picture" });
+const notice = (page: Page, key: string) => page.locator(`[data-picture="${key}"] .showcase-svg-notice`);
 
 const text = (page: Page, key: string, id: string) => page.locator(`[data-picture="${key}"] #${id}`);
 
 test.describe("showcase-svg-v1 player", () => {
+  test("without JavaScript the static picture shows, named by its description, with its caption, and no worker starts", async ({ browser }, testInfo) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    let workersStarted = 0;
+    page.on("worker", () => workersStarted++);
+    const before = server.requests.length;
+    await page.goto(`${server.url}/?set=counter`);
+    await expect(page.getByRole("img", { name: "counter picture" })).toBeVisible();
+    await expect(text(page, "counter", "button")).toBeVisible();
+    await expect(text(page, "counter", "count")).toHaveText("0");
+    await expect(text(page, "counter", "count")).toBeVisible();
+    await expect(page.locator("figcaption")).toHaveText("Click the blue button");
+    await expect(page.locator("figcaption")).toBeVisible();
+    await expect(page.locator('[data-picture="counter"] script')).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath("static-without-javascript.png") });
+    expect(workersStarted).toBe(0);
+    expect(server.requests.slice(before).filter((path) => path.startsWith("/runtime/"))).toEqual([]);
+    await context.close();
+  });
+
+  test("with JavaScript the player takes over the server-rendered picture without duplicating it", async ({ page }) => {
+    await open(page, "counter");
+    await scriptReady(page, "counter");
+    await expect(page.locator("figure")).toHaveAttribute("data-state", "running");
+    await expect(page.locator('[data-picture="counter"] svg')).toHaveCount(1);
+    await expect(page.getByRole("img", { name: "counter picture" })).toHaveCount(1);
+    await expect(page.locator("figcaption")).toHaveCount(1);
+  });
+
   test("click updates text, with SVG coordinates", async ({ page }, testInfo) => {
     await open(page, "counter");
     await scriptReady(page, "counter");
@@ -106,6 +178,20 @@ test.describe("showcase-svg-v1 player", () => {
     await expect(text(page, "counter", "key")).toHaveText("ArrowRight");
   });
 
+  test("input and change events carry the value as plain data", async ({ page }) => {
+    await open(page, "field");
+    await scriptReady(page, "field");
+    const field = text(page, "field", "field");
+    await field.evaluate((element) => element.dispatchEvent(new InputEvent("input", { data: "typed", bubbles: true })));
+    await expect(text(page, "field", "typed")).toHaveText("input:typed");
+    await field.evaluate((element) => {
+      Object.assign(element, { value: "x".repeat(40) });
+      element.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    // Truncated to 32 characters, like `key`.
+    await expect(text(page, "field", "chosen")).toHaveText(`change:${"x".repeat(32)}`);
+  });
+
   test("resize reaches $viewport listeners", async ({ page }) => {
     await open(page, "resize");
     await expect(text(page, "resize", "size")).toHaveText("400x200");
@@ -113,9 +199,44 @@ test.describe("showcase-svg-v1 player", () => {
     await expect(text(page, "resize", "size")).toHaveText("300x150");
   });
 
-  test("a 16 ms animation runs", async ({ page }, testInfo) => {
+  test("a window resize reaches $viewport listeners when the stage follows the viewport", async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await open(page, "resize");
+    await page.addStyleTag({ content: ".showcase-svg-stage{width:50vw;height:25vh}" });
+    await expect(text(page, "resize", "size")).toHaveText("400x150");
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await expect(text(page, "resize", "size")).toHaveText("500x200");
+  });
+
+  test("a 16 ms animation fires once per frame", async ({ page }, testInfo) => {
     await open(page, "animation");
-    await expect.poll(async () => Number(await text(page, "animation", "frames").textContent()), { timeout: 5000 }).toBeGreaterThan(20);
+    await expect.poll(async () => Number(await text(page, "animation", "frames").textContent())).toBeGreaterThan(5);
+    // Measured in the page, over two seconds of its own clock, against the frames it rendered.
+    const cadence = await page.evaluate(async (windowMs) => {
+      const frames = () => Number(document.querySelector('[data-picture="animation"] .showcase-svg-stage')?.shadowRoot?.getElementById("frames")?.textContent);
+      let rendered = 0;
+      let measuring = true;
+      const countFrame = () => {
+        rendered++;
+        if (measuring) requestAnimationFrame(countFrame);
+      };
+      requestAnimationFrame(countFrame);
+      const firstCount = frames();
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, windowMs));
+      measuring = false;
+      return { advanced: frames() - firstCount, seconds: (performance.now() - started) / 1000, rendered };
+    }, 2000);
+    const perSecond = cadence.advanced / cadence.seconds;
+    testInfo.annotations.push({ type: "cadence", description: JSON.stringify({ ...cadence, perSecond }) });
+    // At most once per frame: a missed period is skipped, never caught up (one frame of slack for
+    // the reply in flight when the window opened).
+    expect(cadence.advanced).toBeLessThanOrEqual(cadence.rendered + 1);
+    // About 60 per second at 60 Hz. 70 still fails a timer firing twice in a frame (120) or a clock
+    // running ahead of real time; 30 (every other frame) leaves room for frames a loaded 2-core
+    // machine drops or for worker replies that miss a frame, yet fails a period clamped to 33 ms or more.
+    expect(perSecond).toBeGreaterThanOrEqual(30);
+    expect(perSecond).toBeLessThanOrEqual(70);
     await page.screenshot({ path: testInfo.outputPath("animation.png") });
   });
 
@@ -158,10 +279,9 @@ test.describe("showcase-svg-v1 player", () => {
   });
 
   test("four interactive pictures never run more than two workers; a budget stop frees a slot", async ({ page }, testInfo) => {
-    const workers = countWorkers(page);
+    const workers = await countWorkers(page);
     await open(page, "four");
-    const states = () => page.locator("figure").evaluateAll((figures) => figures.map((figure) => (figure as HTMLElement).dataset.state));
-    await expect.poll(states).toEqual(["running", "running", "waiting", "waiting"]);
+    await expect.poll(states(page)).toEqual(["running", "running", "waiting", "waiting"]);
     await expect(page.locator('[data-picture="two"] figure .showcase-svg-notice')).toContainText("at most two pictures");
 
     await scriptReady(page, "runaway");
@@ -170,28 +290,115 @@ test.describe("showcase-svg-v1 player", () => {
     await expect(notice).toContainText(/stopped \(BUDGET_(INSTRUCTIONS|HANDLER_TIME|WATCHDOG)\)/);
     await expect(text(page, "runaway", "state")).toHaveText("armed");
     await expect(page.locator('[data-picture="runaway"] button')).toHaveText("Restart picture");
-    await expect.poll(states).toEqual(["stopped", "running", "running", "waiting"]);
+    await expect.poll(states(page)).toEqual(["stopped", "running", "running", "waiting"]);
     await expect(text(page, "two", "t")).toHaveText(/^two \d+$/);
     await page.screenshot({ path: testInfo.outputPath("four.png") });
-    expect(await workers.peak()).toBeLessThanOrEqual(2);
+    expect(workers.peak()).toBeLessThanOrEqual(2);
+  });
+
+  test("Start picture on a waiting picture runs it now, parking the picture on the page that started longest ago", async ({ page }, testInfo) => {
+    // Tall enough for all four pictures to be on screen: no slot is lent by a picture off screen.
+    await page.setViewportSize({ width: 1280, height: 1600 });
+    const workers = await countWorkers(page);
+    await open(page, "start");
+    await expect.poll(states(page)).toEqual(["running", "running", "waiting", "waiting"]);
+    await expect(startButton(page, "a")).toHaveCount(0);
+
+    await startButton(page, "c").click();
+    await expect.poll(states(page)).toEqual(["parked", "running", "running", "waiting"]);
+    await expect(text(page, "c", "t")).toHaveText(/^c \d+$/);
+    await expect(notice(page, "a")).toContainText("Stopped so the picture you started could run");
+    await page.screenshot({ path: testInfo.outputPath("start-now.png") });
+
+    // The parked picture has its own Start: now b, the longest running, gives its slot up.
+    await startButton(page, "a").click();
+    await expect.poll(states(page)).toEqual(["running", "parked", "running", "waiting"]);
+    await expect(text(page, "a", "t")).toHaveText(/^a \d+$/);
+    await expect(startButton(page, "d")).toBeVisible();
+    expect(workers.peak()).toBeLessThanOrEqual(2);
+  });
+
+  test("two tabs share the two slots: never more than two workers together, and closing one starts the other's pictures", async ({ browser }) => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    const second = await context.newPage();
+    const workers = await countWorkers(first, second);
+    await open(first, "tabs");
+    await expect.poll(states(first)).toEqual(["running", "running", "waiting"]);
+    await open(second, "tabs");
+    await expect.poll(states(second)).toEqual(["waiting", "waiting", "waiting"]);
+    // Past the cross-tab retry (1 s): the second tab has looked again and still found both slots taken.
+    await second.waitForTimeout(1500);
+    expect(await states(second)()).toEqual(["waiting", "waiting", "waiting"]);
+
+    await first.close();
+    await expect.poll(states(second)).toEqual(["running", "running", "waiting"]);
+    await expect(text(second, "x", "t")).toHaveText(/^x \d+$/);
+    expect(workers.peak()).toBeLessThanOrEqual(2);
+    await context.close();
+  });
+
+  test("Start picture while other tabs hold both slots puts the picture first and says so", async ({ browser }) => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    const second = await context.newPage();
+    const workers = await countWorkers(first, second);
+    await open(first, "tabs");
+    await expect.poll(states(first)).toEqual(["running", "running", "waiting"]);
+    await open(second, "tabs");
+    await expect.poll(states(second)).toEqual(["waiting", "waiting", "waiting"]);
+
+    await startButton(second, "z").click();
+    await expect(notice(second, "z")).toContainText("pictures in other tabs hold both slots");
+    // Another tab's pictures are never stopped for this one.
+    expect(await states(first)()).toEqual(["running", "running", "waiting"]);
+
+    await first.close();
+    await expect.poll(states(second)).toEqual(["running", "waiting", "running"]);
+    expect(workers.peak()).toBeLessThanOrEqual(2);
+    await context.close();
+  });
+
+  test("a running picture scrolled off screen stops its clock while nothing waits, and resumes when back", async ({ page }) => {
+    let workersStarted = 0;
+    page.on("worker", () => workersStarted++);
+    await open(page, "offscreen");
+    await page.addStyleTag({ content: "[data-picture] { margin-bottom: 3000px }" });
+    const ticks = async () => Number((await text(page, "ticker", "t").textContent())?.split(" ")[1]);
+    await expect.poll(ticks).toBeGreaterThan(2);
+
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // The 100 ms ticker would move five times in 500 ms; wait for a window in which it does not.
+    let pausedAt = 0;
+    await expect.poll(async () => {
+      const before = await ticks();
+      await page.waitForTimeout(600);
+      pausedAt = await ticks();
+      return pausedAt === before;
+    }, { timeout: 10_000 }).toBe(true);
+    await expect(page.locator("figure")).toHaveAttribute("data-state", "running");
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(ticks).toBeGreaterThan(pausedAt);
+    // Resumed, not restarted: the same worker carries on counting.
+    expect(workersStarted).toBe(1);
   });
 
   test("a picture off screen lends its slot to a picture waiting on screen and starts again when back in view", async ({ page }) => {
-    const workers = countWorkers(page);
+    const workers = await countWorkers(page);
     await open(page, "scroll");
     await page.addStyleTag({ content: "[data-picture] { margin-bottom: 3000px }" });
-    const states = () => page.locator("figure").evaluateAll((figures) => figures.map((figure) => (figure as HTMLElement).dataset.state));
-    await expect.poll(states).toEqual(["running", "running", "waiting", "waiting"]);
+    await expect.poll(states(page)).toEqual(["running", "running", "waiting", "waiting"]);
 
     await page.locator('[data-picture="fourth"]').scrollIntoViewIfNeeded();
-    await expect.poll(states).toEqual(["running", "parked", "waiting", "running"]);
+    await expect.poll(states(page)).toEqual(["running", "parked", "waiting", "running"]);
     await expect(text(page, "fourth", "t")).toHaveText(/^fourth \d+$/);
     await expect(page.locator('[data-picture="second"] .showcase-svg-notice')).toContainText("off screen");
 
     await page.locator('[data-picture="second"]').scrollIntoViewIfNeeded();
-    await expect.poll(states).toEqual(["parked", "running", "waiting", "running"]);
+    await expect.poll(states(page)).toEqual(["parked", "running", "waiting", "running"]);
     await expect(text(page, "second", "t")).toHaveText(/^second \d+$/);
-    expect(await workers.peak()).toBeLessThanOrEqual(2);
+    expect(workers.peak()).toBeLessThanOrEqual(2);
   });
 
   test("a memory bomb that catches its own out-of-memory errors is stopped by the memory budget, named in the notice", async ({ page }, testInfo) => {
@@ -205,6 +412,23 @@ test.describe("showcase-svg-v1 player", () => {
     await expect(text(page, "memory", "state")).toHaveText("idle");
     await expect(page.locator('[data-picture="memory"] button')).toHaveText("Restart picture");
     await page.screenshot({ path: testInfo.outputPath("memory.png") });
+  });
+
+  test("Restart picture after a budget stop runs the picture again from the beginning", async ({ page }) => {
+    await open(page, "restart");
+    await scriptReady(page, "restart");
+    await text(page, "restart", "ping").click();
+    await expect(text(page, "restart", "pings")).toHaveText("1");
+    await text(page, "restart", "trap").click();
+    await expect(page.locator('[data-picture="restart"] [role="alert"]')).toContainText(/stopped \(BUDGET_/);
+
+    await page.getByRole("button", { name: "Restart picture" }).click();
+    await expect(page.locator('[data-picture="restart"] figure')).toHaveAttribute("data-state", "running");
+    await scriptReady(page, "restart");
+    await expect(text(page, "restart", "pings")).toHaveText("0");
+    await text(page, "restart", "ping").click();
+    await expect(text(page, "restart", "pings")).toHaveText("1");
+    await expect(page.locator('[data-picture="restart"] [role="alert"]')).toHaveCount(0);
   });
 
   test("a revision pinned to an older build still runs that build", async ({ page }) => {

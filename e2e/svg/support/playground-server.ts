@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundlePageScript } from "../../../packages/svg-runtime/src/build/bundle.js";
 import { admitSvg, releasedBuilds } from "../../../packages/svg-runtime/src/index.js";
-import type { PlaygroundPicture } from "../../../packages/svg-runtime/src/host/playground.js";
+import { type PlaygroundPicture, playgroundStaticHtml } from "../../../packages/svg-runtime/src/host/playground.js";
 import { findBuildsDirectory, runtimeFile } from "../../../packages/svg-runtime/src/server/runtime-files.js";
 
 export interface PictureSpec {
@@ -29,8 +29,9 @@ const PAGE_CSP = [
   "style-src 'self' 'unsafe-inline'", "img-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join("; ");
 
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SVG playground</title>
-<link rel="stylesheet" href="/playground.css"></head><body><main id="playground"></main>
+/** The static pictures are in the page itself, so they show without JavaScript; the player takes them over. */
+const pageHtml = (staticPictures: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>SVG playground</title>
+<link rel="stylesheet" href="/playground.css"></head><body><main id="playground">${staticPictures}</main>
 <script type="module" src="/playground.js"></script></body></html>`;
 
 const STYLE = `body{font:16px system-ui,sans-serif;margin:16px}section{margin:0 0 24px}
@@ -44,14 +45,14 @@ export async function startPlaygroundServer(sets: Record<string, PictureSpec[]>)
   const buildsDirectory = findBuildsDirectory(import.meta.dirname);
   if (!buildsDirectory) throw new Error("no released builds found");
   const builds = new Map(releasedBuilds().map((released) => [released.id, released]));
-  const pictureSets = new Map<string, string>();
+  const pictureSets = new Map<string, { json: string; page: string }>();
   for (const [name, specs] of Object.entries(sets)) {
-    const pictures: PlaygroundPicture[] = specs.map((spec) => {
+    const admittedPictures = specs.map((spec) => {
       const admitted = admitSvg(spec.source, { maxBytes: 1024 * 1024, ...(spec.build ? { build: spec.build } : {}) });
       if (!admitted.ok || !admitted.build) throw new Error(`${spec.key}: ${JSON.stringify(admitted.ok ? "no build" : admitted.errors)}`);
       const released = builds.get(admitted.build);
       if (!released) throw new Error(`unknown build ${admitted.build}`);
-      return {
+      const picture: PlaygroundPicture = {
         key: spec.key,
         canonical: admitted.canonical,
         build: { id: released.id, policyVersion: released.policyVersion, base: `/runtime/${released.id}` },
@@ -59,8 +60,12 @@ export async function startPlaygroundServer(sets: Record<string, PictureSpec[]>)
         ...(spec.caption ? { caption: spec.caption } : {}),
         interactive: admitted.script !== null,
       };
+      return { picture, staticMarkup: admitted.staticMarkup };
     });
-    pictureSets.set(name, JSON.stringify(pictures));
+    pictureSets.set(name, {
+      json: JSON.stringify(admittedPictures.map(({ picture }) => picture)),
+      page: pageHtml(playgroundStaticHtml(admittedPictures.map(({ picture, staticMarkup }) => ({ ...picture, staticMarkup })))),
+    });
   }
 
   const requests: string[] = [];
@@ -71,11 +76,16 @@ export async function startPlaygroundServer(sets: Record<string, PictureSpec[]>)
       response.writeHead(status, { "content-type": type, "x-content-type-options": "nosniff", ...headers });
       response.end(body);
     };
-    if (url.pathname === "/") return send(200, "text/html; charset=utf-8", PAGE, { "content-security-policy": PAGE_CSP });
+    if (url.pathname === "/") {
+      const pictureSet = pictureSets.get(url.searchParams.get("set") ?? "default");
+      if (!pictureSet) return send(404, "text/plain", "no such picture set");
+      return send(200, "text/html; charset=utf-8", pictureSet.page, { "content-security-policy": PAGE_CSP });
+    }
     if (url.pathname === "/playground.js") return send(200, "text/javascript", script);
     if (url.pathname === "/playground.css") return send(200, "text/css", STYLE);
     const set = /^\/pictures\/([\w-]+)\.json$/.exec(url.pathname)?.[1];
-    if (set && pictureSets.has(set)) return send(200, "application/json", pictureSets.get(set) ?? "[]");
+    const pictureSet = set === undefined ? undefined : pictureSets.get(set);
+    if (pictureSet) return send(200, "application/json", pictureSet.json);
     const runtime = /^\/runtime\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (runtime) {
       void runtimeFile(buildsDirectory, runtime[1] ?? "", runtime[2] ?? "").then((file) => {

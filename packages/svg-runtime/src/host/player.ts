@@ -2,8 +2,11 @@ import { RUNTIME_BUDGET_EXPLANATIONS, type RuntimeBudgetCode } from "../budgets"
 import { PictureController, type PictureSurface } from "../runtime/controller";
 import { type Mutation, type PictureModel, ROOT_ID } from "../runtime/picture-model";
 import type { PictureEvent, PictureEventType, Stop, WorkerToHost } from "../runtime/protocol";
-import { SlotScheduler } from "./slots";
+import { type HeldSlot, type SlotClaim, SlotScheduler } from "./slots";
+import { FIGURE_CLASS, STAGE_CLASS } from "./static-figure";
 
+/** Longest `key` or `value` an event carries to the script. */
+const EVENT_STRING_MAX = 32;
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
 const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
 
@@ -117,7 +120,12 @@ class DomSurface implements PictureSurface {
         plain.y = Math.round(point.y * 100) / 100;
       }
     }
-    if (event instanceof KeyboardEvent) plain.key = event.key.slice(0, 32);
+    if (event instanceof KeyboardEvent) plain.key = event.key.slice(0, EVENT_STRING_MAX);
+    if (type === "input" || type === "change") {
+      const targetValue: unknown = event.target && "value" in event.target ? event.target.value : undefined;
+      const value = typeof targetValue === "string" ? targetValue : event instanceof InputEvent ? event.data : null;
+      if (value !== null) plain.value = value.slice(0, EVENT_STRING_MAX);
+    }
     return plain;
   }
 }
@@ -135,17 +143,26 @@ function stopNotice(stop: Stop): string {
   return `This picture's script was stopped (${stop.code}): ${explanation} The picture shows its last state.`;
 }
 
+const NOTICES = {
+  waiting: "Waiting for a free slot: at most two pictures run at once.",
+  heldByOtherTabs: "Starts next: pictures in other tabs hold both slots, and this one starts as soon as one of them frees a slot.",
+  parkedOffScreen: "Stopped while off screen so a picture on screen could run; it starts again from the beginning when back in view.",
+  parkedForStart: "Stopped so the picture you started could run: at most two pictures run at once. Start it again from the beginning with Start picture.",
+  reducedMotion: "Animation is paused because reduced motion is preferred.",
+};
+
 /**
- * Mounts one picture: the static picture first (from canonical markup, in a shadow root so its
- * CSS and ids stay inside), then, for interactive pictures, a worker once a reader slot is free.
+ * Mounts one picture into `container`, replacing what is there (the server-rendered static
+ * figure, see `staticFigureHtml`): the picture built from canonical markup in a shadow root (so
+ * its CSS and ids stay inside), then, for interactive pictures, a worker once a reader slot is free.
  */
 export function mountPicture(container: HTMLElement, options: PlayerOptions): PlayerHandle {
   const figure = document.createElement("figure");
-  figure.className = "showcase-svg";
+  figure.className = FIGURE_CLASS;
   figure.setAttribute("role", "group");
   figure.setAttribute("aria-label", options.description);
   const stage = document.createElement("div");
-  stage.className = "showcase-svg-stage";
+  stage.className = STAGE_CLASS;
   const shadow = stage.attachShadow({ mode: "open" });
   const controls = document.createElement("div");
   controls.className = "showcase-svg-controls";
@@ -162,9 +179,11 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
 
   let state: ReturnType<PlayerHandle["state"]> = options.interactive ? "waiting" : "static";
   let controller: PictureController | undefined;
-  let releaseSlot: (() => void) | undefined;
-  let pendingSlot: { cancel: () => void } | undefined;
+  let claim: SlotClaim | undefined;
+  let slot: HeldSlot | undefined;
   let withdrawSlotOffer: (() => void) | undefined;
+  /** Parked off screen it starts again once back in view; parked for a picture the reader started, only on its own Start. */
+  let restartWhenInView = false;
   let frameRequest = 0;
   let visible = true;
   let destroyed = false;
@@ -220,8 +239,8 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
   const giveSlotBack = () => {
     withdrawSlotOffer?.();
     withdrawSlotOffer = undefined;
-    releaseSlot?.();
-    releaseSlot = undefined;
+    slot?.release();
+    slot = undefined;
   };
 
   /** Paused off screen, the picture lends its slot to any picture waiting on screen. */
@@ -233,37 +252,49 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
       controller?.resume();
     } else {
       controller?.pause();
-      withdrawSlotOffer ??= scheduler.offerSlot(park);
+      withdrawSlotOffer ??= slot?.offer();
     }
   };
 
-  /** Gives the slot to a picture on screen: the worker ends, the last picture stays until the next start. */
+  /** Gives the slot to another picture: the worker ends, the last picture stays until the next start. */
   const park = () => {
-    withdrawSlotOffer = undefined;
+    restartWhenInView = !visible;
     cancelAnimationFrame(frameRequest);
     controller?.dispose();
     giveSlotBack();
     setState("parked");
-    notice.textContent = "Stopped while off screen so a picture on screen could run; it starts again from the beginning when back in view.";
-    controls.replaceChildren(button("Start picture", () => void run()));
+    notice.textContent = restartWhenInView ? NOTICES.parkedOffScreen : NOTICES.parkedForStart;
+    controls.replaceChildren(button("Start picture", () => void run({ now: true })));
   };
 
-  const run = async () => {
+  /** Waits for a slot, then starts a worker; `now` is the reader's Start (see `SlotClaim.startNow`). */
+  const run = async ({ now }: { now: boolean }) => {
     if (destroyed || !controller) return;
     const fresh = state === "parked";
     setState("waiting");
-    controls.replaceChildren();
-    notice.textContent = "Waiting for a free slot: at most two pictures run at once.";
-    const request = scheduler.request(() => visible);
-    pendingSlot = request;
-    const release = await request.granted;
-    pendingSlot = undefined;
+    notice.textContent = NOTICES.waiting;
+    const request = scheduler.request({
+      onScreen: () => visible,
+      giveUp: park,
+      heldByOtherTabs: () => { notice.textContent = NOTICES.heldByOtherTabs; },
+    });
+    claim = request;
+    const startNow = () => {
+      controls.replaceChildren();
+      request.startNow();
+    };
+    if (now) startNow();
+    else controls.replaceChildren(button("Start picture", startNow));
+    const granted = await request.granted;
+    claim = undefined;
     if (destroyed || !controller) {
-      release();
+      granted.release();
       return;
     }
+    // A parked picture kept its last state on screen while it waited; it starts from the beginning.
     if (fresh) render();
-    releaseSlot = release;
+    slot = granted;
+    controls.replaceChildren();
     let wasmModule: WebAssembly.Module;
     try {
       wasmModule = await quickJsWasm(options.build);
@@ -272,6 +303,8 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
       giveSlotBack();
       return;
     }
+    // The slot was taken back (or the player destroyed) while the runtime loaded.
+    if (slot !== granted) return;
     notice.textContent = "";
     setState("running");
     controls.replaceChildren(button("Pause picture", pause));
@@ -296,7 +329,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     notice.setAttribute("role", "status");
     notice.textContent = "";
     render();
-    void run();
+    void run({ now: true });
   };
 
   render();
@@ -307,17 +340,17 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     visible = entries.some((entry) => entry.isIntersecting);
     if (state === "running") followVisibility();
     else if (state === "waiting" && visible) scheduler.reconsider();
-    else if (state === "parked" && visible) void run();
+    else if (state === "parked" && visible && restartWhenInView) void run({ now: false });
   });
   if (options.interactive) {
     resizeObserver.observe(stage);
     visibilityObserver.observe(stage);
     if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
       setState("paused");
-      notice.textContent = "Animation is paused because reduced motion is preferred.";
-      controls.replaceChildren(button("Start picture", () => void run()));
+      notice.textContent = NOTICES.reducedMotion;
+      controls.replaceChildren(button("Start picture", () => void run({ now: true })));
     } else {
-      void run();
+      void run({ now: false });
     }
   }
 
@@ -327,7 +360,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     destroy: () => {
       destroyed = true;
       cancelAnimationFrame(frameRequest);
-      pendingSlot?.cancel();
+      claim?.cancel();
       controller?.dispose();
       giveSlotBack();
       resizeObserver.disconnect();

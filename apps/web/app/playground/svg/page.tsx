@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { admitSvg, releasedBuilds, SVG_BUDGETS } from "@board/svg-runtime";
-import type { PlaygroundPicture } from "@board/svg-runtime/host";
+import { type PlaygroundPicture, playgroundStaticHtml } from "@board/svg-runtime/host";
 import { PlaygroundClient } from "./playground-client";
 import { PLAYGROUND_SAMPLES } from "./samples";
 
@@ -10,24 +10,27 @@ export const dynamic = "force-dynamic";
 export default function SvgPlaygroundPage() {
   if (process.env.BOARD_PLAYGROUND !== "1") notFound();
   const builds = new Map(releasedBuilds().map((build) => [build.id, build]));
-  const pictures: PlaygroundPicture[] = PLAYGROUND_SAMPLES.flatMap((sample) => {
+  const admittedSamples = PLAYGROUND_SAMPLES.flatMap((sample) => {
     const admitted = admitSvg(sample.source, { maxBytes: SVG_BUDGETS.articleSourceBytes });
     const build = admitted.ok && admitted.build ? builds.get(admitted.build) : undefined;
     if (!admitted.ok || !build) return [];
-    return [{
+    const picture: PlaygroundPicture = {
       key: sample.key,
       canonical: admitted.canonical,
       build: { id: build.id, policyVersion: build.policyVersion, base: `/runtime/${build.id}` },
       description: sample.description,
       ...(sample.caption ? { caption: sample.caption } : {}),
       interactive: admitted.script !== null,
-    }];
+    };
+    return [{ picture, staticMarkup: admitted.staticMarkup }];
   });
+  const pictures = admittedSamples.map(({ picture }) => picture);
+  const staticHtml = playgroundStaticHtml(admittedSamples.map(({ picture, staticMarkup }) => ({ ...picture, staticMarkup })));
   return (
     <main>
       <h1>SVG runtime playground</h1>
       <p>Pictures run in QuickJS inside a Web Worker; at most two run at once.</p>
-      <PlaygroundClient pictures={pictures} />
+      <PlaygroundClient pictures={pictures} staticHtml={staticHtml} />
     </main>
   );
 }

@@ -3,7 +3,12 @@
 import { useEffect, useRef } from "react";
 import { mountPlayground, type PlaygroundPicture } from "@board/svg-runtime/host";
 
-export function PlaygroundClient({ pictures }: { pictures: PlaygroundPicture[] }) {
+/**
+ * `staticHtml` (from `playgroundStaticHtml`) is each picture's static figure, rendered by the
+ * server so it shows without JavaScript; the players then take its containers over, and React never
+ * renders into them again (their content is not React's, hence no hydration check).
+ */
+export function PlaygroundClient({ pictures, staticHtml }: { pictures: PlaygroundPicture[]; staticHtml: string }) {
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!root.current) return undefined;
@@ -13,5 +18,5 @@ export function PlaygroundClient({ pictures }: { pictures: PlaygroundPicture[] }
       root.current?.replaceChildren();
     };
   }, [pictures]);
-  return <div ref={root} />;
+  return <div ref={root} dangerouslySetInnerHTML={{ __html: staticHtml }} suppressHydrationWarning />;
 }

@@ -1,0 +1,41 @@
+/** Class names shared by the server-rendered figure and the player's, so both lay out alike. */
+export const FIGURE_CLASS = "showcase-svg";
+export const STAGE_CLASS = "showcase-svg-stage";
+
+export interface StaticPicture {
+  /** `admitSvg`'s `staticMarkup`: the canonical form without its script. */
+  staticMarkup: string;
+  /** Accessible name of the picture (the block's `description`). */
+  description: string;
+  /** Visible caption (the block's optional `caption`). */
+  caption?: string;
+}
+
+const CANONICAL_ROOT_START = '<svg xmlns="http://www.w3.org/2000/svg"';
+/** The sizing the player gives the root it builds. */
+const ROOT_SIZING_CSS = ":host>svg{max-width:100%;height:auto}";
+
+/** Escapes text for HTML text and double- or single-quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/**
+ * The picture as a page shows it without JavaScript, as HTML for the server to render inside the
+ * picture's container. `staticMarkup` goes into a declarative shadow root, so its CSS and ids
+ * stay inside as they do in the player; the root gets `role="img"` and the description as its
+ * name (put first: an HTML parser keeps the first of duplicate attributes, so an author's own
+ * `aria-label` cannot replace it); the caption is a visible `figcaption`. With JavaScript the
+ * player replaces this figure with its own, built the same way.
+ */
+export function staticFigureHtml(picture: StaticPicture): string {
+  if (!picture.staticMarkup.startsWith(CANONICAL_ROOT_START)) {
+    throw new Error("staticMarkup must be admitSvg's canonical form (root <svg xmlns=...> first)");
+  }
+  const description = escapeHtml(picture.description);
+  const root = `<svg role="img" aria-label="${description}"${picture.staticMarkup.slice("<svg".length)}`;
+  const caption = picture.caption ? `<figcaption>${escapeHtml(picture.caption)}</figcaption>` : "";
+  return `<figure class="${FIGURE_CLASS}" role="group" aria-label="${description}" data-state="static">`
+    + `<div class="${STAGE_CLASS}"><template shadowrootmode="open"><style>${ROOT_SIZING_CSS}</style>${root}</template></div>`
+    + `${caption}</figure>`;
+}
