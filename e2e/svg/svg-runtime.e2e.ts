@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { currentBuildId, releasedBuilds } from "../../packages/svg-runtime/src/index.js";
 import { type PictureSpec, type PlaygroundServer, startPlaygroundServer } from "./support/playground-server.js";
 
@@ -318,7 +318,8 @@ test.describe("showcase-svg-v1 player", () => {
     expect(workers.peak()).toBeLessThanOrEqual(2);
   });
 
-  test("two tabs share the two slots: never more than two workers together, and closing one starts the other's pictures", async ({ browser }) => {
+  /** Two tabs of one context: the first runs two of its three pictures, the second waits with all three. */
+  async function twoTabsWithSlotsTaken(browser: Browser) {
     const context = await browser.newContext();
     const first = await context.newPage();
     const second = await context.newPage();
@@ -327,6 +328,11 @@ test.describe("showcase-svg-v1 player", () => {
     await expect.poll(states(first)).toEqual(["running", "running", "waiting"]);
     await open(second, "tabs");
     await expect.poll(states(second)).toEqual(["waiting", "waiting", "waiting"]);
+    return { context, first, second, workers };
+  }
+
+  test("two tabs share the two slots: never more than two workers together, and closing one starts the other's pictures", async ({ browser }) => {
+    const { context, first, second, workers } = await twoTabsWithSlotsTaken(browser);
     // Past the cross-tab retry (1 s): the second tab has looked again and still found both slots taken.
     await second.waitForTimeout(1500);
     expect(await states(second)()).toEqual(["waiting", "waiting", "waiting"]);
@@ -339,14 +345,7 @@ test.describe("showcase-svg-v1 player", () => {
   });
 
   test("Start picture while other tabs hold both slots puts the picture first and says so", async ({ browser }) => {
-    const context = await browser.newContext();
-    const first = await context.newPage();
-    const second = await context.newPage();
-    const workers = await countWorkers(first, second);
-    await open(first, "tabs");
-    await expect.poll(states(first)).toEqual(["running", "running", "waiting"]);
-    await open(second, "tabs");
-    await expect.poll(states(second)).toEqual(["waiting", "waiting", "waiting"]);
+    const { context, first, second, workers } = await twoTabsWithSlotsTaken(browser);
 
     await startButton(second, "z").click();
     await expect(notice(second, "z")).toContainText("pictures in other tabs hold both slots");
