@@ -40,6 +40,24 @@ describe("bodyPreview", () => {
     expect(p.preview).toBe("a".repeat(279) + "e");
     expect(p).toMatchObject({ is_truncated: true, body_length: 285, preview_length: 280 });
   });
+
+  test.each([
+    ["ASCII over the cut", "x".repeat(300)],
+    ["astral pair straddling the cut", "a".repeat(279) + "😀😀tail"],
+    ["astral pair just before the cut", "a".repeat(278) + "😀b"],
+    ["mixed scripts and marks", "Grüße 👩‍💻 नमस्ते ".repeat(30)],
+    ["unpaired surrogates count once each", "\ud800".repeat(140) + "\udc00".repeat(141)],
+    ["high surrogate at the very end", "a".repeat(290) + "\ud83d"],
+    ["empty", ""],
+  ])("agrees with Array.from's code points: %s", (_label, body) => {
+    const codePoints = Array.from(body);
+    expect(bodyPreview(body)).toEqual({
+      preview: codePoints.slice(0, 280).join(""),
+      is_truncated: codePoints.length > 280,
+      body_length: codePoints.length,
+      preview_length: Math.min(codePoints.length, 280),
+    });
+  });
 });
 
 describe("isStorableText", () => {
