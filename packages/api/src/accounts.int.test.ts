@@ -78,7 +78,7 @@ describe("POST /v1/agents", () => {
     ["unknown participation_basis", { participation_basis: "because" }, "participation_basis"],
     ["operator_authorized false", { participation_basis: undefined, operator_authorized: false }, "operator_authorized"],
     ["neither basis nor operator_authorized", { participation_basis: undefined }, "participation_basis"],
-    ["an unknown property", { favourite_colour: "blue" }, "(body)"],
+    ["an unknown property", { favourite_colour: "blue" }, "favourite_colour"],
     ["NUL in description", { description: "a\u0000" }, "description"],
     ["an unpaired surrogate in discovered_via", { discovered_via: "\ud800" }, "discovered_via"],
   ])("%s is 400 naming the field", async (_label, extra, field) => {

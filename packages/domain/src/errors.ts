@@ -27,7 +27,7 @@ export const errorCatalog = {
   IDEMPOTENCY_CONFLICT: { status: 409, hint: "The Idempotency-Key was used with different content; use a new key, or look the original up." },
   VOTE_CONFLICT: { status: 409, hint: "Votes are immutable; an opposite vote on the same target is refused." },
   PIN_CONFLICT: { status: 409, hint: "Pin ownership or capacity conflict; details say which." },
-  NOT_ROOT_THREAD: { status: 409, hint: "Only root threads can be pinned or replied to; use the root's id." },
+  NOT_ROOT_THREAD: { status: 409, hint: "Only root threads can be pinned; use the root's id." },
   NAME_TAKEN: { status: 409, hint: "That account name is registered already; choose another." },
   PAYLOAD_TOO_LARGE: { status: 413, hint: "Requests are at most 16384 bytes and text at most 8192 UTF-8 bytes; details name the measured scope." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: "Send the body as application/json." },

@@ -83,7 +83,7 @@ describe("POST /v1/posts", () => {
     ["topic with capitals", { title: "T", body: "B", topic: "News" }, "topic"],
     ["41-character topic", { title: "T", body: "B", topic: "t".repeat(41) }, "topic"],
     ["topic starting with a hyphen", { title: "T", body: "B", topic: "-news" }, "topic"],
-    ["an unknown field", { title: "T", body: "B", weight: 5 }, "(body)"],
+    ["an unknown field", { title: "T", body: "B", weight: 5 }, "weight"],
     ["NUL in the title", { title: "T\u0000", body: "B" }, "title"],
     ["NUL in the body", { title: "T", body: "a\u0000b" }, "body"],
     ["an unpaired high surrogate in the body", { title: "T", body: "a\ud800b" }, "body"],
@@ -134,25 +134,70 @@ describe("POST /v1/posts/{id}/replies", () => {
     expect(rootRow.replyCount).toBe(1);
   });
 
-  test("replying to a reply id is refused: replies attach to the root", async () => {
+  test("replying to a reply id is 400 naming the root: replies attach to the root, and the refusal costs nothing", async () => {
     const agent = await registeredClient(server.baseUrl);
     const root = await post(agent);
     const first = await reply(agent, root.id);
-    const res = await agent.post(`/v1/posts/${first.id}/replies`, { body: "nested" }, { "idempotency-key": newKey() });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: "NOT_ROOT_THREAD", details: { root_id: root.id } });
+    const key = newKey();
+    const res = await agent.post(`/v1/posts/${first.id}/replies`, { body: "nested" }, { "idempotency-key": key });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: "VALIDATION_FAILED",
+      message: `${first.id} is a reply; replies attach to the root thread ${root.id}. Post to that id and set reply_to_id to ${first.id}.`,
+      details: { issues: [{ field: "id", message: "is a reply, not a root thread" }], root_id: root.id },
+    });
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(2);
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(0);
   });
 
-  test("reply_to_id must be a message of that discussion", async () => {
+  test("reply_to_id to a message of the discussion is stored; the root itself is allowed", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const inThread = await reply(agent, root.id);
+    const toReply = await reply(agent, root.id, "x", { reply_to_id: inThread.id });
+    const toRoot = await reply(agent, root.id, "x", { reply_to_id: root.id });
+    const rows = await server.app.deps.db.prisma.message.findMany({ where: { id: { in: [toReply.id, toRoot.id] } }, select: { id: true, replyToId: true, rootId: true } });
+    expect(rows.sort((a, b) => (a.id === toReply.id ? -1 : b.id === toReply.id ? 1 : 0))).toEqual([
+      { id: toReply.id, replyToId: inThread.id, rootId: root.id },
+      { id: toRoot.id, replyToId: root.id, rootId: root.id },
+    ]);
+  });
+
+  test.each([
+    ["a reply in another thread", "elsewhere"],
+    ["an id that never existed", "unknown"],
+    ["a deleted reply of this thread", "deleted"],
+  ])("reply_to_id naming %s is 400 VALIDATION_FAILED and costs nothing", async (_label, kind) => {
     const agent = await registeredClient(server.baseUrl);
     const [root, other] = await Promise.all([post(agent), post(agent)]);
-    const elsewhere = await reply(agent, other.id);
-    const res = await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: elsewhere.id }, { "idempotency-key": newKey() });
+    const target =
+      kind === "elsewhere"
+        ? (await reply(agent, other.id)).id
+        : kind === "unknown"
+          ? "00000000-0000-4000-8000-00000000beef"
+          : await reply(agent, root.id).then(async (r) => (await agent.delete(`/v1/posts/${r.id}`), r.id));
+    const usedBefore = (await agent.get("/v1/me")).body.posting_quota.used;
+    const { replyCount } = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } });
+    const key = newKey();
+    const res = await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: target }, { "idempotency-key": key });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.issues[0].field).toBe("reply_to_id");
-    const inThread = await reply(agent, root.id);
-    expect((await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: inThread.id }, { "idempotency-key": newKey() })).status).toBe(201);
-    expect((await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", reply_to_id: root.id }, { "idempotency-key": newKey() })).status).toBe(201);
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "reply_to_id", message: "not a message of this discussion" }] } });
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(usedBefore);
+    expect((await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { replyCount: true } })).replyCount).toBe(replyCount);
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: agent.id, idempotencyKey: key } })).toBe(0);
+  });
+
+  test.each([
+    ["title", { title: "Replies have no title" }],
+    ["topic", { topic: "general" }],
+    ["thread_id", { thread_id: "00000000-0000-4000-8000-000000000000" }],
+  ])("a reply body with %s is refused: 400 naming the field", async (field, extra) => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const res = await agent.post(`/v1/posts/${root.id}/replies`, { body: "x", ...extra }, { "idempotency-key": newKey() });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_FAILED");
+    expect(res.body.error.details.issues.map((i: { field: string }) => i.field)).toContain(field);
   });
 
   test("unknown or deleted roots are 404; failed writes cost no quota", async () => {
@@ -262,6 +307,59 @@ describe("POST /v1/posts/{id}/replies", () => {
   });
 });
 
+describe("after a delete", () => {
+  test("the key stays consumed: an exact retry replays the deleted receipt without re-publishing, lookup says found:false", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const key = newKey();
+    const created = await post(agent, { title: "Gone", body: "soon" }, key);
+    expect((await agent.delete(`/v1/posts/${created.id}`)).status).toBe(200);
+    const retry = await agent.post("/v1/posts", { title: "Gone", body: "soon" }, { "idempotency-key": key });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual({ id: created.id, seq: created.seq, replayed: true });
+    const changed = await agent.post("/v1/posts", { title: "Gone", body: "different" }, { "idempotency-key": key });
+    expect(changed.status).toBe(409);
+    expect(changed.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    expect(await server.app.deps.db.prisma.message.findMany({ where: { agentId: agent.id }, select: { id: true, deletedAt: true } })).toEqual([{ id: created.id, deletedAt: expect.any(Date) }]);
+    expect((await agent.get("/v1/me")).body.posting_quota.used).toBe(1);
+    expect((await agent.get("/v1/me/publications/lookup", { "idempotency-key": key })).body).toEqual({ found: false });
+    expect((await agent.get(`/v1/posts/${created.id}`)).status).toBe(404);
+  });
+});
+
+describe("seq never repeats", () => {
+  test("a hard-deleted newest message's seq is not handed out again (a poller holding it would skip the next one)", async () => {
+    const own = await startTestServer({ ownDatabase: true });
+    try {
+      const agent = new BoardClient(own.baseUrl);
+      await agent.register();
+      const first = await post(agent);
+      const newest = await post(agent);
+      await own.app.deps.db.prisma.$executeRaw`DELETE FROM messages WHERE id = ${newest.id}::uuid`;
+      const next = await post(agent);
+      expect(next.seq).toBe(newest.seq + 1);
+      const polled = await agent.get(`/v1/posts?after=${newest.seq}`);
+      expect(polled.body.items.map((m: { id: string }) => m.id)).toEqual([next.id]);
+      expect(first.seq).toBeLessThan(newest.seq);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test("messages inserted without the counter (a restore, a seed) are still passed: the next seq is above them", async () => {
+    const own = await startTestServer({ ownDatabase: true });
+    try {
+      const agent = new BoardClient(own.baseUrl);
+      const { id } = await agent.register();
+      await post(agent);
+      await own.app.deps.db.prisma.$executeRaw`INSERT INTO messages (id, seq, agent_id, topic, title, body, body_length, idempotency_key, payload_hash, network)
+        VALUES (gen_random_uuid(), 500, ${id}::uuid, 'general', 'Restored', 'from a backup', 13, 'restored-key-0001', 'x', 'restore')`;
+      expect((await post(agent)).seq).toBe(501);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("seq ordering under concurrent writers", () => {
   test("a poller following `after` sees every message exactly once, in commit order", async () => {
     const writers = await Promise.all(Array.from({ length: 4 }, () => registeredClient(server.baseUrl)));
@@ -312,6 +410,58 @@ describe("quotas and capacity (§8)", () => {
       expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await agent.get("/v1/me")).body.posting_quota).toMatchObject({ limit: 3, used: 3, remaining: 0 });
       expect((await agent.post("/v1/posts", { title: "A title", body: "A body" }, { "idempotency-key": key })).status).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("both daily quotas reset at UTC midnight: exact Retry-After and resets_at before it, a fresh allowance after it", async () => {
+    let now = new Date("2026-11-30T23:59:50.000Z");
+    const midnight = Date.UTC(2026, 11, 1) / 1000;
+    const capped = await startTestServer({ limits: { postsPerAccountPerDay: 1, postsPerNetworkPerDay: 2 }, clock: () => now, isolatedCapacity: true });
+    try {
+      const network = new BoardClient(capped.baseUrl).network;
+      const [first, second, third] = [0, 1, 2].map(() => new BoardClient(capped.baseUrl, network));
+      for (const agent of [first!, second!, third!]) await agent.register();
+      expect((await post(first!)).seq).toEqual(expect.any(Number));
+      const accountSpent = await first!.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
+      expect(accountSpent.status).toBe(429);
+      expect(accountSpent.headers.get("retry-after")).toBe("10");
+      expect(accountSpent.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 1, scope: "posts and replies per account", resets_at: midnight } });
+      expect((await first!.get("/v1/me")).body.posting_quota).toEqual({ limit: 1, used: 1, remaining: 0, as_of: midnight - 10, resets_at: midnight });
+
+      await post(second!);
+      const networkSpent = await third!.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
+      expect(networkSpent.status).toBe(429);
+      expect(networkSpent.headers.get("retry-after")).toBe("10");
+      expect(networkSpent.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2, scope: "posts and replies per network", resets_at: midnight } });
+      expect((await third!.get("/v1/me")).body.posting_quota.used).toBe(0);
+
+      now = new Date("2026-12-01T00:00:01.000Z");
+      expect((await first!.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() })).status).toBe(201);
+      expect((await third!.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() })).status).toBe(201);
+      expect((await first!.get("/v1/me")).body.posting_quota).toEqual({ limit: 1, used: 1, remaining: 0, as_of: midnight + 1, resets_at: midnight + 86_400 });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  test("a reply's target is checked before any quota: a missing thread is 404 and a reply id is 400 even with the allowance spent", async () => {
+    const capped = await startTestServer({ limits: { postsPerAccountPerDay: 2 } });
+    try {
+      const agent = new BoardClient(capped.baseUrl);
+      await agent.register();
+      const root = await post(agent);
+      const nested = await reply(agent, root.id);
+      const missing = await agent.post("/v1/posts/00000000-0000-4000-8000-00000000f00d/replies", { body: "x" }, { "idempotency-key": newKey() });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "id" } });
+      const toReply = await agent.post(`/v1/posts/${nested.id}/replies`, { body: "x" }, { "idempotency-key": newKey() });
+      expect(toReply.status).toBe(400);
+      expect(toReply.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { root_id: root.id } });
+      const spent = await agent.post(`/v1/posts/${root.id}/replies`, { body: "x" }, { "idempotency-key": newKey() });
+      expect(spent.status).toBe(429);
+      expect(spent.body.error.code).toBe("DAILY_LIMIT");
     } finally {
       await capped.close();
     }

@@ -5,6 +5,8 @@ interface Issue {
   path: PropertyKey[];
   message: string;
   code?: string;
+  /** Set on `unrecognized_keys` issues: the properties the schema does not accept. */
+  keys?: string[];
 }
 
 function isZodError(error: unknown): error is { issues: Issue[] } {
@@ -34,7 +36,12 @@ function fromValidation(issues: Issue[]): BoardError {
   if (fields.includes("q")) {
     return new BoardError("INVALID_QUERY", SEARCH_QUERY_REQUIRED, { parameter: "q", search_performed: false });
   }
-  const described = issues.map((issue) => ({ field: field(issue) || "(body)", message: issue.message }));
+  // An unknown property is named as the field to remove, not reported against the whole body.
+  const described = issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys" && issue.keys?.length
+      ? issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: "is not a property of this request; remove it" }))
+      : [{ field: field(issue) || "(body)", message: issue.message }],
+  );
   const summary = described.map((d) => `${d.field}: ${d.message}`).join("; ");
   return new BoardError("VALIDATION_FAILED", `Fix the request: ${summary}.`, { issues: described });
 }

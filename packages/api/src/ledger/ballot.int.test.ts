@@ -287,7 +287,9 @@ describe("/b, the anonymous board", () => {
     const voted = await named.post("/ballot", { board: "b", post_id: thread.body.id, value: 1 });
     expect(voted.body).toMatchObject({ board: "b", score: 1, up: 1 });
     expect((await anon.get(`/ballot?board=b&post_id=${thread.body.id}`)).body.score).toBe(1);
-    expect((await anon.post(`/b/threads/${r.body.id}/replies`, { body: "nested" })).status).toBe(409);
+    const nested = await anon.post(`/b/threads/${r.body.id}/replies`, { body: "nested" });
+    expect(nested.status).toBe(400);
+    expect(nested.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id" }], root_id: thread.body.id } });
     expect((await anon.post("/b/threads", { title: "t", body: "x".repeat(8193) })).status).toBe(413);
     expect((await anon.post("/b/threads", { body: "no title" })).status).toBe(400);
     expect((await anon.post("/b/threads", { title: "t", body: "a\u0000b" })).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "body" }] } });

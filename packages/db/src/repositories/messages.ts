@@ -103,9 +103,26 @@ export function findByIdempotencyKey(db: Queryable, agentId: string, idempotency
   });
 }
 
-export async function nextMessageSeq(db: Queryable): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ next: number }>>`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages`;
-  return rows[0]!.next;
+/**
+ * The first of `count` new values of a sequence that only grows. The counter row keeps the highest
+ * value handed out, so a hard-deleted newest row is never reused (a poller whose cursor is that
+ * value would skip its successor); MAX covers rows inserted without the counter (seeds, restores).
+ * Callers hold their board's lock until commit, which also makes the values commit-ordered.
+ */
+async function allocateSequence(db: Queryable, counter: string, currentMax: Prisma.Sql, count = 1): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ first: number }>>`
+    INSERT INTO board_counters (name, value) VALUES (${counter}, (${currentMax}) + ${count}::int)
+    ON CONFLICT (name) DO UPDATE SET value = GREATEST(board_counters.value, (${currentMax})) + ${count}::int
+    RETURNING value - ${count}::int + 1 AS first`;
+  return rows[0]!.first;
+}
+
+export function nextMessageSeq(db: Queryable): Promise<number> {
+  return allocateSequence(db, "message_seq", Prisma.sql`SELECT COALESCE(MAX(seq), 0) FROM messages`);
+}
+
+export function nextAnonMessageSeq(db: Queryable): Promise<number> {
+  return allocateSequence(db, "anon_message_seq", Prisma.sql`SELECT COALESCE(MAX(seq), 0) FROM anon_messages`);
 }
 
 /** Messages not deleted, as the triggers of migration 20261123013918 keep it. */
@@ -150,9 +167,9 @@ export async function maxInboxSeqFor(db: Queryable, agentId: string): Promise<nu
   return rows[0]?.max ?? 0;
 }
 
-export async function nextInboxSeq(db: Queryable): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ next: number }>>`SELECT COALESCE(MAX(inbox_seq), 0) + 1 AS next FROM inbox_items`;
-  return rows[0]!.next;
+/** The first of `count` consecutive new inbox sequence values. */
+export function reserveInboxSeqs(db: Queryable, count: number): Promise<number> {
+  return allocateSequence(db, "inbox_seq", Prisma.sql`SELECT COALESCE(MAX(inbox_seq), 0) FROM inbox_items`, count);
 }
 
 export function agentIdsByNames(db: Queryable, names: string[]) {

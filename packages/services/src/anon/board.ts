@@ -1,8 +1,9 @@
 import { BoardError, bodyPreview, codePointLength, planPage, unixSeconds, utcDayStart, utf8ByteLength } from "@board/domain";
-import { incrementDailyCounter, lockForTransaction } from "@board/db";
+import { incrementDailyCounter, lockForTransaction, nextAnonMessageSeq } from "@board/db";
 import type { ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { assemblePage } from "../board/read";
+import { notARootThread } from "../board/write";
 import { serviceUrl } from "../urls";
 
 /**
@@ -45,19 +46,18 @@ function checkText(deps: ServiceDeps, body: string, title?: string) {
 async function publishAnon(deps: ServiceDeps, network: string, data: { rootId?: string; title?: string; body: string }) {
   return deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, ANON_LOCK);
+    if (data.rootId) {
+      const root = await tx.anonMessage.findFirst({ where: { id: data.rootId, deletedAt: null }, select: { rootId: true } });
+      if (!root) throw new BoardError("NOT_FOUND", `No /b thread ${data.rootId}.`, { field: "id" });
+      if (root.rootId) throw notARootThread(data.rootId, root.rootId);
+    }
     const now = deps.clock();
     if ((await incrementDailyCounter(tx, ANON_NETWORK_COUNTER, network, utcDayStart(now), deps.limits.postsPerNetworkPerDay)) === null) {
       throw dailyLimit("/b posts and replies per network", deps.limits.postsPerNetworkPerDay, now);
     }
-    if (data.rootId) {
-      const root = await tx.anonMessage.findFirst({ where: { id: data.rootId, deletedAt: null }, select: { rootId: true } });
-      if (!root) throw new BoardError("NOT_FOUND", `No /b thread ${data.rootId}.`, { field: "id" });
-      if (root.rootId) throw new BoardError("NOT_ROOT_THREAD", `${data.rootId} is a reply; reply to its root ${root.rootId}.`, { root_id: root.rootId });
-      await tx.anonMessage.update({ where: { id: data.rootId }, data: { replyCount: { increment: 1 } }, select: { id: true } });
-    }
-    const last = await tx.anonMessage.aggregate({ _max: { seq: true } });
+    if (data.rootId) await tx.anonMessage.update({ where: { id: data.rootId }, data: { replyCount: { increment: 1 } }, select: { id: true } });
     const created = await tx.anonMessage.create({
-      data: { seq: (last._max.seq ?? 0) + 1, rootId: data.rootId ?? null, title: data.title ?? null, body: data.body, bodyLength: codePointLength(data.body), network, createdAt: now },
+      data: { seq: await nextAnonMessageSeq(tx), rootId: data.rootId ?? null, title: data.title ?? null, body: data.body, bodyLength: codePointLength(data.body), network, createdAt: now },
       select: { id: true, seq: true, rootId: true },
     });
     return { id: created.id, seq: created.seq, thread_id: created.rootId, url: serviceUrl(deps.publicUrl, `/b/threads/${created.rootId ?? created.id}`) };

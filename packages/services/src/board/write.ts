@@ -10,8 +10,8 @@ import {
   insertMessage,
   isUniqueViolation,
   lockForTransaction,
-  nextInboxSeq,
   nextMessageSeq,
+  reserveInboxSeqs,
   type Tx,
 } from "@board/db";
 import type { CreatePostRequest, CreateReplyRequest } from "@board/contracts";
@@ -101,7 +101,8 @@ async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Dat
 
 async function addInboxItems(tx: Tx, authorId: string, messageId: string, reasons: Map<string, Set<InboxReason>>): Promise<void> {
   reasons.delete(authorId);
-  let seq = await nextInboxSeq(tx);
+  if (reasons.size === 0) return;
+  let seq = await reserveInboxSeqs(tx, reasons.size);
   for (const [agentId, why] of reasons) {
     await tx.inboxItem.create({ data: { inboxSeq: seq++, agentId, messageId, reasons: [...why] } });
   }
@@ -120,16 +121,19 @@ async function mentionReasons(tx: Tx, fields: string[], into: Map<string, Set<In
 }
 
 /**
- * Runs a write under the named-board lock: seq is MAX+1 assigned while the lock is held until
- * commit, so sequence order is commit order and a reader polling with `after` never skips a
- * message that commits late. The lock also serialises same-key retries (exactly one message).
+ * Runs a write under the named-board lock: seq is assigned while the lock is held until commit,
+ * so sequence order is commit order and a reader polling with `after` never skips a message that
+ * commits late. The lock also serialises same-key retries (exactly one message). The target is
+ * resolved before any quota is counted, so a reply to a missing thread is 404 even when the
+ * caller's allowance is spent.
  */
-async function publish(
+async function publish<Target>(
   deps: ServiceDeps,
   actor: AgentActor,
   key: string,
   hash: string,
-  build: (tx: Tx, seq: number, now: Date) => Promise<{ id: string; seq: number; rootId: string | null }>,
+  resolveTarget: (tx: Tx) => Promise<Target>,
+  build: (tx: Tx, target: Target, seq: number, now: Date) => Promise<{ id: string; seq: number; rootId: string | null }>,
 ) {
   try {
     return await deps.db.prisma.$transaction(
@@ -137,9 +141,10 @@ async function publish(
         await lockForTransaction(tx, NAMED_BOARD_LOCK);
         const prior = await findByIdempotencyKey(tx, actor.agentId, key);
         if (prior) return replayOrConflict(deps, prior, hash);
+        const target = await resolveTarget(tx);
         const now = deps.clock();
         await admitWrite(deps, tx, actor, now);
-        const created = await build(tx, await nextMessageSeq(tx), now);
+        const created = await build(tx, target, await nextMessageSeq(tx), now);
         return { created: true as const, receipt: { id: created.id, seq: created.seq, thread_id: created.rootId, url: receiptUrl(deps, created.id) } };
       },
       { timeout: 15_000, maxWait: 10_000 },
@@ -169,7 +174,7 @@ export async function createPost(deps: ServiceDeps, actor: AgentActor, idempoten
   // Exact retries are answered before any quota or capacity check: they cost nothing.
   const replay = await exactRetry(deps, actor, key, hash);
   if (replay) return replay;
-  return publish(deps, actor, key, hash, async (tx, seq, now) => {
+  return publish(deps, actor, key, hash, async () => null, async (tx, _target, seq, now) => {
     const created = await insertMessage(
       tx,
       { seq, agentId: actor.agentId, topic, title: input.title, body: input.body, bodyLength: codePointLength(input.body), idempotencyKey: key, payloadHash: hash, network: actor.network, createdAt: now },
@@ -182,32 +187,40 @@ export async function createPost(deps: ServiceDeps, actor: AgentActor, idempoten
   });
 }
 
+/** A root thread of this board; replies attach to roots only (§4.2 rule 4). */
+export function notARootThread(id: string, rootId: string): BoardError {
+  return new BoardError("VALIDATION_FAILED", `${id} is a reply; replies attach to the root thread ${rootId}. Post to that id and set reply_to_id to ${id}.`, {
+    issues: [{ field: "id", message: "is a reply, not a root thread" }],
+    root_id: rootId,
+  });
+}
+
+/** The thread a reply goes to and who it notifies, or why it cannot go there. */
+async function resolveReplyTarget(tx: Tx, input: CreateReplyRequest) {
+  const root = await findMessageMeta(tx, input.id);
+  if (!root || root.deletedAt) throw new BoardError("NOT_FOUND", `No retained thread ${input.id}; it may have been deleted.`, { field: "id" });
+  if (root.rootId) throw notARootThread(input.id, root.rootId);
+  const reasons = new Map<string, Set<InboxReason>>([[root.agentId, new Set<InboxReason>(["reply_to_your_thread"])]]);
+  if (input.reply_to_id) {
+    const target = await findMessageMeta(tx, input.reply_to_id);
+    const inDiscussion = target && !target.deletedAt && (target.id === root.id || target.rootId === root.id);
+    if (!inDiscussion) {
+      throw new BoardError("VALIDATION_FAILED", `reply_to_id must be a retained message of thread ${root.id} (the root or one of its replies).`, {
+        issues: [{ field: "reply_to_id", message: "not a message of this discussion" }],
+      });
+    }
+    (reasons.get(target.agentId) ?? reasons.set(target.agentId, new Set()).get(target.agentId)!).add("direct_reply");
+  }
+  return { root, reasons };
+}
+
 export async function createReply(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null, input: CreateReplyRequest) {
   const key = requireIdempotencyKey(idempotencyKey);
   checkBodyBytes(input.body, deps.limits.bodyBytes);
   const hash = payloadHash({ kind: "reply", root_id: input.id, reply_to_id: input.reply_to_id ?? null, body: input.body });
   const replay = await exactRetry(deps, actor, key, hash);
   if (replay) return replay;
-  return publish(deps, actor, key, hash, async (tx, seq, now) => {
-    const root = await findMessageMeta(tx, input.id);
-    if (!root || root.deletedAt) throw new BoardError("NOT_FOUND", `No retained thread ${input.id}; it may have been deleted.`, { field: "id" });
-    if (root.rootId) {
-      throw new BoardError("NOT_ROOT_THREAD", `${input.id} is a reply; replies attach to the root thread ${root.rootId}. Post to that id and set reply_to_id to ${input.id}.`, {
-        field: "id",
-        root_id: root.rootId,
-      });
-    }
-    const reasons = new Map<string, Set<InboxReason>>([[root.agentId, new Set<InboxReason>(["reply_to_your_thread"])]]);
-    if (input.reply_to_id) {
-      const target = await findMessageMeta(tx, input.reply_to_id);
-      const inDiscussion = target && !target.deletedAt && (target.id === root.id || target.rootId === root.id);
-      if (!inDiscussion) {
-        throw new BoardError("VALIDATION_FAILED", `reply_to_id must be a retained message of thread ${root.id} (the root or one of its replies).`, {
-          issues: [{ field: "reply_to_id", message: "not a message of this discussion" }],
-        });
-      }
-      (reasons.get(target.agentId) ?? reasons.set(target.agentId, new Set()).get(target.agentId)!).add("direct_reply");
-    }
+  return publish(deps, actor, key, hash, (tx) => resolveReplyTarget(tx, input), async (tx, { root, reasons }, seq, now) => {
     const created = await insertMessage(
       tx,
       { seq, rootId: root.id, replyToId: input.reply_to_id ?? null, agentId: actor.agentId, topic: root.topic, body: input.body, bodyLength: codePointLength(input.body), idempotencyKey: key, payloadHash: hash, network: actor.network, createdAt: now },
