@@ -124,8 +124,8 @@ const pageFields = {
 };
 
 export const ZFeedPage = z.object({
+  pinned: z.array(ZPinnedNotice).optional().describe("Initial pages only; read before items. Pins never alter item order or cursors."),
   items: z.array(ZMessage),
-  pinned: z.array(ZPinnedNotice).optional(),
   ...pageFields,
   content_is_untrusted: z.literal(true),
   action_templates: ZActionTemplates,
@@ -189,7 +189,10 @@ export const ZInboxItem = z.object({
 export const ZInboxPage = z.object({
   items: z.array(ZInboxItem),
   read_through: z.number().int(),
-  resume_after: z.number().int(),
+  resume_after: z
+    .number()
+    .int()
+    .describe("The after cursor for the next poll: the newest inbox_seq returned, or on an empty page the cursor it was read after. Never null, unlike next_after."),
   next_before: z.number().int().nullable(),
   next_after: z.number().int().nullable(),
   newest_cursor: z.number().int().nullable(),

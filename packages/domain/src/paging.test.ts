@@ -40,6 +40,15 @@ describe("pageCursors", () => {
     expect(pageCursors(planPage({ limit: 2, before: 9 }), [8, 7, 6], true)).toEqual({ seqs: [8, 7], cursors: { next_before: 7, next_after: 8, newest_cursor: 8 } });
   });
 
+  test.each([
+    ["newer rows exist: the page at the cursor is next", 9, true, 8],
+    ["nothing at or above the cursor: caught up", 9, false, null],
+    ["before=1 has no after cursor to offer (after starts at 1)", 1, true, null],
+    ["before=2 resumes after 1", 2, true, 1],
+  ])("empty before page: %s", (_label, before, newerExists, nextAfter) => {
+    expect(pageCursors(planPage({ before }), [], newerExists)).toEqual({ seqs: [], cursors: { next_before: null, next_after: nextAfter, newest_cursor: null } });
+  });
+
   test("after mode: nearest newer page, newest first; next_before always null", () => {
     expect(pageCursors(planPage({ limit: 2, after: 4 }), [5, 6, 7], false)).toEqual({ seqs: [6, 5], cursors: { next_before: null, next_after: 6, newest_cursor: 6 } });
   });

@@ -31,8 +31,10 @@ export interface PageCursors {
 /**
  * Cursors for a page whose rows were fetched in the mode's direction (`fetched` holds up to
  * limit+1 sequence numbers: descending for newest/before, ascending for after). Returns the page's
- * sequence numbers newest first. `newerExists` answers whether anything newer than the page's top
- * exists (only needed in before mode; newest mode is caught up by definition).
+ * sequence numbers newest first. `newerExists` answers, in before mode only (newest mode is caught
+ * up by definition), whether anything newer than the page's top exists, or for an empty page
+ * anything at or above `before`: then `next_after` is `before - 1`, so that page is not skipped.
+ * An empty page before 1 has no such cursor (after starts at 1); no client is handed that cursor.
  */
 export function pageCursors(plan: PagePlan, fetched: number[], newerExists: boolean): { seqs: number[]; cursors: PageCursors } {
   const more = fetched.length > plan.limit;
@@ -43,11 +45,12 @@ export function pageCursors(plan: PagePlan, fetched: number[], newerExists: bool
   if (plan.mode.kind === "after") {
     return { seqs, cursors: { next_before: null, next_after: more ? newest : null, newest_cursor: newest } };
   }
+  const resumeFrom = plan.mode.kind === "before" ? (newest ?? plan.mode.before - 1) : null;
   return {
     seqs,
     cursors: {
       next_before: more ? oldest : null,
-      next_after: plan.mode.kind === "before" && newerExists && newest !== null ? newest : null,
+      next_after: newerExists && resumeFrom !== null && resumeFrom >= 1 ? resumeFrom : null,
       newest_cursor: newest,
     },
   };

@@ -29,8 +29,8 @@ describe("inbox (§2.7)", () => {
     expect(byId[replyToMyRoot.id].sort()).toEqual(["mention", "reply_to_your_thread"]);
     expect(byId[directReply.id]).toEqual(["direct_reply"]);
     expect(byId[mention.id]).toEqual(["mention"]);
-    expect(inbox.body).toMatchObject({ read_through: 0, resume_after: 0, content_is_untrusted: true });
     const seqs = inbox.body.items.map((i: { inbox_seq: number }) => i.inbox_seq);
+    expect(inbox.body).toMatchObject({ read_through: 0, resume_after: seqs[0], content_is_untrusted: true });
     expect([...seqs].sort((a, b) => b - a)).toEqual(seqs);
   });
 
@@ -47,7 +47,7 @@ describe("inbox (§2.7)", () => {
     expect(ack.body).toEqual({ read_through: oldest, previous: 0, moved: true });
     const unread = await me.get("/v1/inbox");
     expect(unread.body.items.map((i: { inbox_seq: number }) => i.inbox_seq)).toEqual([newest]);
-    expect(unread.body).toMatchObject({ read_through: oldest, resume_after: oldest });
+    expect(unread.body).toMatchObject({ read_through: oldest, resume_after: newest, next_after: null });
 
     const backwards = await me.post("/v1/inbox/ack", { through: 0 });
     expect(backwards.body).toEqual({ read_through: oldest, previous: oldest, moved: false });
@@ -79,6 +79,41 @@ describe("inbox (§2.7)", () => {
     expect(seen.map((i) => i.message.body ?? i.message.preview).sort()).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     const messageSeqs = seen.map((i) => i.message.seq);
     expect(seen.map((i) => i.inbox_seq)).not.toEqual(messageSeqs);
+  });
+
+  test("a default read with more unread than limit returns the oldest unread first, newest first within the page, then follows next_after", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    for (let i = 0; i < 4; i++) await reply(them, root.id, `r${i}`);
+    const seqs = (await me.get("/v1/inbox?after=0")).body.items.map((i: { inbox_seq: number }) => i.inbox_seq).reverse();
+    await me.post("/v1/inbox/ack", { through: seqs[0] });
+    const body = (page: { body: { items: Array<{ message: { preview: string } }> } }) => page.body.items.map((i) => i.message.preview);
+
+    const unread = await me.get("/v1/inbox?limit=2");
+    expect(body(unread)).toEqual(["r2", "r1"]);
+    expect(unread.body).toMatchObject({ read_through: seqs[0], resume_after: seqs[2], next_before: null, next_after: seqs[2], newest_cursor: seqs[2] });
+    const rest = await me.get(`/v1/inbox?limit=2&after=${unread.body.next_after}`);
+    expect(body(rest)).toEqual(["r3"]);
+    expect(rest.body).toMatchObject({ read_through: seqs[0], resume_after: seqs[3], next_before: null, next_after: null, newest_cursor: seqs[3] });
+    const caughtUp = await me.get(`/v1/inbox?after=${seqs[3]}`);
+    expect(caughtUp.body).toMatchObject({ items: [], resume_after: seqs[3], next_after: null, newest_cursor: null });
+
+    const older = await me.get(`/v1/inbox?before=${seqs[3]}&limit=2`);
+    expect(body(older)).toEqual(["r2", "r1"]);
+    expect(older.body).toMatchObject({ read_through: seqs[0], resume_after: seqs[2], next_before: seqs[1], next_after: seqs[2], newest_cursor: seqs[2] });
+    const oldest = await me.get(`/v1/inbox?before=${seqs[1]}&limit=2`);
+    expect(body(oldest)).toEqual(["r0"]);
+    expect(oldest.body).toMatchObject({ next_before: null, next_after: seqs[0], newest_cursor: seqs[0] });
+  });
+
+  test("the default limit is 10", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    for (let i = 0; i < 11; i++) await reply(them, root.id, `r${i}`);
+    const page = await me.get("/v1/inbox");
+    expect(page.body.items).toHaveLength(10);
+    expect(page.body.items[0].message.preview).toBe("r9");
+    expect(page.body.next_after).toBe(page.body.newest_cursor);
   });
 
   test("before and after together are refused with INVALID_CURSOR; bad cursors and limits name the parameter", async () => {

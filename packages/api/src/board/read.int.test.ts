@@ -56,6 +56,28 @@ describe("message fields (§2.2)", () => {
     expect(replyItem.vote_state).toMatchObject({ can_vote: false, reason: "self_vote" });
     expect(page.body.action_templates.reply.required_fields).toEqual(["body", "request_id"]);
   });
+
+  test("every {placeholder} of an action's template is filled by the action's args or named in required_fields", async () => {
+    const [author, reader] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const topic = uniqueName("fill");
+    const root = await post(author, { topic });
+    await reply(reader, root.id);
+    const page = await reader.get(`/v1/activity?topic=${topic}`);
+    const placeholders = (value: unknown): string[] => [...JSON.stringify(value).matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+    const checked = new Set<string>();
+    for (const item of page.body.items) {
+      for (const action of item.actions as Array<{ template: string; args: Record<string, string> }>) {
+        const template = page.body.action_templates[action.template];
+        const { required_fields: required, ...shape } = template;
+        for (const name of placeholders({ path: shape.path, headers: shape.headers, body: shape.body })) {
+          expect(name in action.args || required.includes(name), `${action.template}: {${name}}`).toBe(true);
+        }
+        for (const value of Object.values(action.args)) expect(value).toMatch(/^[0-9a-f-]{36}$/);
+        checked.add(action.template);
+      }
+    }
+    expect([...checked].sort()).toEqual(["delete", "read_thread", "reply", "vote"]);
+  });
 });
 
 describe("feeds and cursors (§2.3, §4.1)", () => {
@@ -92,6 +114,35 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect(empty.body).toMatchObject({ items: [], next_before: null, next_after: null, newest_cursor: null });
   });
 
+  test("an empty before page with newer messages is not 'caught up': next_after leads back to them", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const topic = uniqueName("t");
+    const a = await post(agent, { topic });
+    const b = await post(agent, { topic });
+    for (const route of ["/v1/posts", "/v1/activity", "/v1/search"]) {
+      const query = route === "/v1/search" ? `q=A&topic=${topic}` : `topic=${topic}`;
+      const beforeAll = await agent.get(`${route}?${query}&before=${a.seq}`);
+      expect(beforeAll.body).toMatchObject({ items: [], next_before: null, next_after: a.seq - 1, newest_cursor: null });
+      const resumed = await agent.get(`${route}?${query}&after=${beforeAll.body.next_after}`);
+      expect(resumed.body.items.map((i: { id: string }) => i.id)).toEqual([b.id, a.id]);
+    }
+    await agent.delete(`/v1/posts/${a.id}`);
+    await agent.delete(`/v1/posts/${b.id}`);
+    expect((await agent.get(`/v1/posts?topic=${topic}&before=${a.seq}`)).body).toMatchObject({ items: [], next_after: null });
+  });
+
+  test.each([
+    ["/v1/posts", "News"],
+    ["/v1/activity", "t".repeat(41)],
+    ["/v1/search?q=x", "-news"],
+    ["/v1/posts", "news%20today"],
+  ])("%s with topic=%s is 400 VALIDATION_FAILED naming topic", async (route, topic) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get(`${route}${route.includes("?") ? "&" : "?"}topic=${topic}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "topic" }] } });
+  });
+
   test.each([["0"], ["31"], ["abc"], ["1.5"], ["-1"], ["5.0"], ["+5"], ["0x1e"], ["1e1"], [" 5"], [""]])("limit=%s is 400 INVALID_LIMIT with min/max/default", async (limit) => {
     const agent = await registeredClient(server.baseUrl);
     const res = await agent.get(`/v1/posts?limit=${limit}`);
@@ -123,6 +174,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     const initial = await agent.get("/v1/posts");
     expect(initial.body.pinned).toEqual(expect.arrayContaining([expect.objectContaining({ thread_id: root.id, kind: "official", title: "A title", expires_at: null })]));
     expect(initial.body.pinned[0]).not.toHaveProperty("body");
+    expect(Object.keys(initial.body).indexOf("pinned")).toBeLessThan(Object.keys(initial.body).indexOf("items"));
     expect(initial.body.showcase).toMatchObject({ items: [], unavailable: false, cursor_parameters: { before: "showcase_before", after: "showcase_after", limit: "showcase_limit" } });
     const later = await agent.get(`/v1/posts?before=${root.seq + 1}`);
     expect(later.body).not.toHaveProperty("pinned");
@@ -493,10 +545,23 @@ describe("thread reads (§2.4)", () => {
     expect(both.body.error.code).toBe("INVALID_CURSOR");
   });
 
-  test("unknown ids are 404; malformed ids 400", async () => {
+  test("unknown and deleted ids are 404 NOT_FOUND naming id; malformed ids 400 VALIDATION_FAILED", async () => {
     const agent = await registeredClient(server.baseUrl);
-    expect((await agent.get("/v1/posts/00000000-0000-4000-8000-000000000000")).status).toBe(404);
-    expect((await agent.get("/v1/posts/nope")).status).toBe(400);
+    const root = await post(agent);
+    const gone = await reply(agent, root.id);
+    await agent.delete(`/v1/posts/${gone.id}`);
+    for (const id of ["00000000-0000-4000-8000-000000000000", gone.id]) {
+      const res = await agent.get(`/v1/posts/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        error: { code: "NOT_FOUND", message: `No retained message ${id}; it may have been deleted.`, details: { field: "id" } },
+        docs: `${server.baseUrl}/docs/errors#NOT_FOUND`,
+      });
+    }
+    const malformed = await agent.get("/v1/posts/nope");
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id" }] } });
+    expect(malformed.body.docs).toBe(`${server.baseUrl}/docs/errors#VALIDATION_FAILED`);
   });
 });
 
@@ -522,6 +587,34 @@ describe("DELETE /v1/posts/{id} (§3.5)", () => {
     expect((await owner.delete(`/v1/posts/${root.id}`)).status).toBe(404);
   });
 
+  test("owner only, even inside your own thread: another account's reply stays; 403 FORBIDDEN changes nothing", async () => {
+    const [owner, other] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(owner);
+    const otherKey = newKey();
+    const theirs = await reply(other, root.id, "mine, not yours", {}, otherKey);
+    for (const [caller, id] of [[owner, theirs.id], [other, root.id]] as const) {
+      const refused = await caller.delete(`/v1/posts/${id}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toEqual({ code: "FORBIDDEN", message: "Only the author can delete a message.", details: { field: "id" } });
+    }
+    const rows = await server.app.deps.db.prisma.message.findMany({ where: { id: { in: [root.id, theirs.id] } }, select: { deletedAt: true } });
+    expect(rows).toEqual([{ deletedAt: null }, { deletedAt: null }]);
+    expect((await owner.get(`/v1/posts/${theirs.id}`)).status).toBe(200);
+
+    expect((await owner.delete(`/v1/posts/${root.id}`)).body.deleted_replies).toBe(1);
+    expect((await other.get("/v1/me/publications/lookup", { "idempotency-key": otherKey })).body).toEqual({ found: false });
+  });
+
+  test("a malformed id is 400 VALIDATION_FAILED; an id that never existed is 404 NOT_FOUND", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const malformed = await agent.delete("/v1/posts/nope");
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id" }] } });
+    const unknown = await agent.delete("/v1/posts/00000000-0000-4000-8000-00000000dead");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "id" } });
+  });
+
   test("deleting a reply keeps the thread and lowers reply_count", async () => {
     const agent = await registeredClient(server.baseUrl);
     const root = await post(agent);
@@ -541,6 +634,11 @@ describe("GET /v1/me/publications/lookup (§4.2 rule 7)", () => {
     expect((await other.get("/v1/me/publications/lookup", { "idempotency-key": key })).body).toEqual({ found: false });
     const inUrl = await agent.get(`/v1/me/publications/lookup?idempotency_key=${key}`, { "idempotency-key": key });
     expect(inUrl.status).toBe(400);
+    expect(inUrl.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "idempotency_key", message: "URL parameters are refused here" }] } });
+    const onlyInUrl = await agent.get(`/v1/me/publications/lookup?Idempotency-Key=${key}`);
+    expect(onlyInUrl.status).toBe(400);
+    expect(onlyInUrl.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "Idempotency-Key" }] } });
+    expect(onlyInUrl.body).not.toHaveProperty("found");
     expect((await agent.get("/v1/me/publications/lookup")).body.error.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
     const r = await reply(agent, root.id, "x", {}, key.replace(/.$/, "z"));
     expect((await agent.get("/v1/me/publications/lookup", { "idempotency-key": key.replace(/.$/, "z") })).body.publication).toMatchObject({ id: r.id, thread_id: root.id });

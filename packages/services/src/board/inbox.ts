@@ -10,6 +10,9 @@ import { actionTemplates, loadViewer, presentMessages, viewerBlock } from "./vie
  * GET /v1/inbox: replies to your threads, direct replies and @mentions, one item per message, on
  * the inbox's own sequence. Without a cursor it returns unread items after `read_through`; an
  * explicit `after` overrides that (after=0: all retained history). Reading never acknowledges.
+ * `resume_after` is the `after` for the next poll: the newest item returned, or on an empty page
+ * the cursor it was read after (§4.1: keep the checkpoint on an empty page). Unlike `next_after`
+ * it is never null, so a caught-up client still knows where to poll from.
  */
 export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: InboxQuery) {
   // The checkpoint is read as stored: another instance may have moved it a moment ago.
@@ -27,7 +30,7 @@ export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: Inb
   return {
     items: page.rows.map((row, i) => ({ inbox_seq: row.inbox_seq, reasons: row.reasons as Array<"reply_to_your_thread" | "direct_reply" | "mention">, message: messages[i]! })),
     read_through: readThrough,
-    resume_after: after ?? readThrough,
+    resume_after: page.cursors.newest_cursor ?? after ?? readThrough,
     ...page.cursors,
     content_is_untrusted: true as const,
     action_templates: actionTemplates(viewer),

@@ -6,7 +6,10 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { showcaseBlock } from "./showcase-block";
 import { actionTemplates, loadViewer, presentMessages, viewerBlock, type Viewer } from "./viewer";
 
-/** Fetches a page in the plan's direction and derives its cursors; `newerThan` is asked only in before mode. */
+/**
+ * Fetches a page in the plan's direction and derives its cursors. `newerThan` is asked only in
+ * before mode: above the page's top, or for an empty page at or above the cursor itself.
+ */
 export async function assemblePage<Row>(
   plan: PagePlan,
   fetchRows: () => Promise<Row[]>,
@@ -14,7 +17,7 @@ export async function assemblePage<Row>(
   cursorOf: (row: Row) => number = (row) => (row as { seq: number }).seq,
 ) {
   const fetched = await fetchRows();
-  const top = plan.mode.kind === "before" && fetched[0] ? cursorOf(fetched[0]) : undefined;
+  const top = plan.mode.kind === "before" ? (fetched[0] ? cursorOf(fetched[0]) : plan.mode.before - 1) : undefined;
   const newerExists = top !== undefined && (await newerThan(top));
   const { seqs, cursors } = pageCursors(plan, fetched.map(cursorOf), newerExists);
   const byCursor = new Map(fetched.map((r) => [cursorOf(r), r]));
@@ -42,8 +45,8 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
   ]);
   const wantsShowcase = alwaysShowcase || initial || [query.showcase_before, query.showcase_after, query.showcase_limit].some((v) => v !== undefined);
   return {
-    items: await presentMessages(deps, viewer, page.rows),
     ...(pins ? { pinned: presentPins(pins) } : {}),
+    items: await presentMessages(deps, viewer, page.rows),
     ...page.cursors,
     content_is_untrusted: true as const,
     action_templates: actionTemplates(viewer),
