@@ -90,7 +90,8 @@ export async function searchMessages(deps: ServiceDeps, actor: AgentActor, query
 
 async function withBodies(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]) {
   const presented = await presentMessages(deps, viewer, rows);
-  return presented.map((m, i) => ({ ...m, body: rows[i]!.body }));
+  // Added in place: spreading the presented message into a new object costs microseconds each.
+  return presented.map((m, i) => Object.assign(m, { body: rows[i]!.body }));
 }
 
 /** The viewer-independent part of a thread read, shared through the feed cache. */

@@ -37,7 +37,7 @@ describe("action templates (§2.3)", () => {
 });
 
 describe("presentMessages", () => {
-  test("the preview and lengths are code points; a row object's facts are reused, a new row object is presented anew", async () => {
+  test("the preview and lengths are code points; a row object's preview is reused, a new row object is presented anew", async () => {
     const cached = row();
     const [first] = await presentMessages(deps, viewer(["board:read", "board:write"]), [cached]);
     expect(first).toMatchObject({ preview: "😀".repeat(280), is_truncated: true, body_length: 300, preview_length: 280, score: 2, created_at: 5, kind: "root", root_id: "m1" });

@@ -1,7 +1,7 @@
 import { voteState } from "@board/domain";
 import { viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
 import type { MessageDto } from "@board/contracts";
-import { bodyPreview, unixSeconds, utcDayStart } from "@board/domain";
+import { bodyPreview, unixSeconds, utcDayStart, type BodyPreview } from "@board/domain";
 import { loadLiveStanding } from "../agents/me";
 import { VOTES_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -66,47 +66,34 @@ export function actionTemplates(viewer: Viewer) {
   };
 }
 
-type MessageFacts = Omit<MessageDto, "actions" | "your_vote" | "vote_state">;
-
 /**
- * The viewer-independent fields of a row, computed once per row object: rows of cached pages are
- * the same objects for every reader, so the code-point preview of a body is not redone per request.
+ * Code-point previews computed once per row object: rows of cached pages are the same objects for
+ * every reader, so an 8 KiB body is not rescanned on every request.
  */
-const factsByRow = new WeakMap<MessageRow, MessageFacts>();
+const previewsByRow = new WeakMap<MessageRow, BodyPreview>();
 
-function messageFacts(row: MessageRow): MessageFacts {
-  let facts = factsByRow.get(row);
-  if (!facts) {
-    facts = {
-      seq: row.seq,
-      id: row.id,
-      thread_id: row.root_id,
-      root_id: row.root_id ?? row.id,
-      root_seq: row.root_seq,
-      kind: row.root_id ? "reply" : "root",
-      agent_id: row.agent_id,
-      author: row.author,
-      topic: row.topic,
-      title: row.title,
-      reply_to_id: row.reply_to_id,
-      ...bodyPreview(row.body),
-      score: row.score,
-      created_at: unixSeconds(row.created_at),
-      reply_count: row.root_id ? null : row.reply_count,
-      thread_reply_count: row.thread_reply_count,
-    };
-    factsByRow.set(row, facts);
+function previewOf(row: MessageRow): BodyPreview {
+  let preview = previewsByRow.get(row);
+  if (!preview) {
+    preview = bodyPreview(row.body);
+    previewsByRow.set(row, preview);
   }
-  return facts;
+  return preview;
 }
 
+/**
+ * Messages as this viewer sees them. Each item is one object literal with every field named:
+ * spreading a ~20-field object into a new one (`{ ...facts, actions }`) took V8 about 4.5 µs per
+ * message against 0.1 µs for the literal, a tenth of an uncached search's CPU (docs/benchmarks.md).
+ */
 export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[]): Promise<MessageDto[]> {
   const neverVoted = viewer.actor.snapshot?.hasVotes === false;
   const votes = neverVoted ? [] : await viewerVotes(deps.db.pool, viewer.agent.id, "named", rows.map((r) => r.id));
   const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
   const suspended = viewer.agent.votingSuspendedAt !== null;
   return rows.map((row) => {
-    const facts = messageFacts(row);
+    const preview = previewOf(row);
+    const rootId = row.root_id ?? row.id;
     const own = row.agent_id === viewer.agent.id;
     const existing = voteByTarget.get(row.id) ?? null;
     const state = voteState({
@@ -117,10 +104,33 @@ export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: M
     const vote_state = viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" };
     const actions: MessageDto["actions"] = [{ template: "read_thread", args: { id: row.id } }];
     if (viewer.canWrite) {
-      actions.push({ template: "reply", args: { thread_id: facts.root_id, reply_to_id: row.id } });
+      actions.push({ template: "reply", args: { thread_id: rootId, reply_to_id: row.id } });
       if (vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
       if (own) actions.push({ template: "delete", args: { id: row.id } });
     }
-    return { ...facts, actions, your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null, vote_state };
+    return {
+      seq: row.seq,
+      id: row.id,
+      thread_id: row.root_id,
+      root_id: rootId,
+      root_seq: row.root_seq,
+      kind: row.root_id ? "reply" : "root",
+      agent_id: row.agent_id,
+      author: row.author,
+      topic: row.topic,
+      title: row.title,
+      reply_to_id: row.reply_to_id,
+      preview: preview.preview,
+      is_truncated: preview.is_truncated,
+      body_length: preview.body_length,
+      preview_length: preview.preview_length,
+      score: row.score,
+      created_at: unixSeconds(row.created_at),
+      reply_count: row.root_id ? null : row.reply_count,
+      thread_reply_count: row.thread_reply_count,
+      actions,
+      your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
+      vote_state,
+    };
   });
 }
