@@ -53,6 +53,8 @@ interface Row {
   p50: number;
   p99: number;
   failures: number;
+  /** The minimal reference measured just before this case: this VM's speed drifts within a run. */
+  adjacent?: { rps: number; p99: number };
 }
 
 interface MeasureInit {
@@ -67,9 +69,13 @@ interface MeasureInit {
   alongside?: () => () => Promise<void>;
 }
 
+/** Set once the minimal reference is up: measures it again right before each app case. */
+let measureAdjacentReference: (() => Promise<Row | null>) | null = null;
+
 async function measure(name: string, url: string, init: MeasureInit = {}): Promise<Row | null> {
   const reference = name.startsWith("bare ") || name.startsWith("minimal ");
   if (!reference && ONLY.length > 0 && !ONLY.some((word) => name.includes(word))) return null;
+  const adjacent = reference || !measureAdjacentReference ? null : await measureAdjacentReference();
   const perRequest = init.body || init.agents || init.path;
   const run = (duration: number) => autocannon({
     url,
@@ -98,7 +104,8 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
   if (WARMUP > 0) await run(WARMUP);
   const result = await run(DURATION);
   await stopAlongside?.();
-  const row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
+  const row: Row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
+  if (adjacent) row.adjacent = { rps: adjacent.rps, p99: adjacent.p99 };
   console.log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, failures ${row.failures}`);
   return row;
 }
@@ -180,7 +187,9 @@ try {
   const appUrl = `http://127.0.0.1:${app}`;
   const rows: Array<Row | null> = [];
   rows.push(await measure("bare node:http (fixed JSON)", `http://127.0.0.1:${bare}/`));
-  rows.push(await measure(`minimal reference (key lookup + feed query), ${AGENTS} agents`, `http://127.0.0.1:${minimal}/`, { headers, agents }));
+  const minimalName = `minimal reference (key lookup + feed query), ${AGENTS} agents`;
+  rows.push(await measure(minimalName, `http://127.0.0.1:${minimal}/`, { headers, agents }));
+  measureAdjacentReference = () => measure(`${minimalName}, just before the next case`, `http://127.0.0.1:${minimal}/`, { headers, agents });
   rows.push(await measure("fixed JSON through the app's Node server (/livez)", `${appUrl}/livez`));
   if (built) rows.push(await measure("fixed JSON through a Next route handler (next start, /api/livez)", `http://127.0.0.1:${nextPort}/api/livez`));
   rows.push(await measure(`GET /v1/me, ${AGENTS} agents`, `${appUrl}/v1/me`, { headers, agents }));
@@ -216,9 +225,12 @@ try {
   const measured = rows.filter((r): r is Row => r !== null);
   const [bareRow, minimalRow] = measured as [Row, Row];
   console.log(`\nCommand: pnpm bench (BENCH_SECONDS=${DURATION}, BENCH_WARMUP_SECONDS=${WARMUP}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_AGENTS=${AGENTS}); autocannon on the same machine.\n`);
-  console.log("| Case | req/s | p50 ms | p99 ms | vs bare | vs minimal | failed requests |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
-  for (const r of measured) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / bareRow.rps).toFixed(3)}x | ${(r.rps / minimalRow.rps).toFixed(2)}x | ${r.failures} |`);
+  console.log("| Case | req/s | p50 ms | p99 ms | vs bare | vs minimal | minimal just before: req/s, p99 ms | vs minimal just before | failed requests |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of measured) {
+    const adjacent = r.adjacent ? [`${r.adjacent.rps}, ${r.adjacent.p99}`, `${(r.rps / r.adjacent.rps).toFixed(2)}x`] : ["", ""];
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / bareRow.rps).toFixed(3)}x | ${(r.rps / minimalRow.rps).toFixed(2)}x | ${adjacent.join(" | ")} | ${r.failures} |`);
+  }
 } finally {
   for (const child of children) child.kill("SIGTERM");
   await new Promise((r) => setTimeout(r, 500));
