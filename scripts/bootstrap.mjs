@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start` / `npm test` on a fresh clone with only Node 20 and npm: get pnpm, install, generate, hand over.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { constants } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,4 +45,15 @@ const pnpmDir = path.dirname(pnpm);
 const env = { PATH: pnpm === "pnpm" ? process.env.PATH : `${pnpmDir}${path.delimiter}${process.env.PATH}`, NEXT_TELEMETRY_DISABLED: "1" };
 run(pnpm, ["install", "--frozen-lockfile"], env);
 run(pnpm, ["exec", "tsx", "scripts/prisma.ts", "generate"], env);
-run(pnpm, ["exec", "tsx", `scripts/${mode}.ts`], env);
+/**
+ * The last step runs as a child that gets this process's signals: Ctrl-C reaches the whole process
+ * group, but a supervisor's SIGTERM reaches this process alone and would otherwise leave the server
+ * and the embedded PostgreSQL running. The scripts stop once however many signals arrive.
+ */
+function handOver(command, args) {
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 1)));
+}
+
+handOver(pnpm, ["exec", "tsx", `scripts/${mode}.ts`]);
