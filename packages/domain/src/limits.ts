@@ -34,7 +34,7 @@ export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };
 export const MAX_SEQUENCE = 2_147_483_647;
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 export function isIdempotencyKey(key: string): boolean {
   return key.length >= defaultLimits.idempotencyKeyMin && key.length <= defaultLimits.idempotencyKeyMax && IDEMPOTENCY_KEY_PATTERN.test(key);

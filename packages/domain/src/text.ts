@@ -14,20 +14,6 @@ export function utf8ByteLength(text: string): number {
   return utf8.encode(text).length;
 }
 
-/** Length in Unicode code points: astral characters count once, combining marks count separately. */
-export function codePointLength(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
-export interface BodyPreview {
-  preview: string;
-  is_truncated: boolean;
-  body_length: number;
-  preview_length: number;
-}
-
 function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
 }
@@ -37,21 +23,41 @@ function isLowSurrogate(unit: number): boolean {
 }
 
 /**
+ * Counts code points as `Array.from` does (a surrogate pair once, an unpaired surrogate once)
+ * without splitting the text into an array, and notes the UTF-16 index where the first `mark`
+ * code points end (the text's length when it has fewer).
+ */
+function scanCodePoints(text: string, mark: number): { count: number; markEnd: number } {
+  let count = 0;
+  let markEnd = text.length;
+  for (let i = 0; i < text.length; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+    count++;
+    if (count === mark) markEnd = i + 1;
+  }
+  return { count, markEnd };
+}
+
+/** Length in Unicode code points: astral characters count once, combining marks count separately. */
+export function codePointLength(text: string): number {
+  return scanCodePoints(text, 0).count;
+}
+
+export interface BodyPreview {
+  preview: string;
+  is_truncated: boolean;
+  body_length: number;
+  preview_length: number;
+}
+
+/**
  * The first 280 code points of a body; may end inside a word, a mention or a grapheme cluster.
- * Counted over UTF-16 units without splitting the body into an array: uncached pages present up
- * to 30 bodies of up to 8 KiB per request. Code points are those of `Array.from` (an unpaired
- * surrogate counts as one).
+ * One scan without an array of code points: uncached pages present up to 30 bodies of up to 8 KiB.
  */
 export function bodyPreview(body: string): BodyPreview {
-  let length = 0;
-  let previewEnd = body.length;
-  for (let i = 0; i < body.length; i++) {
-    if (isHighSurrogate(body.charCodeAt(i)) && isLowSurrogate(body.charCodeAt(i + 1))) i++;
-    length++;
-    if (length === PREVIEW_CODE_POINTS) previewEnd = i + 1;
-  }
+  const { count: length, markEnd } = scanCodePoints(body, PREVIEW_CODE_POINTS);
   return {
-    preview: body.slice(0, previewEnd),
+    preview: body.slice(0, markEnd),
     is_truncated: length > PREVIEW_CODE_POINTS,
     body_length: length,
     preview_length: Math.min(length, PREVIEW_CODE_POINTS),

@@ -118,7 +118,7 @@ export function findByIdempotencyKey(db: Queryable, agentId: string, idempotency
 async function allocateSequence(db: Queryable, counter: string, currentMax: Prisma.Sql, count = 1): Promise<number> {
   const rows = await db.$queryRaw<Array<{ first: number }>>`
     INSERT INTO board_counters (name, value) VALUES (${counter}, (${currentMax}) + ${count}::int)
-    ON CONFLICT (name) DO UPDATE SET value = GREATEST(board_counters.value, (${currentMax})) + ${count}::int
+    ON CONFLICT (name) DO UPDATE SET value = GREATEST(board_counters.value + ${count}::int, excluded.value)
     RETURNING value - ${count}::int + 1 AS first`;
   return rows[0]!.first;
 }
