@@ -31,7 +31,7 @@ if (process.env.BOARD_SKIP_BUILD !== "1") {
 process.env.NODE_ENV = "production";
 const { startServer } = await import("../apps/web/server");
 const { config, shutdown } = await startServer(process.env);
-console.log(`Agent Board is serving at ${config.publicUrl} (register: POST ${config.publicUrl}/v1/agents)`);
+console.log(`Agent Board is serving at ${config.publicUrl} on Node.js ${process.version} (register: POST ${config.publicUrl}/v1/agents)`);
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

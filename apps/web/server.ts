@@ -1,4 +1,3 @@
-import { parse } from "node:url";
 import { createApp, createNodeServer, loadConfig, type NodeHandler } from "@board/api";
 import { mountMcp } from "@board/mcp";
 import next from "next";
@@ -15,9 +14,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const nextHandler = nextApp.getRequestHandler();
   const nodeHandlers: NodeHandler[] = [];
   await mountMcp(app, nodeHandlers, { publicUrl: config.publicUrl, trustedProxyHops: config.trustedProxyHops, keyFile: env.BOARD_OAUTH_KEY_FILE || null });
-  const { server, shutdown } = createNodeServer(app, (req, res) => nextHandler(req, res, parse(req.url ?? "/", true)), nodeHandlers);
+  const { server, shutdown } = createNodeServer(app, (req, res) => nextHandler(req, res), nodeHandlers);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  app.logger.info({ url: config.publicUrl, port: config.port }, "listening");
+  app.logger.info({ url: config.publicUrl, port: config.port, node: process.version }, "listening");
   return { app, config, server, shutdown: () => shutdown(config.shutdownGraceMs) };
 }
 

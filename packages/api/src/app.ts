@@ -78,7 +78,7 @@ export function createApp(config: AppConfig, options: AppOptions = {}): App {
     };
     const [database, limiter] = await Promise.all([probe(() => db.pool.query("SELECT 1")), probe(() => limiters.ping())]);
     const ok = database.ok && limiter.ok;
-    return jsonResponse(ok ? 200 : 503, { status: ok ? "ok" : "unavailable", database, limiter: { ...limiter, store: limiters.storeKind } }, ok ? {} : { "Retry-After": "5" });
+    return jsonResponse(ok ? 200 : 503, { status: ok ? "ok" : "unavailable", runtime: { node: process.version }, database, limiter: { ...limiter, store: limiters.storeKind } }, ok ? {} : { "Retry-After": "5" });
   }
 
   async function handle(request: GateRequest, client: ClientInfo): Promise<GateResponse | null> {

@@ -239,10 +239,11 @@ describe("rate limits (§8)", () => {
 });
 
 describe("operations", () => {
-  test("/healthz reports the database and the limiter", async () => {
+  test("/healthz reports the runtime, the database and the limiter", async () => {
     const res = await fetch(server.baseUrl + "/healthz");
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: "ok", database: { ok: true }, limiter: { ok: true, store: "postgres" } });
+    expect(await res.json()).toMatchObject({ status: "ok", runtime: { node: process.version }, database: { ok: true }, limiter: { ok: true, store: "postgres" } });
+    expect(Number(process.version.slice(1).split(".")[0])).toBeGreaterThanOrEqual(22);
   });
 
   test("OpenAPI 3.1 document 1.8.0 with real statuses and the error envelope", async () => {
