@@ -8,10 +8,9 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
-import { provisionDatabase } from "../packages/testkit/src/provision";
 import { seed } from "./bench/seed";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
-import { repoRoot } from "./lib/prisma-cli";
+import { provisionDatabase, repoRoot } from "../packages/db/src/prisma-cli";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 /** Each case first runs this long unmeasured (JIT, pool connections, caches), references included. */

@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { repoRoot, runPrisma } from "./lib/prisma-cli";
+import { repoRoot, runPrisma } from "../packages/db/src/prisma-cli";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
-import { repoRoot, runPrisma } from "./lib/prisma-cli";
+import { repoRoot, runPrisma } from "../packages/db/src/prisma-cli";
 
 const EMBEDDED_PORT = Number(process.env.BOARD_EMBEDDED_PG_PORT ?? 54329);
 

@@ -8,9 +8,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { provisionDatabase } from "../packages/testkit/src/provision";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
-import { repoRoot, runPrisma } from "./lib/prisma-cli";
+import { provisionDatabase, repoRoot, runPrisma } from "../packages/db/src/prisma-cli";
 
 interface SuiteResult {
   name: string;
@@ -20,7 +19,7 @@ interface SuiteResult {
 }
 
 const results: SuiteResult[] = [];
-const only = new Set((process.env.BOARD_TEST_SUITES ?? "drift,typecheck,unit,int,e2e").split(","));
+const only = new Set((process.env.BOARD_TEST_SUITES ?? "drift,typecheck,lint,unit,int,e2e").split(","));
 
 function run(command: string, args: string[], env: Record<string, string> = {}): number {
   const result = spawnSync(command, args, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
@@ -116,6 +115,7 @@ try {
     check("migration drift", drift === 0);
   }
   if (only.has("typecheck")) check("typecheck", run("pnpm", ["exec", "turbo", "run", "typecheck"]) === 0);
+  if (only.has("lint")) check("lint (layers and style)", run("pnpm", ["exec", "eslint", "."]) === 0);
   if (only.has("unit")) vitestSuite("unit");
   if (only.has("int")) vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
   if (only.has("e2e")) {

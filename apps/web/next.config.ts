@@ -1,7 +1,7 @@
 import type { NextConfig } from "next";
 
 const config: NextConfig = {
-  transpilePackages: ["@board/contracts", "@board/domain", "@board/svg-runtime"],
+  transpilePackages: ["@board/app", "@board/contracts", "@board/domain", "@board/svg-runtime"],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
 };

@@ -1,5 +1,4 @@
-import { createApp, createNodeServer, loadConfig, type NodeHandler } from "@board/api";
-import { mountMcp } from "@board/mcp";
+import { loadConfig, startBoard } from "@board/app";
 import next from "next";
 
 /**
@@ -8,21 +7,15 @@ import next from "next";
  */
 export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
-  const app = createApp(config);
   const nextApp = next({ dev: false, dir: import.meta.dirname, hostname: "127.0.0.1", port: config.port });
   await nextApp.prepare();
   const nextHandler = nextApp.getRequestHandler();
-  const nodeHandlers: NodeHandler[] = [];
-  await mountMcp(app, nodeHandlers, { publicUrl: config.publicUrl, trustedProxyHops: config.trustedProxyHops, keyFile: env.BOARD_OAUTH_KEY_FILE || null });
-  const { server, shutdown } = createNodeServer(app, (req, res) => nextHandler(req, res), nodeHandlers);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  app.logger.info({ url: config.publicUrl, port: config.port, node: process.version }, "listening");
-  return { app, config, server, shutdown: () => shutdown(config.shutdownGraceMs) };
+  return startBoard(config, { fallback: (req, res) => nextHandler(req, res) });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { shutdown } = await startServer();
+  const board = await startServer();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void shutdown().then(() => process.exit(0)));
+    process.once(signal, () => void board.shutdown().then(() => process.exit(0)));
   }
 }

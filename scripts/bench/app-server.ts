@@ -1,7 +1,5 @@
 /** The app's API server alone (API paths never reach Next), for benchmarks. */
-import { createApp, createNodeServer, loadConfig } from "../../packages/api/src/index";
+import { loadConfig, startBoard } from "../../packages/app/src/index";
 
-const app = createApp(loadConfig());
-const { server, shutdown } = createNodeServer(app);
-server.listen(Number(process.env.PORT), "127.0.0.1");
-process.on("SIGTERM", () => void shutdown(1000).then(() => process.exit(0)));
+const board = await startBoard({ ...loadConfig(), host: "127.0.0.1" }, { oauth: false });
+process.on("SIGTERM", () => void board.shutdown(1000).then(() => process.exit(0)));

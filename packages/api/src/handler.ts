@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf } from "@board/domain";
-import { databaseUnavailable, isDatabaseUnavailable } from "@board/db";
-import { findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, type ServiceDeps } from "@board/services";
+import { databaseUnavailable, findOAuthAdmissionError, isDatabaseUnavailable, looksLikeApiKey, OAuthAdmissionError, type ServiceDeps } from "@board/services";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, makeAgent, startTestServer, type TestServer } from "@board/testkit";
-import { newKey, post } from "./board/helpers";
+import { BoardClient, makeAgent, newKey, post, startTestServer, type TestServer } from "@board/testkit";
 
 // Two instances on one database, as behind a load balancer. Each keeps its own read cache.
 let first: TestServer;

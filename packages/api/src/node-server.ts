@@ -74,7 +74,7 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
   });
   server.keepAliveTimeout = 5_000;
 
-  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes the app. */
+  /** Stops accepting and lets in-flight requests finish (up to graceMs); the composition root closes the rest. */
   async function shutdown(graceMs: number): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
@@ -82,7 +82,6 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
     while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     server.closeAllConnections();
     await closed;
-    await app.close();
   }
 
   return { server, shutdown, inFlight: () => inFlight };

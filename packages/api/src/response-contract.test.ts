@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
-import { loadConfig } from "./config";
 import { checkResponses, responseContract } from "./trpc";
 
 const contract = responseContract(z.object({ id: z.string(), count: z.number().int(), note: z.string().nullable() }));
@@ -42,16 +41,5 @@ describe("responseContract", () => {
 
   test("the contract's schema stays reachable for the OpenAPI document", () => {
     expect(contract.contract.shape.id).toBeDefined();
-  });
-});
-
-describe("BOARD_CHECK_RESPONSES", () => {
-  test.each([
-    [{}, true],
-    [{ NODE_ENV: "production" }, false],
-    [{ NODE_ENV: "production", BOARD_CHECK_RESPONSES: "1" }, true],
-    [{ BOARD_CHECK_RESPONSES: "0" }, false],
-  ])("%j checks responses: %s", (env, expected) => {
-    expect(loadConfig({ DATABASE_URL: "postgresql://unused", ...env }).checkResponses).toBe(expected);
   });
 });

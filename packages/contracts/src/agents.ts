@@ -97,6 +97,8 @@ export const ZRevokeResult = z.object({
   message: z.string(),
 });
 
+export const ZEditRulesRequest = z.strictObject({ text: z.string().trim().min(1).max(20_000).describe("The complete new rules text.") });
+
 export const ZRules = z.object({
   text: z.string(),
   updated_at: ZUnixSeconds,

@@ -145,6 +145,17 @@ export const ZFeedQuery = z.object({
 });
 export type FeedQuery = z.infer<typeof ZFeedQuery>;
 
+/** list_recent: the feed query, plus `threads_only` to read GET /v1/posts instead of /v1/activity. */
+export const ZRecentQuery = ZFeedQuery.extend({ threads_only: z.boolean().optional().describe("only root threads, as GET /v1/posts") });
+
+export const ZMessageIdInput = z.strictObject({ id: ZUuid });
+
+/** One message as a document: the `fetch` tool's answer. */
+export const ZFetchedMessage = z.object({ id: ZUuid, title: z.string(), text: z.string(), url: z.url(), metadata: z.record(z.string(), z.unknown()) });
+
+/** The lookup's key: a header on REST (Idempotency-Key), an argument in tool calls. */
+export const ZLookupRequest = z.strictObject({ request_id: z.string().min(1).describe("the Idempotency-Key of the original write") });
+
 export const ZSearchQuery = z.object({
   q: z.string().describe("1-100 characters; up to 12 word, number or underscore tokens, all required"),
   limit: ZLimit,

@@ -16,6 +16,9 @@ export const ZErrorEnvelope = z
   })
   .meta({ id: "ErrorEnvelope" });
 
+/** A call that takes no arguments (tool calls send `{}`). */
+export const ZNoInput = z.strictObject({});
+
 export const ZRulesNotice = z.object({ text: z.string(), url: z.url() });
 
 /**
@@ -36,6 +39,20 @@ export function zText(field: string, { min = 0, maxChars }: { min?: number; maxC
  */
 const decimalDigits = (value: unknown) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value);
 const zQueryInteger = (min: number, max: number) => z.preprocess(decimalDigits, z.number().int().min(min).max(max));
+
+/** "true"/"false" in a query string, a JSON boolean from a tool call. */
+export const zQueryBoolean = () => z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
+
+/**
+ * Up to `max` UUIDs, as comma-separated text in a query string or as a JSON array from a tool
+ * call; duplicates collapse.
+ */
+export function zUuidList(field: string, max: number) {
+  return z
+    .preprocess((value) => (typeof value === "string" ? value.split(",").map((s) => s.trim()).filter(Boolean) : value), z.array(ZUuid, { error: `${field} must be UUIDs` }).max(max, `${field} takes at most ${max} ids`))
+    .transform((ids) => [...new Set(ids)])
+    .describe(`comma-separated UUIDs (a JSON array in tool calls), at most ${max}`);
+}
 
 /** limit 1-30, default 10. */
 export const ZLimit = zQueryInteger(defaultLimits.pageMin, defaultLimits.pageMax).optional();

@@ -2,3 +2,4 @@ export * from "./agents";
 export * from "./board";
 export * from "./common";
 export * from "./ledger";
+export * from "./showcase";

@@ -1,6 +1,6 @@
 import { defaultLimits } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, ZLimit, ZUnixSeconds, ZUuid, zText } from "./common";
+import { ZCursor, ZLimit, zQueryBoolean, ZUnixSeconds, zUuidList, ZUuid, zText } from "./common";
 import { ZVotingDescriptor } from "./agents";
 import { ZVoteState, ZYourVote } from "./board";
 
@@ -28,7 +28,7 @@ export const ZVoteReceipt = z.object({
 export const ZBallotQuery = z.strictObject({
   board: ZBoardName.optional(),
   post_id: ZUuid.optional(),
-  voters: z.enum(["true", "false"]).optional().describe("true adds the public voter list"),
+  voters: zQueryBoolean().optional().describe("true adds the public voter list"),
   agent: ZUuid.optional(),
   voter: ZUuid.optional(),
   before: ZCursor,
@@ -53,9 +53,12 @@ export const ZBallotResult = z.union([
   z.object({ mode: z.literal("voter"), voter_id: ZUuid, votes: z.array(ZPublicVote.extend({ board: ZBoardName, post_id: ZUuid })), next_before: z.number().int().nullable() }),
 ]);
 
+/** Tool results are objects: the ballot's answer in one field. */
+export const ZInspectVotesResult = z.object({ result: ZBallotResult });
+
 export const ZVotingQuery = z.strictObject({
-  board: ZBoardName,
-  post_ids: z.string().describe(`comma-separated message UUIDs, at most ${defaultLimits.votingTargets}`),
+  board: ZBoardName.default("named"),
+  post_ids: zUuidList("post_ids", defaultLimits.votingTargets).default([]),
 });
 
 export const ZVotingStatus = z.object({

@@ -10,3 +10,4 @@ export type { Agent, Message, Vote, Pin, InboxItem, AnonMessage } from "./genera
 export * from "./repositories/messages";
 export * from "./repositories/pins";
 export * from "./repositories/ledger";
+export * from "./repositories/anon";

@@ -1,14 +1,4 @@
-import {
-  consumeOidcPayload,
-  destroyOidcPayload,
-  findOidcPayload,
-  findOidcPayloadByUid,
-  findOidcPayloadByUserCode,
-  revokeOidcGrant,
-  upsertOidcPayload,
-  type Database,
-  type StoredOidcPayload,
-} from "@board/db";
+import { oauthStore, type ServiceDeps, type StoredOidcPayload } from "@board/services";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,13 +14,13 @@ function toAdapterPayload(row: StoredOidcPayload | null): AdapterPayload | undef
  * oidc-provider's storage contract over the `oidc_payloads` table. The agent id is copied into
  * `account_id` so everything linked to an account can be found (and revoked) by that column.
  */
-export function prismaAdapterFactory(db: Database) {
-  return class PrismaAdapter implements Adapter {
+export function storeAdapterFactory(deps: ServiceDeps) {
+  return class StoreAdapter implements Adapter {
     constructor(private readonly type: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       const accountId = payload.accountId ?? payload.session?.accountId;
-      await upsertOidcPayload(db.prisma, {
+      await oauthStore.upsert(deps, {
         id,
         type: this.type,
         payload: JSON.parse(JSON.stringify(payload)),
@@ -43,27 +33,27 @@ export function prismaAdapterFactory(db: Database) {
     }
 
     async find(id: string) {
-      return toAdapterPayload(await findOidcPayload(db.prisma, this.type, id, new Date()));
+      return toAdapterPayload(await oauthStore.find(deps, this.type, id, new Date()));
     }
 
     async findByUid(uid: string) {
-      return toAdapterPayload(await findOidcPayloadByUid(db.prisma, this.type, uid, new Date()));
+      return toAdapterPayload(await oauthStore.findByUid(deps, this.type, uid, new Date()));
     }
 
     async findByUserCode(userCode: string) {
-      return toAdapterPayload(await findOidcPayloadByUserCode(db.prisma, this.type, userCode, new Date()));
+      return toAdapterPayload(await oauthStore.findByUserCode(deps, this.type, userCode, new Date()));
     }
 
     async consume(id: string): Promise<void> {
-      await consumeOidcPayload(db.prisma, this.type, id, new Date());
+      await oauthStore.consume(deps, this.type, id, new Date());
     }
 
     async destroy(id: string): Promise<void> {
-      await destroyOidcPayload(db.prisma, this.type, id);
+      await oauthStore.destroy(deps, this.type, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await revokeOidcGrant(db.prisma, this.type, grantId);
+      await oauthStore.revokeGrant(deps, this.type, grantId);
     }
   };
 }

@@ -1,6 +1,6 @@
 import { hkdfSync } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
-import { insertOidcSigningKeysIfAbsent, readOidcSigningKeys, type Database } from "@board/db";
+import { oauthStore, type ServiceDeps } from "@board/services";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 
 /** Access tokens are ES256: small, fast to verify, and supported by every JOSE library. */
@@ -45,11 +45,11 @@ async function fromFile(path: string): Promise<{ keys: JWK[] }> {
   }
 }
 
-async function fromDatabase(db: Database): Promise<{ keys: JWK[] }> {
-  const stored = await readOidcSigningKeys(db.prisma, KEY_ROW_ID);
+async function fromDatabase(deps: ServiceDeps): Promise<{ keys: JWK[] }> {
+  const stored = await oauthStore.readSigningKeys(deps, KEY_ROW_ID);
   if (isJwks(stored)) return stored;
-  await insertOidcSigningKeysIfAbsent(db.prisma, KEY_ROW_ID, JSON.parse(JSON.stringify(await generate())));
-  const winner = await readOidcSigningKeys(db.prisma, KEY_ROW_ID);
+  await oauthStore.insertSigningKeysIfAbsent(deps, KEY_ROW_ID, JSON.parse(JSON.stringify(await generate())));
+  const winner = await oauthStore.readSigningKeys(deps, KEY_ROW_ID);
   if (!isJwks(winner)) throw new Error("The oidc_signing_keys row 'default' is not a JWK set; delete it to have keys generated.");
   return winner;
 }
@@ -58,8 +58,8 @@ async function fromDatabase(db: Database): Promise<{ keys: JWK[] }> {
  * Keys from a key file when one is configured (kept out of the repository), otherwise from the
  * database; either way generated on first start.
  */
-export async function loadSigningKeys(db: Database, keyFile?: string | null): Promise<SigningKeys> {
-  const privateJwks = keyFile ? await fromFile(keyFile) : await fromDatabase(db);
+export async function loadSigningKeys(deps: ServiceDeps, keyFile?: string | null): Promise<SigningKeys> {
+  const privateJwks = keyFile ? await fromFile(keyFile) : await fromDatabase(deps);
   const publicJwks = { keys: privateJwks.keys.map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub) };
   const secret = privateJwks.keys[0]!.d;
   if (!secret) throw new Error("The signing key set holds no private key.");

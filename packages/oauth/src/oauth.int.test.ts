@@ -280,7 +280,7 @@ describe("token endpoint", () => {
 
 describe("resource server: token checks", () => {
   async function resign(access: string, change: (payload: JWTPayload) => JWTPayload, key?: CryptoKey | Uint8Array) {
-    const keys = await loadSigningKeys(server.app.deps.db);
+    const keys = await loadSigningKeys(server.app.deps);
     const jwk = keys.privateJwks.keys[0]!;
     const signingKey = key ?? (await importJWK(jwk, "ES256"));
     return new SignJWT(change(decodeJwt(access))).setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: jwk.kid }).sign(signingKey);

@@ -1,13 +1,11 @@
 import { isLinkableAgent, type ServiceDeps } from "@board/services";
-import type { Database } from "@board/db";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
-import { prismaAdapterFactory } from "./adapter";
+import { storeAdapterFactory } from "./adapter";
 import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
 import { SIGNING_ALG, type SigningKeys } from "./keys";
 
 export interface ProviderOptions {
   deps: ServiceDeps;
-  db: Database;
   issuer: string;
   /** The only resource indicator accepted: `${publicUrl}/mcp`. */
   resource: string;
@@ -44,7 +42,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const { deps, resource, keys } = options;
 
   const configuration: Configuration = {
-    adapter: prismaAdapterFactory(options.db),
+    adapter: storeAdapterFactory(options.deps),
     jwks: { keys: keys.privateJwks.keys as never },
     cookies: {
       keys: keys.cookieKeys,

@@ -1,5 +1,4 @@
 import type http from "node:http";
-import type { Database } from "@board/db";
 import type { AgentActor, ServiceDeps } from "@board/services";
 import type Provider from "oidc-provider";
 import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
@@ -10,7 +9,6 @@ import { createAccessTokenVerifier } from "./verifier";
 
 export interface AuthorizationServerOptions {
   deps: ServiceDeps;
-  db: Database;
   /** Absolute base URL clients reach the service at; it is the issuer. */
   publicUrl: string;
   /** Path of the protected resource (the MCP endpoint); tokens carry `${publicUrl}${resourcePath}` as audience. */
@@ -37,8 +35,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const resource = `${publicUrl}${options.resourcePath}`;
   const resourceMetadataPath = `${PROTECTED_RESOURCE_METADATA_PREFIX}${options.resourcePath}`;
   const resourceMetadataUrl = `${publicUrl}${resourceMetadataPath}`;
-  const keys = await loadSigningKeys(options.db, options.keyFile);
-  const provider = createProvider({ deps: options.deps, db: options.db, issuer: publicUrl, resource, keys, behindProxy: options.behindProxy ?? false });
+  const keys = await loadSigningKeys(options.deps, options.keyFile);
+  const provider = createProvider({ deps: options.deps, issuer: publicUrl, resource, keys, behindProxy: options.behindProxy ?? false });
   const providerCallback = provider.callback();
   const handleInteraction = createInteractionHandler({ provider, deps: options.deps, origin: new URL(publicUrl).origin });
   const resourceMetadata = JSON.stringify({
@@ -77,7 +75,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     resource,
     resourceMetadataUrl,
     handleNode,
-    verifyAccessToken: createAccessTokenVerifier({ deps: options.deps, db: options.db, issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
+    verifyAccessToken: createAccessTokenVerifier({ deps: options.deps, issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
     challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}"`,
   };
 }

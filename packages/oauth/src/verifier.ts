@@ -1,12 +1,10 @@
-import { isOidcGrantLive, type Database } from "@board/db";
-import { authenticateAgentById, OAuthAdmissionError, type AgentActor, type ServiceDeps } from "@board/services";
+import { authenticateAgentById, OAuthAdmissionError, oauthStore, type AgentActor, type ServiceDeps } from "@board/services";
 import { createLocalJWKSet, errors, jwtVerify, type JWK } from "jose";
 import { isScope } from "./constants";
 import { SIGNING_ALG } from "./keys";
 
 export interface VerifierOptions {
   deps: ServiceDeps;
-  db: Database;
   issuer: string;
   /** The one resource these tokens are for: `${publicUrl}/mcp`. */
   audience: string;
@@ -40,7 +38,7 @@ export function createAccessTokenVerifier(options: VerifierOptions) {
     const agentId = payload.sub;
     const grantId = payload.gid;
     if (typeof agentId !== "string" || typeof grantId !== "string") throw invalid("The access token is not linked to an agent account; authorize again.");
-    if (!(await isOidcGrantLive(options.db.prisma, grantId, agentId, new Date()))) {
+    if (!(await oauthStore.isGrantLive(options.deps, grantId, agentId, new Date()))) {
       throw invalid("The authorization behind this token was revoked or expired; authorize the client again.");
     }
     const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(isScope) : [];

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { BoardError } from "@board/domain";
 import { utcDayStart } from "@board/domain";
 import { findAgentWithCounters } from "@board/db";
+import { cacheEntries } from "./cache/entries";
 import { PRELOADED_COUNTERS } from "./counters";
 import { API_KEY_SCOPES, type AgentActor, type ServiceDeps } from "./deps";
 
@@ -32,7 +33,7 @@ export function unauthorized(message = "Send Authorization: Bearer <api_key> wit
 export async function authenticateApiKey(deps: ServiceDeps, apiKey: string, network: string): Promise<AgentActor> {
   const presentedHash = hashApiKey(apiKey);
   const day = utcDayStart(deps.clock());
-  const found = await deps.feedCache.get(`account:${presentedHash}:${day.getTime()}`, () => findAgentWithCounters(deps.db.pool, presentedHash, day, PRELOADED_COUNTERS));
+  const found = await deps.cache.get(cacheEntries.accountByKeyHash(presentedHash, day), () => findAgentWithCounters(deps.db.pool, presentedHash, day, PRELOADED_COUNTERS));
   const agent = found?.agent ?? null;
   const matches = agent !== null && timingSafeEqual(Buffer.from(agent.apiKeyHash, "hex"), Buffer.from(presentedHash, "hex"));
   if (!agent || !matches || agent.revokedAt) {

@@ -1,6 +1,6 @@
 import type { Limits } from "@board/domain";
 import type { AgentRecord, Database } from "@board/db";
-import type { FeedCache } from "./board/feed-cache";
+import type { TaggedCache } from "./cache/tagged-cache";
 
 export interface ServiceDeps {
   db: Database;
@@ -11,8 +11,8 @@ export interface ServiceDeps {
   publicUrl: string;
   /** Row of the board-wide publication-capacity bucket; one per deployment (tests may isolate theirs). */
   capacityBucket: string;
-  /** Shared feed pages; services that change what feeds show call `invalidate()`. */
-  feedCache: FeedCache;
+  /** Read cache shared by requests; a service that changes what it holds invalidates the tags it touched. */
+  cache: TaggedCache;
 }
 
 export type OAuthScope = "board:read" | "board:write";

@@ -20,4 +20,7 @@ export * from "./ledger/pins";
 export * from "./ledger/standing";
 export * from "./ledger/votes";
 export * from "./counters";
-export * from "./board/feed-cache";
+export * from "./cache/entries";
+export * from "./cache/tagged-cache";
+export * from "./oauth/store";
+export * from "./health";

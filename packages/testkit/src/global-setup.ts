@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { provisionDatabase } from "./provision";
+import { provisionDatabase } from "@board/db/cli";
 import "./provided";
 
 /**

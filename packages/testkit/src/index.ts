@@ -2,3 +2,4 @@ export * from "./client";
 export * from "./factories";
 export * from "./server";
 export * from "./mcp";
+export * from "./board";

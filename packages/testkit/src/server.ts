@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { createApp, createNodeServer, loadConfig, type App, type NodeHandler } from "@board/api";
-import { mountMcp } from "@board/mcp";
+import type { App } from "@board/api";
+import { loadConfig, startBoard, type RunningBoard } from "@board/app";
 import type { AuthorizationServer } from "@board/oauth";
 import { defaultLimits, type Limits } from "@board/domain";
 import { inject } from "vitest";
-import { provisionDatabase } from "./provision";
+import { provisionDatabase } from "@board/db/cli";
 import "./provided";
 
 export interface TestServer {
   baseUrl: string;
   app: App;
+  board: RunningBoard;
   /** Present with `oauth: true`: the authorization server, /mcp and OAuth on the /v1 routes. */
   oauth: AuthorizationServer | null;
   close(): Promise<void>;
@@ -43,6 +43,8 @@ export interface TestServerOptions {
    * (the retention cap, the write order) that other test files writing concurrently would disturb.
    */
   ownDatabase?: boolean;
+  /** Lifetime of read-cache entries (BOARD_FEED_CACHE_MS); 1 s when absent. */
+  cacheMs?: number;
 }
 
 /**
@@ -51,22 +53,17 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const own = options.ownDatabase ? await provisionDatabase(inject("databaseUrl"), "board_test_own") : null;
-  const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
+  const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
-  const app = createApp(config, { clock: options.clock });
-  if (options.isolatedCapacity) app.deps.capacityBucket = `test-${randomUUID()}`;
-  const nodeHandlers: NodeHandler[] = [];
-  const { server, shutdown } = createNodeServer(app, undefined, nodeHandlers);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  config.publicUrl = baseUrl;
-  app.deps.publicUrl = baseUrl;
-  // The issuer and token audience are the listening address, so OAuth is mounted after listen.
-  const oauth = options.oauth ? await mountMcp(app, nodeHandlers, { publicUrl: baseUrl, trustedProxyHops: config.trustedProxyHops }) : null;
+  if (options.cacheMs !== undefined) config.feedCacheMs = options.cacheMs;
+  const board = await startBoard(config, {
+    clock: options.clock,
+    capacityBucket: options.isolatedCapacity ? `test-${randomUUID()}` : undefined,
+    oauth: options.oauth === true,
+  });
   const close = async () => {
-    await shutdown(1_000);
+    await board.shutdown(1_000);
     await own?.drop();
   };
-  return { baseUrl, app, oauth, close };
+  return { baseUrl: board.config.publicUrl, app: board.app, board, oauth: board.oauth, close };
 }

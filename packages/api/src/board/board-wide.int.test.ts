@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, startTestServer, type TestServer, type TestServerOptions } from "@board/testkit";
-import { newKey, post, reply } from "./helpers";
+import { BoardClient, newKey, post, reply, startTestServer, type TestServer, type TestServerOptions } from "@board/testkit";
 
 /**
  * Board-wide state (the retained-message count, the order of commits), each on a database of its

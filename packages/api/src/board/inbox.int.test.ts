@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, startTestServer, uniqueName, type TestServer } from "@board/testkit";
-import { post, registeredClient, reply } from "./helpers";
+import { BoardClient, post, registeredClient, reply, startTestServer, uniqueName, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { messagePageQuery, PrismaNamespace } from "@board/db";
-import { startTestServer, uniqueName, type TestServer } from "@board/testkit";
-import { newKey, post, registeredClient, reply } from "./helpers";
+import { cacheTags } from "@board/services";
+import { newKey, post, registeredClient, reply, startTestServer, uniqueName, type TestServer } from "@board/testkit";
 
 
 /** Every paged list route, with what its query string starts with. */
@@ -170,7 +170,9 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
   test("pinned and showcase blocks: on the initial /v1/posts page only; showcase on every /v1/activity page", async () => {
     const agent = await registeredClient(server.baseUrl);
     const root = await post(agent);
+    // Written past the services, so the test drops the cached pins itself.
     await server.app.deps.db.prisma.pin.create({ data: { board: "named", threadId: root.id, kind: "official" } });
+    server.app.deps.cache.invalidate([cacheTags.pins("named")]);
     const initial = await agent.get("/v1/posts");
     expect(initial.body.pinned).toEqual(expect.arrayContaining([expect.objectContaining({ thread_id: root.id, kind: "official", title: "A title", expires_at: null })]));
     expect(initial.body.pinned[0]).not.toHaveProperty("body");
@@ -189,6 +191,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     const thread = await agent.get(`/v1/posts/${root.id}`);
     expect(thread.body).not.toHaveProperty("pinned");
     await server.app.deps.db.prisma.pin.deleteMany({ where: { threadId: root.id } });
+    server.app.deps.cache.invalidate([cacheTags.pins("named")]);
   });
 
   test("GET never changes state", async () => {
@@ -293,7 +296,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     const root = await post(agent, { title: word, topic });
     const r = await reply(agent, root.id, `${word} reply`);
     const pin = await server.app.deps.db.prisma.pin.create({ data: { board: "named", threadId: root.id, kind: "official" } });
-    server.app.deps.feedCache.invalidate();
+    server.app.deps.cache.invalidate([cacheTags.pins("named")]);
     try {
       const pinnedIds = (body: { pinned?: Array<{ pin_id: string }> }) => (body.pinned ?? []).map((p) => p.pin_id);
       expect(pinnedIds((await agent.get(`/v1/posts?topic=${topic}`)).body)).toContain(pin.id);
@@ -320,7 +323,7 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
       expect((await agent.get(`/v1/posts?topic=${topic}&after=${root.seq - 1}`)).body.items.map((i: { id: string }) => i.id)).toEqual([root.id]);
     } finally {
       await server.app.deps.db.prisma.pin.delete({ where: { id: pin.id } });
-      server.app.deps.feedCache.invalidate();
+      server.app.deps.cache.invalidate([cacheTags.pins("named")]);
     }
   });
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, startTestServer, type TestServer } from "@board/testkit";
-import { newKey, post, registeredClient, reply } from "./helpers";
+import { BoardClient, newKey, post, registeredClient, reply, startTestServer, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, makeAgent, makeVote, startTestServer, type TestServer } from "@board/testkit";
-import { post, registeredClient } from "../board/helpers";
+import { BoardClient, makeAgent, makeVote, post, registeredClient, startTestServer, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -257,13 +256,19 @@ describe("GET /v1/voting", () => {
     expect(res.body.voting).toMatchObject({ status: "allowed", remaining_today: 19 });
   });
 
-  test("more than 30 targets, a malformed id or a missing board is 400", async () => {
+  test("more than 30 targets, a malformed id or an unknown board is 400; board defaults to named and post_ids to none, as in get_voting_status", async () => {
     const me = await registeredClient(server.baseUrl);
     const ids = Array.from({ length: 31 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
     expect((await me.get(`/v1/voting?board=named&post_ids=${ids.join(",")}`)).status).toBe(400);
     expect((await me.get(`/v1/voting?board=named&post_ids=${ids.slice(0, 30).join(",")}`)).status).toBe(200);
     expect((await me.get(`/v1/voting?board=named&post_ids=abc`)).status).toBe(400);
-    expect((await me.get(`/v1/voting?post_ids=${ids[0]}`)).status).toBe(400);
+    expect((await me.get(`/v1/voting?board=c&post_ids=${ids[0]}`)).status).toBe(400);
+    const defaults = await me.get(`/v1/voting?post_ids=${ids[0]}`);
+    expect(defaults.status).toBe(200);
+    expect(defaults.body.board).toBe("named");
+    const none = await me.get("/v1/voting");
+    expect(none.status).toBe(200);
+    expect(none.body.items).toEqual([]);
   });
 });
 

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
 import { changePin, listPins, pinOfficialNotice, revokeApiKey, type AgentActor } from "@board/services";
-import { BoardClient, makeAgent, startTestServer, type TestServer } from "@board/testkit";
-import { post, reply } from "../board/helpers";
+import { BoardClient, makeAgent, post, reply, startTestServer, type TestServer } from "@board/testkit";
 
 // A far-future clock keeps these pins apart from pins other test files create at the real time.
 let now = new Date("2031-03-01T12:00:00Z");

@@ -21,25 +21,12 @@ import { castVote, changePin, createAnonReply, createAnonThread, inspectVotes, l
 import { z } from "zod";
 import { agentProcedure, publicProcedure, responseContract, router } from "../trpc";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-function parsePostIds(raw: string, max: number): string[] {
-  const ids = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  const bad = ids.filter((id) => !UUID.test(id));
-  if (ids.length === 0 || ids.length > max || bad.length > 0) {
-    throw new BoardError("VALIDATION_FAILED", `post_ids must be 1-${max} comma-separated message UUIDs${bad.length ? `; not UUIDs: ${bad.slice(0, 3).join(", ")}` : ""}.`, {
-      issues: [{ field: "post_ids", message: `1-${max} UUIDs, got ${ids.length}` }],
-    });
-  }
-  return [...new Set(ids)];
-}
-
 export const ledgerRouter = router({
   inspect: publicProcedure
     .meta({ openapi: { method: "GET", path: "/ballot", tags: ["votes"], summary: "Usage, target totals and voters, an account's karma, or a voter's history", errorResponses: [400, 404, 429] } })
     .input(ZBallotQuery)
     .output(responseContract(ZBallotResult))
-    .query(({ ctx, input }) => inspectVotes(ctx.deps, { ...input, voters: input.voters === undefined ? undefined : input.voters === "true" }) as never),
+    .query(({ ctx, input }) => inspectVotes(ctx.deps, input) as never),
 
   vote: agentProcedure
     .meta({
@@ -64,7 +51,7 @@ export const ledgerRouter = router({
     })
     .input(ZVotingQuery)
     .output(responseContract(ZVotingStatus))
-    .query(({ ctx, input }) => votingStatus(ctx.deps, ctx.actor, input.board, parsePostIds(input.post_ids, ctx.deps.limits.votingTargets))),
+    .query(({ ctx, input }) => votingStatus(ctx.deps, ctx.actor, input.board, input.post_ids)),
 
   pins: publicProcedure
     .meta({ openapi: { method: "GET", path: "/pins", tags: ["pins"], summary: "Active pins: official first, newest first; metadata only", errorResponses: [400, 429] } })

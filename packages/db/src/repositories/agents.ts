@@ -84,3 +84,32 @@ export function findAgentWithCounters(pool: import("pg").Pool, apiKeyHash: strin
 export function findAgentWithCountersById(pool: import("pg").Pool, agentId: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
   return agentWithCountersWhere(pool, "a.id = $1::uuid", agentId, day, counterScopes);
 }
+
+export async function adjustKarma(db: Queryable, agentId: string, delta: number): Promise<void> {
+  await db.agent.update({ where: { id: agentId }, data: { karma: { increment: delta } }, select: { id: true } });
+}
+
+export interface StandingChange {
+  votingSuspendedAt?: Date | null;
+  veteranSince?: Date;
+  pinningSuspendedAt?: Date | null;
+}
+
+export async function saveStanding(db: Queryable, agentId: string, change: StandingChange): Promise<void> {
+  await db.agent.update({ where: { id: agentId }, data: change, select: { id: true } });
+}
+
+export async function markAgentRevoked(db: Queryable, agentId: string, now: Date): Promise<void> {
+  await db.agent.update({ where: { id: agentId }, data: { revokedAt: now }, select: { id: true } });
+}
+
+export async function readInboxCheckpoint(db: Queryable, agentId: string): Promise<number> {
+  const agent = await db.agent.findUniqueOrThrow({ where: { id: agentId }, select: { inboxReadThrough: true } });
+  return agent.inboxReadThrough;
+}
+
+/** Moves the checkpoint to `through` only if that is forward; true when it moved. */
+export async function advanceInboxCheckpoint(db: Queryable, agentId: string, through: number): Promise<boolean> {
+  const updated = await db.agent.updateMany({ where: { id: agentId, inboxReadThrough: { lt: through } }, data: { inboxReadThrough: through } });
+  return updated.count > 0;
+}

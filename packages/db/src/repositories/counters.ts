@@ -23,3 +23,11 @@ export async function readDailyCounter(db: Queryable, scope: string, subject: st
 export async function lockForTransaction(db: Queryable, lockName: string): Promise<void> {
   await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`;
 }
+
+export function readCapacityBucket(db: Queryable, name: string) {
+  return db.capacityBucket.findUnique({ where: { name }, select: { tokens: true, updatedAt: true } });
+}
+
+export async function saveCapacityBucket(db: Queryable, name: string, tokens: number, now: Date): Promise<void> {
+  await db.capacityBucket.upsert({ where: { name }, create: { name, tokens, updatedAt: now }, update: { tokens, updatedAt: now }, select: { name: true } });
+}

@@ -25,6 +25,8 @@ export interface VoteTarget {
   id: string;
   authorId: string | null;
   isRoot: boolean;
+  /** The thread the target belongs to (itself for a root). */
+  rootId: string;
   score: number;
   up: number;
   down: number;
@@ -36,7 +38,7 @@ export async function findVoteTarget(db: Queryable, board: BoardName, id: string
       ? await db.message.findFirst({ where: { id, deletedAt: null }, select: { id: true, agentId: true, rootId: true, score: true, upCount: true, downCount: true } })
       : await db.anonMessage.findFirst({ where: { id, deletedAt: null }, select: { id: true, rootId: true, score: true, upCount: true, downCount: true } });
   if (!row) return null;
-  return { id: row.id, authorId: "agentId" in row ? (row.agentId as string) : null, isRoot: row.rootId === null, score: row.score, up: row.upCount, down: row.downCount };
+  return { id: row.id, authorId: "agentId" in row ? (row.agentId as string) : null, isRoot: row.rootId === null, rootId: row.rootId ?? row.id, score: row.score, up: row.upCount, down: row.downCount };
 }
 
 export async function applyVoteToTarget(db: Queryable, board: BoardName, id: string, value: 1 | -1, weight: number): Promise<{ score: number; up: number; down: number }> {
@@ -73,4 +75,8 @@ export function activeCommunityPins(db: Queryable, now: Date) {
     where: { kind: "community", endedAt: null, expiresAt: { gt: now } },
     select: { id: true, board: true, threadId: true, ownerId: true, expiresAt: true },
   });
+}
+
+export function insertVote(db: Queryable, vote: { voterId: string; board: BoardName; targetId: string; targetAgentId: string | null; value: 1 | -1; weight: number; createdAt: Date }) {
+  return db.vote.create({ data: vote, select: { seq: true } });
 }

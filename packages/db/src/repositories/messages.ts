@@ -191,3 +191,23 @@ export async function viewerVotes(pool: pg.Pool, voterId: string, board: "named"
   );
   return rows;
 }
+
+export async function insertInboxItem(db: Queryable, item: { inboxSeq: number; agentId: string; messageId: string; reasons: string[] }): Promise<void> {
+  await db.inboxItem.create({ data: item, select: { id: true } });
+}
+
+export async function adjustReplyCount(db: Queryable, rootId: string, delta: 1 | -1): Promise<void> {
+  await db.message.update({ where: { id: rootId }, data: { replyCount: { increment: delta } }, select: { id: true } });
+}
+
+/** The retained message and, for a root, its retained replies: what a delete removes. */
+export function retainedMessagesRemovedWith(db: Queryable, id: string, isRoot: boolean) {
+  return db.message.findMany({
+    where: { deletedAt: null, OR: [{ id }, ...(isRoot ? [{ rootId: id }] : [])] },
+    select: { id: true, agentId: true, score: true },
+  });
+}
+
+export async function markMessagesDeleted(db: Queryable, ids: string[], now: Date): Promise<void> {
+  await db.message.updateMany({ where: { id: { in: ids } }, data: { deletedAt: now } });
+}

@@ -71,3 +71,8 @@ export async function readOidcSigningKeys(db: Queryable, id: string): Promise<P.
 export async function insertOidcSigningKeysIfAbsent(db: Queryable, id: string, jwks: P.InputJsonValue): Promise<void> {
   await db.oidcSigningKey.createMany({ data: [{ id, jwks }], skipDuplicates: true });
 }
+
+/** Grants, codes and tokens linked to an account die with its key. */
+export async function deleteOidcPayloadsOfAccount(db: Queryable, accountId: string): Promise<void> {
+  await db.oidcPayload.deleteMany({ where: { accountId } });
+}

@@ -26,3 +26,19 @@ export function activePins(db: Queryable, board: "named" | "b", now: Date): Prom
       AND (m.id IS NOT NULL OR am.id IS NOT NULL)
     ORDER BY (p.kind = 'official') DESC, p.created_at DESC`;
 }
+
+export async function endPin(db: Queryable, pinId: string, now: Date, reason: string): Promise<void> {
+  await db.pin.update({ where: { id: pinId }, data: { endedAt: now, endReason: reason }, select: { id: true } });
+}
+
+/** Retires every active community pin of an account (revocation, lost pinning rights). */
+export async function endCommunityPinsOf(db: Queryable, ownerId: string, now: Date, reason: string): Promise<void> {
+  await db.pin.updateMany({ where: { ownerId, kind: "community", endedAt: null }, data: { endedAt: now, endReason: reason } });
+}
+
+export async function insertPin(
+  db: Queryable,
+  pin: { board: "named" | "b"; threadId: string; kind: "official" | "community"; ownerId: string; note?: string | null; createdAt: Date; expiresAt: Date | null },
+): Promise<{ id: string }> {
+  return db.pin.create({ data: { ...pin, note: pin.note ?? null }, select: { id: true } });
+}

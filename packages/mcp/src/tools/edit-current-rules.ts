@@ -1,13 +1,12 @@
-import { ZRules } from "@board/contracts";
+import { ZEditRulesRequest, ZRules } from "@board/contracts";
 import { editCurrentRules } from "@board/services";
-import { z } from "zod";
 import { defineTool } from "../tool";
 
 export const editCurrentRulesTool = defineTool({
   name: "edit_current_rules",
   title: "Edit the board rules",
   description: "Operator accounts only: publish a new version of the board rules text. Earlier versions are kept.",
-  input: z.strictObject({ text: z.string().trim().min(1).max(20_000).describe("The complete new rules text.") }),
+  input: ZEditRulesRequest,
   output: ZRules,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   scope: "board:write",

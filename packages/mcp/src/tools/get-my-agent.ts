@@ -1,13 +1,12 @@
-import { ZMe } from "@board/contracts";
+import { ZMe, ZNoInput } from "@board/contracts";
 import { getMe } from "@board/services";
-import { z } from "zod";
 import { defineTool } from "../tool";
 
 export const getMyAgent = defineTool({
   name: "get_my_agent",
   title: "My agent account",
   description: "Your account as GET /v1/me shows it: karma, posting quota, voting and pinning status, rules notice, inbox and publication-lookup entry points.",
-  input: z.strictObject({}),
+  input: ZNoInput,
   output: ZMe,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: "board:read",

@@ -1,4 +1,4 @@
-import { ZBallotResult, ZBoardName, ZLimit, ZPinChange, ZPinRequest, ZUuid, ZVoteReceipt, ZVoteRequest, ZVotingStatus } from "@board/contracts";
+import { ZBallotQuery, ZBallotResult, ZInspectVotesResult, ZPinChange, ZPinRequest, ZVoteReceipt, ZVoteRequest, ZVotingQuery, ZVotingStatus } from "@board/contracts";
 import { changePin, castVote, inspectVotes, votingStatus } from "@board/services";
 import { z } from "zod";
 import { defineTool } from "../tool";
@@ -18,16 +18,8 @@ export const inspectVotesTool = defineTool({
   name: "inspect_votes",
   title: "Inspect votes",
   description: "The public ledger (GET /ballot): target totals (board + post_id, voters: true adds voters with weights), an account's karma (agent), or a voter's history (voter). limit 1-30 (default 10).",
-  input: z.strictObject({
-    board: ZBoardName.optional(),
-    post_id: ZUuid.optional(),
-    voters: z.boolean().optional(),
-    agent: ZUuid.optional(),
-    voter: ZUuid.optional(),
-    before: z.number().int().min(1).optional(),
-    limit: ZLimit,
-  }),
-  output: z.object({ result: ZBallotResult }),
+  input: ZBallotQuery,
+  output: ZInspectVotesResult,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   scope: "board:read",
   run: async (deps, _actor, input) => ({ result: (await inspectVotes(deps, input)) as z.input<typeof ZBallotResult> }),
@@ -37,11 +29,11 @@ export const getVotingStatus = defineTool({
   name: "get_voting_status",
   title: "Voting status",
   description: "Your voting allowance and suspension status, and, for up to 30 post_ids, your vote and whether a new vote is available on each (GET /v1/voting).",
-  input: z.strictObject({ board: ZBoardName.default("named"), post_ids: z.array(ZUuid).max(30).default([]) }),
+  input: ZVotingQuery,
   output: ZVotingStatus,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: "board:read",
-  run: (deps, actor, { board, post_ids }) => votingStatus(deps, actor, board, [...new Set(post_ids)]),
+  run: (deps, actor, { board, post_ids }) => votingStatus(deps, actor, board, post_ids),
 });
 
 export const pinThread = defineTool({

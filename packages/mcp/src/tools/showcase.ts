@@ -1,7 +1,15 @@
+import {
+  ZShowcaseAppealRequest,
+  ZShowcaseItemRequest,
+  ZShowcaseNextReviewRequest,
+  ZShowcaseReadRequest,
+  ZShowcaseResult,
+  ZShowcaseRevisionRequest,
+  ZShowcaseSubmitRequest,
+  ZShowcaseUploadRequest,
+  ZShowcaseVoteRequest,
+} from "@board/contracts";
 import { BoardError } from "@board/domain";
-import { ZUuid } from "@board/contracts";
-import { z } from "zod";
-import { ZToolLimit } from "../schemas";
 import { defineTool, type ToolAnnotations } from "../tool";
 
 /**
@@ -15,7 +23,6 @@ function notAvailable(): never {
   });
 }
 
-const ZShowcaseResult = z.object({}).catchall(z.unknown());
 const read: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
@@ -23,13 +30,7 @@ export const showcaseRead = defineTool({
   name: "showcase_read",
   title: "Read the showcase",
   description: "Showcase reads: action 'capabilities', 'activity' (own event stream; before/after cursors), 'posts', 'post', 'revision', 'comments' or 'profile' (id: an agent id, or omit for yourself).",
-  input: z.strictObject({
-    action: z.enum(["capabilities", "activity", "posts", "post", "revision", "comments", "profile"]),
-    id: z.string().max(100).optional().describe("Item, revision or agent id, as the action needs."),
-    before: z.number().int().min(1).optional(),
-    after: z.number().int().min(1).optional(),
-    limit: ZToolLimit,
-  }),
+  input: ZShowcaseReadRequest,
   output: ZShowcaseResult,
   annotations: read,
   scope: "board:read",
@@ -40,7 +41,7 @@ export const showcaseNextReview = defineTool({
   name: "showcase_next_review",
   title: "Next showcase review",
   description: "One checked article revision by another account awaiting review, or candidate null. Reserves nothing and costs no vote.",
-  input: z.strictObject({ exclude_revision_ids: z.array(ZUuid).max(20).optional() }),
+  input: ZShowcaseNextReviewRequest,
   output: ZShowcaseResult,
   annotations: read,
   scope: "board:read",
@@ -51,11 +52,7 @@ export const showcaseSubmit = defineTool({
   name: "showcase_submit",
   title: "Submit to the showcase",
   description: "Submit an article, a comment or a new revision (kind); target_id names the post or item; publication holds the submission body.",
-  input: z.strictObject({
-    kind: z.enum(["article", "comment", "revision"]),
-    target_id: ZUuid.optional(),
-    publication: z.record(z.string(), z.unknown()),
-  }),
+  input: ZShowcaseSubmitRequest,
   output: ZShowcaseResult,
   annotations: { ...write, idempotentHint: false },
   scope: "board:write",
@@ -66,7 +63,7 @@ export const showcaseVote = defineTool({
   name: "showcase_vote",
   title: "Vote on a showcase revision",
   description: "Recommend (1) or oppose (-1) one exact article revision; votes are immutable.",
-  input: z.strictObject({ revision_id: ZUuid, value: z.union([z.literal(1), z.literal(-1)]) }),
+  input: ZShowcaseVoteRequest,
   output: ZShowcaseResult,
   annotations: write,
   scope: "board:write",
@@ -77,7 +74,7 @@ export const showcasePreview = defineTool({
   name: "showcase_preview",
   title: "Preview a showcase revision",
   description: "Open a short isolated preview session for a revision.",
-  input: z.strictObject({ revision_id: ZUuid }),
+  input: ZShowcaseRevisionRequest,
   output: ZShowcaseResult,
   annotations: { ...read, idempotentHint: false },
   scope: "board:read",
@@ -88,7 +85,7 @@ export const showcaseWithdraw = defineTool({
   name: "showcase_withdraw",
   title: "Withdraw a showcase item",
   description: "Withdraw your own article or comment; public delivery stops at once.",
-  input: z.strictObject({ item_id: ZUuid }),
+  input: ZShowcaseItemRequest,
   output: ZShowcaseResult,
   annotations: { ...write, destructiveHint: true },
   scope: "board:write",
@@ -99,7 +96,7 @@ export const showcaseAppeal = defineTool({
   name: "showcase_appeal",
   title: "Appeal an automatic review",
   description: "Ask for another automatic review of a revision (at most two appeals).",
-  input: z.strictObject({ revision_id: ZUuid, reason: z.string().min(1).max(2000), request_key: z.string().min(16).max(128) }),
+  input: ZShowcaseAppealRequest,
   output: ZShowcaseResult,
   annotations: write,
   scope: "board:write",
@@ -110,15 +107,7 @@ export const showcaseUpload = defineTool({
   name: "showcase_upload",
   title: "Upload a large submission",
   description: "Chunked upload for submissions over the 32 KiB tool envelope: action 'open', then 'part' (base64 data, at most 18,000 decoded bytes), then 'commit'.",
-  input: z.strictObject({
-    action: z.enum(["open", "part", "commit"]),
-    upload_id: ZUuid.optional(),
-    expected_hash: z.string().optional(),
-    expected_bytes: z.number().int().min(1).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    part_number: z.number().int().min(0).optional(),
-    data: z.string().optional(),
-  }),
+  input: ZShowcaseUploadRequest,
   output: ZShowcaseResult,
   annotations: write,
   scope: "board:write",

@@ -1,19 +1,18 @@
 import { unixSeconds } from "@board/domain";
+import { deleteOidcPayloadsOfAccount, endCommunityPinsOf, markAgentRevoked } from "@board/db";
+import { cacheTags } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 
 /** The key dies at once; contributions stay; the account's community pins retire with it. */
 export async function revokeApiKey(deps: ServiceDeps, actor: AgentActor) {
   const now = deps.clock();
   await deps.db.prisma.$transaction(async (tx) => {
-    await tx.agent.update({ where: { id: actor.agentId }, data: { revokedAt: now }, select: { id: true } });
-    await tx.pin.updateMany({
-      where: { ownerId: actor.agentId, kind: "community", endedAt: null },
-      data: { endedAt: now, endReason: "owner_revoked" },
-    });
+    await markAgentRevoked(tx, actor.agentId, now);
+    await endCommunityPinsOf(tx, actor.agentId, now, "owner_revoked");
     // Grants, codes and tokens linked to the account die with the key (verification checks it too).
-    await tx.oidcPayload.deleteMany({ where: { accountId: actor.agentId } });
+    await deleteOidcPayloadsOfAccount(tx, actor.agentId);
   });
-  deps.feedCache.invalidate();
+  deps.cache.invalidate([cacheTags.account(actor.agentId), cacheTags.pins("named"), cacheTags.pins("b")]);
   return {
     id: actor.agentId,
     revoked: true as const,

@@ -1,5 +1,5 @@
 import { BoardError, bodyPreview, codePointLength, planPage, unixSeconds, utcDayStart, utf8ByteLength } from "@board/domain";
-import { incrementDailyCounter, lockForTransaction, nextAnonMessageSeq } from "@board/db";
+import { existsNewerAnonMessage, findAnonMessage, incrementDailyCounter, insertAnonMessage, listAnonMessages, lockForTransaction, nextAnonMessageSeq, type AnonRow } from "@board/db";
 import type { ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { assemblePage } from "../board/read";
@@ -13,8 +13,6 @@ import { serviceUrl } from "../urls";
 const ANON_LOCK = "anon-board";
 const ANON_NETWORK_COUNTER = "b-network-posts";
 
-const anonSelect = { id: true, seq: true, rootId: true, title: true, body: true, score: true, upCount: true, downCount: true, replyCount: true, createdAt: true } as const;
-type AnonRow = { id: string; seq: number; rootId: string | null; title: string | null; body: string; score: number; upCount: number; downCount: number; replyCount: number; createdAt: Date };
 
 function present(row: AnonRow, withBody: boolean) {
   return {
@@ -47,7 +45,7 @@ async function publishAnon(deps: ServiceDeps, network: string, data: { rootId?: 
   return deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, ANON_LOCK);
     if (data.rootId) {
-      const root = await tx.anonMessage.findFirst({ where: { id: data.rootId, deletedAt: null }, select: { rootId: true } });
+      const root = await findAnonMessage(tx, data.rootId);
       if (!root) throw new BoardError("NOT_FOUND", `No /b thread ${data.rootId}.`, { field: "id" });
       if (root.rootId) throw notARootThread(data.rootId, root.rootId);
     }
@@ -55,10 +53,14 @@ async function publishAnon(deps: ServiceDeps, network: string, data: { rootId?: 
     if ((await incrementDailyCounter(tx, ANON_NETWORK_COUNTER, network, utcDayStart(now), deps.limits.postsPerNetworkPerDay)) === null) {
       throw dailyLimit("/b posts and replies per network", deps.limits.postsPerNetworkPerDay, now);
     }
-    if (data.rootId) await tx.anonMessage.update({ where: { id: data.rootId }, data: { replyCount: { increment: 1 } }, select: { id: true } });
-    const created = await tx.anonMessage.create({
-      data: { seq: await nextAnonMessageSeq(tx), rootId: data.rootId ?? null, title: data.title ?? null, body: data.body, bodyLength: codePointLength(data.body), network, createdAt: now },
-      select: { id: true, seq: true, rootId: true },
+    const created = await insertAnonMessage(tx, {
+      seq: await nextAnonMessageSeq(tx),
+      rootId: data.rootId ?? null,
+      title: data.title ?? null,
+      body: data.body,
+      bodyLength: codePointLength(data.body),
+      network,
+      createdAt: now,
     });
     return { id: created.id, seq: created.seq, thread_id: created.rootId, url: serviceUrl(deps.publicUrl, `/b/threads/${created.rootId ?? created.id}`) };
   });
@@ -74,35 +76,26 @@ export function createAnonReply(deps: ServiceDeps, network: string, input: { id:
   return publishAnon(deps, network, { rootId: input.id, body: input.body });
 }
 
-/** The seq condition of a page plan (older than `before`, newer than `after`). */
-function seqCursor(plan: ReturnType<typeof planPage>) {
-  if (plan.mode.kind === "before") return { seq: { lt: plan.mode.before } };
-  if (plan.mode.kind === "after") return { seq: { gt: plan.mode.after } };
-  return {};
-}
-
-const seqOrder = (plan: ReturnType<typeof planPage>) => ({ seq: plan.mode.kind === "after" ? ("asc" as const) : ("desc" as const) });
-
 export async function listAnonThreads(deps: ServiceDeps, query: { limit?: number; before?: number; after?: number }) {
   const plan = planPage(query);
   const page = await assemblePage(
     plan,
-    () => deps.db.prisma.anonMessage.findMany({ where: { rootId: null, deletedAt: null, ...seqCursor(plan) }, orderBy: seqOrder(plan), take: plan.fetch, select: anonSelect }),
-    async (seq) => (await deps.db.prisma.anonMessage.count({ where: { rootId: null, deletedAt: null, seq: { gt: seq } } })) > 0,
+    () => listAnonMessages(deps.db.prisma, null, plan.mode, plan.fetch),
+    (seq) => existsNewerAnonMessage(deps.db.prisma, null, seq),
   );
   return { items: page.rows.map((r) => present(r, false)), ...page.cursors, content_is_untrusted: true as const };
 }
 
 export async function readAnonThread(deps: ServiceDeps, query: { id: string; limit?: number; before?: number; after?: number }) {
-  const post = await deps.db.prisma.anonMessage.findFirst({ where: { id: query.id, deletedAt: null }, select: anonSelect });
+  const post = await findAnonMessage(deps.db.prisma, query.id);
   if (!post) throw new BoardError("NOT_FOUND", `No /b message ${query.id}.`, { field: "id" });
   const plan = planPage(query);
   const replies = post.rootId
     ? { rows: [] as AnonRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } }
     : await assemblePage(
         plan,
-        () => deps.db.prisma.anonMessage.findMany({ where: { rootId: post.id, deletedAt: null, ...seqCursor(plan) }, orderBy: seqOrder(plan), take: plan.fetch, select: anonSelect }),
-        async (seq) => (await deps.db.prisma.anonMessage.count({ where: { rootId: post.id, deletedAt: null, seq: { gt: seq } } })) > 0,
+        () => listAnonMessages(deps.db.prisma, post.id, plan.mode, plan.fetch),
+        (seq) => existsNewerAnonMessage(deps.db.prisma, post.id, seq),
       );
   return { post: present(post, true), replies: { items: replies.rows.map((r) => present(r, true)), ...replies.cursors }, content_is_untrusted: true as const };
 }

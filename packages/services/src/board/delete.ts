@@ -1,5 +1,6 @@
 import { BoardError } from "@board/domain";
-import { findMessageMeta, lockForTransaction } from "@board/db";
+import { adjustKarma, adjustReplyCount, findMessageMeta, lockForTransaction, markMessagesDeleted, retainedMessagesRemovedWith } from "@board/db";
+import { cacheTags } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { reevaluateStanding } from "../ledger/standing";
 import { NAMED_BOARD_LOCK } from "./write";
@@ -16,21 +17,19 @@ export async function deleteMessage(deps: ServiceDeps, actor: AgentActor, id: st
     const target = await findMessageMeta(tx, id);
     if (!target || target.deletedAt) throw new BoardError("NOT_FOUND", `No retained message ${id}; it may have been deleted already.`, { field: "id" });
     if (target.agentId !== actor.agentId) throw new BoardError("FORBIDDEN", "Only the author can delete a message.", { field: "id" });
-    const doomed = await tx.message.findMany({
-      where: { deletedAt: null, OR: [{ id }, ...(target.rootId ? [] : [{ rootId: id }])] },
-      select: { id: true, agentId: true, score: true },
-    });
-    await tx.message.updateMany({ where: { id: { in: doomed.map((m) => m.id) } }, data: { deletedAt: now } });
+    const doomed = await retainedMessagesRemovedWith(tx, id, target.rootId === null);
+    await markMessagesDeleted(tx, doomed.map((m) => m.id), now);
     const karmaLoss = new Map<string, number>();
     for (const m of doomed) karmaLoss.set(m.agentId, (karmaLoss.get(m.agentId) ?? 0) + m.score);
     for (const [agentId, loss] of karmaLoss) {
       if (loss === 0) continue;
-      await tx.agent.update({ where: { id: agentId }, data: { karma: { decrement: loss } }, select: { id: true } });
+      await adjustKarma(tx, agentId, -loss);
       await reevaluateStanding(tx, agentId, now);
     }
-    if (target.rootId) await tx.message.update({ where: { id: target.rootId }, data: { replyCount: { decrement: 1 } }, select: { id: true } });
-    return { id, deleted: true as const, deleted_replies: doomed.length - 1, quota_refunded: false as const };
+    if (target.rootId) await adjustReplyCount(tx, target.rootId, -1);
+    const changed = [cacheTags.namedBoard, cacheTags.thread(target.rootId ?? id), ...[...karmaLoss.keys()].map(cacheTags.account)];
+    return { changed, receipt: { id, deleted: true as const, deleted_replies: doomed.length - 1, quota_refunded: false as const } };
   });
-  deps.feedCache.invalidate();
-  return result;
+  deps.cache.invalidate(result.changed);
+  return result.receipt;
 }

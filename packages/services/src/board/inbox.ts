@@ -1,5 +1,5 @@
 import { BoardError, planPage } from "@board/domain";
-import { existsNewerInboxItem, listInbox, maxInboxSeqFor } from "@board/db";
+import { advanceInboxCheckpoint, existsNewerInboxItem, listInbox, maxInboxSeqFor, readInboxCheckpoint } from "@board/db";
 import type { InboxQuery } from "@board/contracts";
 import { loadLiveAgent } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -41,16 +41,15 @@ export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: Inb
 /** POST /v1/inbox/ack: the checkpoint only moves forward, and never past your newest inbox item. */
 export async function acknowledgeInbox(deps: ServiceDeps, actor: AgentActor, through: number) {
   return deps.db.prisma.$transaction(async (tx) => {
-    const agent = await tx.agent.findUniqueOrThrow({ where: { id: actor.agentId }, select: { inboxReadThrough: true } });
+    const previous = await readInboxCheckpoint(tx, actor.agentId);
     const newest = await maxInboxSeqFor(tx, actor.agentId);
     if (through > newest) {
       throw new BoardError("VALIDATION_FAILED", `through (${through}) is past your newest inbox item (${newest}); acknowledge a newest_cursor you have read.`, {
         issues: [{ field: "through", message: `at most ${newest}` }],
       });
     }
-    const previous = agent.inboxReadThrough;
     if (through <= previous) return { read_through: previous, previous, moved: false };
-    const updated = await tx.agent.updateMany({ where: { id: actor.agentId, inboxReadThrough: { lt: through } }, data: { inboxReadThrough: through } });
-    return { read_through: updated.count ? through : previous, previous, moved: updated.count > 0 };
+    const moved = await advanceInboxCheckpoint(tx, actor.agentId, through);
+    return { read_through: moved ? through : previous, previous, moved };
   });
 }

@@ -2,6 +2,7 @@ import { BoardError, pageCursors, parseSearchQuery, planPage, SEARCH_MAX_CHARS, 
 import { activePins, existsNewerMessage, existsNewerReply, findMessage, listMessages, listReplies, type MessageFilter, type MessageRow, type PinnedRow } from "@board/db";
 import type { FeedQuery, SearchQuery, ThreadQuery } from "@board/contracts";
 import { rulesNotice } from "../agents/me";
+import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { showcaseBlock } from "./showcase-block";
 import { actionTemplates, loadViewer, presentMessages, viewerBlock, type Viewer } from "./viewer";
@@ -25,7 +26,7 @@ export async function assemblePage<Row>(
 }
 
 function pageOf(deps: ServiceDeps, filter: MessageFilter, plan: PagePlan) {
-  return deps.feedCache.get(`page:${JSON.stringify([filter, plan])}`, () =>
+  return deps.cache.get(cacheEntries.namedPage(filter, plan), () =>
     assemblePage(plan, () => listMessages(deps.db.pool, filter, plan.mode, plan.fetch), (seq) => existsNewerMessage(deps.db.pool, filter, seq)),
   );
 }
@@ -41,7 +42,7 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
   const [viewer, page, pins] = await Promise.all([
     loadViewer(deps, actor),
     pageOf(deps, { rootsOnly, topic: query.topic }, plan),
-    initial ? deps.feedCache.get("pins:named", () => activePins(deps.db.prisma, "named", deps.clock())) : Promise.resolve(null),
+    initial ? deps.cache.get(cacheEntries.pins("named"), () => activePins(deps.db.prisma, "named", deps.clock())) : Promise.resolve(null),
   ]);
   const wantsShowcase = alwaysShowcase || initial || [query.showcase_before, query.showcase_after, query.showcase_limit].some((v) => v !== undefined);
   return {
@@ -96,7 +97,7 @@ async function withBodies(deps: ServiceDeps, viewer: Viewer, rows: MessageRow[])
 
 /** The viewer-independent part of a thread read, shared through the feed cache. */
 function threadPage(deps: ServiceDeps, id: string, plan: PagePlan) {
-  return deps.feedCache.get(`thread:${JSON.stringify([id, plan])}`, async () => {
+  return deps.cache.get(cacheEntries.threadPage(id, plan), async () => {
     const post = await findMessage(deps.db.pool, id);
     if (!post || post.root_id) return { post, replies: { rows: [] as MessageRow[], cursors: { next_before: null, next_after: null, newest_cursor: null } } };
     const replies = await assemblePage(plan, () => listReplies(deps.db.pool, post.id, plan.mode, plan.fetch), (seq) => existsNewerReply(deps.db.pool, post.id, seq));
@@ -106,7 +107,7 @@ function threadPage(deps: ServiceDeps, id: string, plan: PagePlan) {
 
 /** One retained message with its full body, as the viewer sees it (a root's replies are not read). */
 export async function readMessage(deps: ServiceDeps, actor: AgentActor, id: string) {
-  const [viewer, row] = await Promise.all([loadViewer(deps, actor), deps.feedCache.get(`message:${id}`, () => findMessage(deps.db.pool, id))]);
+  const [viewer, row] = await Promise.all([loadViewer(deps, actor), deps.cache.get(cacheEntries.message(id), () => findMessage(deps.db.pool, id))]);
   if (!row) throw new BoardError("NOT_FOUND", `No retained message ${id}; it may have been deleted.`, { field: "id" });
   const [message] = await withBodies(deps, viewer, [row]);
   return message!;

@@ -2,25 +2,35 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { BoardError, codePointLength, DEFAULT_TOPIC, indexTokens, isIdempotencyKey, mentionCandidates, mentionLookupNames, resolveMentions, takeToken, utcDayStart, utf8ByteLength } from "@board/domain";
 import {
+  adjustReplyCount,
   agentIdsByNames,
   countRetainedMessages,
   findByIdempotencyKey,
   findMessageMeta,
   incrementDailyCounter,
+  insertInboxItem,
   insertMessage,
   isUniqueViolation,
   lockForTransaction,
   nextMessageSeq,
+  readCapacityBucket,
   reserveInboxSeqs,
+  saveCapacityBucket,
   type Tx,
 } from "@board/db";
 import type { CreatePostRequest, CreateReplyRequest } from "@board/contracts";
+import { cacheTags, type CacheTag } from "../cache/entries";
 import { POSTS_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
 
 export const NAMED_BOARD_LOCK = "named-board";
+
+/** What a new post or reply changes: the named pages, its thread, the author's quota counters. */
+function changedBy(author: AgentActor, threadId: string | null): CacheTag[] {
+  return [cacheTags.namedBoard, cacheTags.account(author.agentId), ...(threadId ? [cacheTags.thread(threadId)] : [])];
+}
 const NETWORK_POSTS_COUNTER = "network-posts";
 
 export type InboxReason = "reply_to_your_thread" | "direct_reply" | "mention";
@@ -83,7 +93,7 @@ async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Dat
       3600,
     );
   }
-  const bucket = await tx.capacityBucket.findUnique({ where: { name: deps.capacityBucket } });
+  const bucket = await readCapacityBucket(tx, deps.capacityBucket);
   const decision = takeToken(bucket, { ratePerSecond: deps.limits.boardCapacityPerSecond, burst: deps.limits.boardCapacityBurst }, now);
   if (!decision.ok) {
     throw new BoardError("BOARD_RATE_LIMIT", `The board is at its publication capacity; wait ${decision.retryAfterSeconds} s and retry with the same Idempotency-Key.`, {
@@ -92,11 +102,7 @@ async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Dat
       burst: deps.limits.boardCapacityBurst,
     }, decision.retryAfterSeconds);
   }
-  await tx.capacityBucket.upsert({
-    where: { name: deps.capacityBucket },
-    create: { name: deps.capacityBucket, tokens: decision.bucket.tokens, updatedAt: now },
-    update: { tokens: decision.bucket.tokens, updatedAt: now },
-  });
+  await saveCapacityBucket(tx, deps.capacityBucket, decision.bucket.tokens, now);
 }
 
 async function addInboxItems(tx: Tx, authorId: string, messageId: string, reasons: Map<string, Set<InboxReason>>): Promise<void> {
@@ -104,7 +110,7 @@ async function addInboxItems(tx: Tx, authorId: string, messageId: string, reason
   if (reasons.size === 0) return;
   let seq = await reserveInboxSeqs(tx, reasons.size);
   for (const [agentId, why] of reasons) {
-    await tx.inboxItem.create({ data: { inboxSeq: seq++, agentId, messageId, reasons: [...why] } });
+    await insertInboxItem(tx, { inboxSeq: seq++, agentId, messageId, reasons: [...why] });
   }
 }
 
@@ -149,7 +155,7 @@ async function publish<Target>(
       },
       { timeout: 15_000, maxWait: 10_000 },
     ).then((result) => {
-      if (result.created) deps.feedCache.invalidate();
+      if (result.created) deps.cache.invalidate(changedBy(actor, result.receipt.thread_id));
       return result;
     });
   } catch (error) {
@@ -226,7 +232,7 @@ export async function createReply(deps: ServiceDeps, actor: AgentActor, idempote
       { seq, rootId: root.id, replyToId: input.reply_to_id ?? null, agentId: actor.agentId, topic: root.topic, body: input.body, bodyLength: codePointLength(input.body), idempotencyKey: key, payloadHash: hash, network: actor.network, createdAt: now },
       indexTokens(input.body),
     );
-    await tx.message.update({ where: { id: root.id }, data: { replyCount: { increment: 1 } }, select: { id: true } });
+    await adjustReplyCount(tx, root.id, 1);
     await mentionReasons(tx, [input.body], reasons);
     await addInboxItems(tx, actor.agentId, created.id, reasons);
     return created;

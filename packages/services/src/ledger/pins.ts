@@ -1,7 +1,8 @@
 import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
-import { activeCommunityPins, activePins, findVoteTarget, incrementDailyCounter, lockForTransaction, readDailyCounter, type BoardName } from "@board/db";
+import { activeCommunityPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName } from "@board/db";
 import { loadLiveAgent } from "../agents/me";
 import { presentPins } from "../board/read";
+import { cacheTags } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { currentVeteranState, reevaluateStanding, standingFacts } from "./standing";
@@ -53,14 +54,15 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
     const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
     if (decision.kind === "replay") return { ...base, pinned: true, replayed: true, expires_at: unixSeconds(decision.expiresAt) };
     if (decision.kind === "remove") {
-      await tx.pin.update({ where: { id: own!.id }, data: { endedAt: now, endReason: "removed_by_owner" }, select: { id: true } });
+      await endPin(tx, own!.id, now, "removed_by_owner");
       return { ...base, pinned: false, replayed: false, expires_at: null };
     }
     if ((await incrementDailyCounter(tx, PINS_COUNTER, actor.agentId, day, 1)) === null) throw dailyLimit("new pins per account", 1, now);
-    await tx.pin.create({ data: { board: input.board, threadId: input.thread_id, kind: "community", ownerId: actor.agentId, createdAt: now, expiresAt: decision.expiresAt } });
+    await insertPin(tx, { board: input.board, threadId: input.thread_id, kind: "community", ownerId: actor.agentId, createdAt: now, expiresAt: decision.expiresAt });
     return { ...base, pinned: true, replayed: false, expires_at: unixSeconds(decision.expiresAt) };
   });
-  deps.feedCache.invalidate();
+  // A pin ends on whichever board it was on, and standing may have moved with the reevaluation.
+  deps.cache.invalidate([cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.account(actor.agentId)]);
   return change;
 }
 
@@ -69,7 +71,7 @@ export async function pinOfficialNotice(deps: ServiceDeps, actor: AgentActor, bo
   if (actor.role !== "operator") throw new BoardError("OPERATOR_ONLY", "Only operators create official notices.");
   const target = await findVoteTarget(deps.db.prisma, board, threadId);
   if (!target?.isRoot) throw new BoardError("NOT_FOUND", `No retained root thread ${threadId} on ${board}.`, { board, thread_id: threadId });
-  const pin = await deps.db.prisma.pin.create({ data: { board, threadId, kind: "official", ownerId: actor.agentId, note: note ?? null, createdAt: deps.clock() }, select: { id: true } });
-  deps.feedCache.invalidate();
+  const pin = await insertPin(deps.db.prisma, { board, threadId, kind: "official", ownerId: actor.agentId, note: note ?? null, createdAt: deps.clock(), expiresAt: null });
+  deps.cache.invalidate([cacheTags.pins(board)]);
   return { pin_id: pin.id, board, thread_id: threadId, kind: "official" as const };
 }

@@ -12,7 +12,7 @@ import {
   type VeteranState,
   type VotingRightState,
 } from "@board/domain";
-import { receivedNamedVotes, type AgentRecord, type Queryable, type ReceivedVoteRow } from "@board/db";
+import { endCommunityPinsOf, findAgentById, receivedNamedVotes, saveStanding, type AgentRecord, type Queryable, type ReceivedVoteRow, type StandingChange } from "@board/db";
 
 export function votingStateOf(agent: Pick<AgentRecord, "votingSuspendedAt">): VotingRightState {
   return agent.votingSuspendedAt ? "suspended" : "allowed";
@@ -87,10 +87,8 @@ export function pinningStatus(agent: AgentRecord, facts: StandingFacts, now: Dat
  * account's community pins; regaining it does not restore them.
  */
 export async function reevaluateStanding(tx: Queryable, agentId: string, now: Date): Promise<void> {
-  const agent = await tx.agent.findUniqueOrThrow({
-    where: { id: agentId },
-    select: { id: true, name: true, description: true, discoveredVia: true, participationBasis: true, role: true, createdAt: true, revokedAt: true, karma: true, veteranSince: true, pinningSuspendedAt: true, votingSuspendedAt: true, inboxReadThrough: true },
-  });
+  const agent = await findAgentById(tx, agentId);
+  if (!agent) throw new Error(`reevaluateStanding: no account ${agentId}`);
   const facts = await standingFacts(tx, agent, now);
   const voting = evaluateVotingRight(votingStateOf(agent), {
     weightedKarma: agent.karma,
@@ -98,14 +96,12 @@ export async function reevaluateStanding(tx: Queryable, agentId: string, now: Da
     recoveryVotes: facts.recoveryVotes,
   });
   const veteran = currentVeteranState(agent, facts, now);
-  const data: { votingSuspendedAt?: Date | null; veteranSince?: Date; pinningSuspendedAt?: Date | null } = {};
+  const data: StandingChange = {};
   if (voting.changed) data.votingSuspendedAt = voting.state === "suspended" ? now : null;
   if (veteran.changed) {
     if (!agent.veteranSince) data.veteranSince = now;
     data.pinningSuspendedAt = veteran.state === "pinning_suspended" ? now : null;
   }
-  if (Object.keys(data).length > 0) await tx.agent.update({ where: { id: agentId }, data, select: { id: true } });
-  if (veteran.effects.includes("retire_community_pins")) {
-    await tx.pin.updateMany({ where: { ownerId: agentId, kind: "community", endedAt: null }, data: { endedAt: now, endReason: "pinning_suspended" } });
-  }
+  if (Object.keys(data).length > 0) await saveStanding(tx, agentId, data);
+  if (veteran.effects.includes("retire_community_pins")) await endCommunityPinsOf(tx, agentId, now, "pinning_suspended");
 }

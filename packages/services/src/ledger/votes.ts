@@ -1,10 +1,12 @@
 import { ageSeconds, BoardError, decideVote, karmaDelta, unixSeconds, utcDayStart, voteState, voteWeight, type ErrorCode } from "@board/domain";
 import {
+  adjustKarma,
   applyVoteToTarget,
   findAgentById,
   findVote,
   findVoteTarget,
   incrementDailyCounter,
+  insertVote,
   isUniqueViolation,
   lockForTransaction,
   readDailyCounter,
@@ -14,6 +16,7 @@ import {
   type BoardName,
 } from "@board/db";
 import { loadLiveAgent, loadLiveStanding } from "../agents/me";
+import { cacheTags, type CacheTag } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { VOTES_COUNTER } from "../counters";
@@ -35,6 +38,7 @@ function targetMissing(board: BoardName, id: string): BoardError {
  * vote, the target's score, the author's karma and their standing change in one transaction.
  */
 export async function castVote(deps: ServiceDeps, actor: AgentActor, input: CastVoteInput) {
+  let changed: CacheTag[] = [];
   const run = () =>
     deps.db.prisma.$transaction(async (tx) => {
       // Parallel identical votes queue here, so the second one sees the first and replays it.
@@ -68,14 +72,17 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
       if ((await incrementDailyCounter(tx, VOTES_COUNTER, actor.agentId, day, deps.limits.votesPerAccountPerDay)) === null) {
         throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
       }
-      const vote = await tx.vote.create({
-        data: { voterId: actor.agentId, board: input.board, targetId: input.post_id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now },
-        select: { seq: true },
-      });
+      // Scores show on named pages and in the thread; karma and standing sit in both accounts' snapshots.
+      changed = [
+        ...(input.board === "named" ? [cacheTags.namedBoard, cacheTags.thread(target.rootId)] : []),
+        cacheTags.account(actor.agentId),
+        ...(target.authorId ? [cacheTags.account(target.authorId)] : []),
+      ];
+      const vote = await insertVote(tx, { voterId: actor.agentId, board: input.board, targetId: input.post_id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now });
       const totals = await applyVoteToTarget(tx, input.board, input.post_id, decision.value, decision.weight);
       const karma = karmaDelta(input.board, decision.value, decision.weight);
       if (target.authorId && karma !== 0) {
-        await tx.agent.update({ where: { id: target.authorId }, data: { karma: { increment: karma } }, select: { id: true } });
+        await adjustKarma(tx, target.authorId, karma);
         await reevaluateStanding(tx, target.authorId, now);
       }
       return { board: input.board, post_id: input.post_id, value: decision.value, weight: decision.weight, replayed: false, vote_seq: vote.seq, cast_at: unixSeconds(now), ...totals };
@@ -88,7 +95,7 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
     if (!isUniqueViolation(error)) throw error;
     receipt = await run();
   }
-  if (!receipt.replayed) deps.feedCache.invalidate();
+  if (!receipt.replayed) deps.cache.invalidate(changed);
   return receipt;
 }
 

@@ -1,3 +1,4 @@
+import { webContext } from "@board/app/web-context";
 import { notFound } from "next/navigation";
 import { admitSvg, releasedBuilds, SVG_BUDGETS } from "@board/svg-runtime";
 import { type PlaygroundPicture, playgroundStaticHtml } from "@board/svg-runtime/host";
@@ -8,7 +9,7 @@ import { PLAYGROUND_SAMPLES } from "./samples";
 export const dynamic = "force-dynamic";
 
 export default function SvgPlaygroundPage() {
-  if (process.env.BOARD_PLAYGROUND !== "1") notFound();
+  if (!webContext().config.playground) notFound();
   const builds = new Map(releasedBuilds().map((build) => [build.id, build]));
   const admittedSamples = PLAYGROUND_SAMPLES.flatMap((sample) => {
     const admitted = admitSvg(sample.source, { maxBytes: SVG_BUDGETS.articleSourceBytes });

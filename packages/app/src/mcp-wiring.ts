@@ -1,10 +1,9 @@
 import { clientAddress, toFetchResponse, type App, type NodeHandler } from "@board/api";
 import { networkOf } from "@board/domain";
 import { createAuthorizationServer, type AuthorizationServer } from "@board/oauth";
-import { MCP_PATH } from "./constants";
-import { createMcpHandler } from "./handler";
+import { createMcpHandler, MCP_PATH } from "@board/mcp";
 
-export interface McpMountOptions {
+export interface OAuthMountOptions {
   /** The address clients reach this process at: the OAuth issuer and the base of the `/mcp` audience. */
   publicUrl: string;
   trustedProxyHops: number;
@@ -15,13 +14,11 @@ export interface McpMountOptions {
 
 /**
  * Adds the OAuth authorization server (Node-level, before the app), OAuth tokens on the /v1
- * routes that accept them, and /mcp to one app. The web server and the test kit both call this,
- * so tests run exactly the production stack.
+ * routes that accept them, and /mcp to one app; called by the composition root.
  */
-export async function mountMcp(app: App, nodeHandlers: NodeHandler[], options: McpMountOptions): Promise<AuthorizationServer> {
+export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], options: OAuthMountOptions): Promise<AuthorizationServer> {
   const oauth = await createAuthorizationServer({
     deps: app.deps,
-    db: app.deps.db,
     publicUrl: options.publicUrl,
     resourcePath: MCP_PATH,
     keyFile: options.keyFile ?? null,

@@ -2,6 +2,10 @@ import { defaultLimits, type Limits } from "@board/domain";
 
 export type Environment = Record<string, string | undefined>;
 
+/**
+ * Everything a process is configured with, read from the environment in this one place; the
+ * composition root hands each part to whatever needs it.
+ */
 export interface AppConfig {
   port: number;
   host: string;
@@ -19,6 +23,12 @@ export interface AppConfig {
   limiterSyncMs: number;
   /** Whether every response is checked against its contract at run time (see responseContract). */
   checkResponses: boolean;
+  /** PostgreSQL connections per process. */
+  dbPoolSize: number;
+  /** A private JWK set file for the OAuth signing key instead of the database row. */
+  oauthKeyFile: string | null;
+  /** Serves the SVG runtime playground page (/playground/svg). */
+  playground: boolean;
 }
 
 /** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
@@ -51,5 +61,8 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     feedCacheMs: Number(env.BOARD_FEED_CACHE_MS ?? 1_000),
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
     checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
+    dbPoolSize: Number(env.BOARD_DB_POOL_SIZE ?? 20),
+    oauthKeyFile: env.BOARD_OAUTH_KEY_FILE || null,
+    playground: env.BOARD_PLAYGROUND === "1",
   };
 }

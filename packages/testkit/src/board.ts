@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { BoardClient } from "@board/testkit";
+import { BoardClient } from "./client";
 
 export const newKey = () => `k_${randomBytes(12).toString("hex")}`;
 

@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { createDatabase, dropDatabase, uniqueDatabaseName } from "./fresh-database";
 
 const require = createRequire(import.meta.url);
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
+/** Where prisma.config.ts and prisma/ live: the CLI runs from there. */
+export const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 export const offlinePrismaEnv = {
   PRISMA_QUERY_ENGINE_LIBRARY: "/bin/false",
@@ -28,4 +30,13 @@ export function runPrisma(args: string[], options: { databaseUrl?: string; captu
     child.on("error", reject);
     child.on("exit", (code) => resolve(code ?? 1));
   });
+}
+
+/** Creates a uniquely named database on `serverUrl` and applies every committed migration. */
+export async function provisionDatabase(serverUrl: string, prefix = "board_test") {
+  const name = uniqueDatabaseName(prefix);
+  const url = await createDatabase(serverUrl, name);
+  const code = await runPrisma(["migrate", "deploy"], { databaseUrl: url, capture: true });
+  if (code !== 0) throw new Error(`prisma migrate deploy failed for ${name} (exit ${code})`);
+  return { name, url, drop: () => dropDatabase(serverUrl, name) };
 }

@@ -1,16 +1,15 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, inject, test } from "vitest";
-import { createApp, createNodeServer, loadConfig } from "@board/api";
 import { roomyLimits } from "@board/testkit";
+import { loadConfig } from "./config";
+import { startBoard } from "./composition-root";
 
 test("shutdown stops accepting but finishes a request already in flight", async () => {
-  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent" });
+  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1" });
   config.limits = roomyLimits;
-  const app = createApp(config);
-  const { server, shutdown } = createNodeServer(app);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
+  const board = await startBoard(config, { oauth: false });
+  const { port } = board.server.address() as AddressInfo;
   const body = JSON.stringify({ name: "x" });
   const response = new Promise<number>((resolve, reject) => {
     const req = http.request(
@@ -26,7 +25,7 @@ test("shutdown stops accepting but finishes a request already in flight", async 
     setTimeout(() => req.end(body.slice(5)), 300);
   });
   await new Promise((r) => setTimeout(r, 100));
-  const stopped = shutdown(5_000);
+  const stopped = board.shutdown(5_000);
   expect(await response).toBe(400);
   await stopped;
   await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();

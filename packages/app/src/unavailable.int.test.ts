@@ -1,19 +1,16 @@
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createApp, createNodeServer, loadConfig } from "@board/api";
+import { loadConfig } from "./config";
+import { startBoard, type RunningBoard } from "./composition-root";
 
 // Nothing listens on port 1: every dependency call fails fast.
 let baseUrl: string;
-let shutdown: (ms: number) => Promise<void>;
+let board: RunningBoard;
 
 beforeAll(async () => {
-  const app = createApp(loadConfig({ DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none", LOG_LEVEL: "silent" }));
-  const node = createNodeServer(app);
-  shutdown = node.shutdown;
-  await new Promise<void>((r) => node.server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(node.server.address() as AddressInfo).port}`;
+  board = await startBoard(loadConfig({ DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none", LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1" }), { oauth: false });
+  baseUrl = board.config.publicUrl;
 });
-afterAll(() => shutdown(500));
+afterAll(() => board.shutdown(500));
 
 test("an unreachable database or limiter gives 503 with Retry-After and a clear code, not a hang", async () => {
   const started = Date.now();

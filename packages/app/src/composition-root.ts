@@ -1,0 +1,103 @@
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp, createLogger, createNodeServer, sharedCountersFor, WindowLimiters, type App, type FallbackHandler, type Logger, type NodeHandler } from "@board/api";
+import { openDatabase } from "@board/db";
+import type { AuthorizationServer } from "@board/oauth";
+import { TaggedCache, type ServiceDeps } from "@board/services";
+import { Redis } from "ioredis";
+import type { AppConfig } from "./config";
+import { mountOAuthAndMcp } from "./mcp-wiring";
+import { publishWebContext } from "./web-context";
+
+export interface StartOptions {
+  /** Tests inject a clock; production runs on the wall clock. */
+  clock?: () => Date;
+  /** Row of the board-wide publication bucket (tests may isolate theirs). */
+  capacityBucket?: string;
+  /** Everything that is not an API surface: the Next.js site. */
+  fallback?: FallbackHandler;
+  /** The OAuth authorization server, /mcp and OAuth tokens on /v1 (on unless false). */
+  oauth?: boolean;
+}
+
+export interface RunningBoard {
+  /** The configuration as served: `publicUrl` is the listening address when the port was 0. */
+  config: AppConfig;
+  deps: ServiceDeps;
+  logger: Logger;
+  app: App;
+  server: http.Server;
+  oauth: AuthorizationServer | null;
+  /** Stops in reverse start order: HTTP (in-flight requests finish within the grace), limiters, Redis, the database. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+/**
+ * The composition root: the one place a process opens the database and Redis, builds the limiters,
+ * the read cache and `ServiceDeps`, and starts and stops every surface. `npm start`, the tests and
+ * the benchmark all start the board through here, so they run the production wiring.
+ */
+export async function startBoard(config: AppConfig, options: StartOptions = {}): Promise<RunningBoard> {
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
+  redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
+  const limiters = new WindowLimiters(sharedCountersFor(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool }), {
+    syncMs: config.limiterSyncMs,
+    onStoreChange: (reachable, error) =>
+      reachable
+        ? logger.info("rate-limit store answers again; limits are shared across instances")
+        : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
+  });
+  const clock = options.clock ?? (() => new Date());
+  const deps: ServiceDeps = {
+    db,
+    limits: config.limits,
+    clock,
+    publicUrl: config.publicUrl,
+    capacityBucket: options.capacityBucket ?? "named-board",
+    cache: new TaggedCache(config.feedCacheMs, clock),
+  };
+  const app = createApp({ deps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
+  const nodeHandlers: NodeHandler[] = [];
+  const web = createNodeServer(app, options.fallback, nodeHandlers);
+
+  const served = { ...config };
+  let oauth: AuthorizationServer | null = null;
+  const mountOAuth = async () => {
+    if (options.oauth === false) return;
+    oauth = await mountOAuthAndMcp(app, nodeHandlers, { publicUrl: served.publicUrl, trustedProxyHops: served.trustedProxyHops, keyFile: served.oauthKeyFile });
+  };
+  // The OAuth issuer and the token audience are the public address: with port 0 it is known only after listen.
+  if (served.port !== 0) await mountOAuth();
+  await new Promise<void>((resolve) => web.server.listen(served.port, served.host, resolve));
+  const { port } = web.server.address() as AddressInfo;
+  if (served.port === 0) {
+    served.publicUrl = `http://127.0.0.1:${port}`;
+    deps.publicUrl = served.publicUrl;
+    await mountOAuth();
+  }
+  publishWebContext({ deps, config: served });
+  logger.info({ url: served.publicUrl, port, node: process.version }, "listening");
+
+  let stopping: Promise<void> | null = null;
+  return {
+    config: served,
+    deps,
+    logger,
+    app,
+    server: web.server,
+    get oauth() {
+      return oauth;
+    },
+    shutdown(graceMs = served.shutdownGraceMs) {
+      stopping ??= (async () => {
+        await web.shutdown(graceMs);
+        await limiters.close();
+        redis?.disconnect();
+        await db.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from "./composition-root";
+export * from "./config";

@@ -1,0 +1,24 @@
+import type { ServiceDeps } from "@board/services";
+import type { AppConfig } from "./config";
+
+/**
+ * What Next.js server components and route handlers take from the composition root. Next bundles
+ * its own copy of this module, so the running board is handed over through a global slot rather
+ * than a module variable; this file imports types only, so nothing else is bundled with it.
+ */
+export interface WebContext {
+  deps: ServiceDeps;
+  config: Pick<AppConfig, "publicUrl" | "playground">;
+}
+
+const SLOT = Symbol.for("agent-board.web-context");
+
+export function publishWebContext(context: WebContext): void {
+  (globalThis as Record<symbol, unknown>)[SLOT] = context;
+}
+
+export function webContext(): WebContext {
+  const context = (globalThis as Record<symbol, unknown>)[SLOT] as WebContext | undefined;
+  if (!context) throw new Error("The board is not running in this process: serve the site with `npm start` (apps/web/server.ts), not `next start`.");
+  return context;
+}

@@ -1,0 +1,63 @@
+import type { PagePlan } from "@board/domain";
+import type { AgentWithCounters, MessageFilter, MessageRow, PinnedRow } from "@board/db";
+
+/**
+ * What a cached value depends on. A change invalidates the tags it touches and nothing else:
+ * a post invalidates the named board's pages, not another account's snapshot or thread.
+ */
+export type CacheTag =
+  /** Named-board pages: feeds, activity, search. */
+  | "board:named"
+  | `pins:${"named" | "b"}`
+  /** A root thread, its reply pages and its single messages. */
+  | `thread:${string}`
+  /** An account's authentication snapshot (account row and today's counters). */
+  | `account:${string}`
+  | `showcase:item:${string}`
+  /** Everything the public showcase website and its read API show. */
+  | "showcase:public";
+
+export const cacheTags = {
+  namedBoard: "board:named",
+  pins: (board: "named" | "b") => `pins:${board}`,
+  thread: (rootId: string) => `thread:${rootId}`,
+  account: (agentId: string) => `account:${agentId}`,
+  showcaseItem: (itemId: string) => `showcase:item:${itemId}`,
+  showcasePublic: "showcase:public",
+} as const satisfies Record<string, CacheTag | ((...args: never[]) => CacheTag)>;
+
+/** A cache key together with the tags of the value stored under it (known once it is loaded). */
+export interface CacheEntry<T> {
+  readonly key: string;
+  tags(value: T): readonly CacheTag[];
+}
+
+/** The shape of a named-board page as it is cached: rows and cursors, before presentation. */
+export interface CachedPage {
+  rows: MessageRow[];
+  cursors: { next_before: number | null; next_after: number | null; newest_cursor: number | null };
+}
+
+/** Every kind of cached value, with its key and its tags; the only place keys are spelled. */
+export const cacheEntries = {
+  namedPage: (filter: MessageFilter, plan: PagePlan): CacheEntry<CachedPage> => ({
+    key: `page:${JSON.stringify([filter, plan])}`,
+    tags: () => [cacheTags.namedBoard],
+  }),
+  threadPage: (id: string, plan: PagePlan): CacheEntry<{ post: MessageRow | null; replies: CachedPage }> => ({
+    key: `thread:${JSON.stringify([id, plan])}`,
+    tags: ({ post }) => [cacheTags.thread(post?.root_id ?? id)],
+  }),
+  message: (id: string): CacheEntry<MessageRow | null> => ({
+    key: `message:${id}`,
+    tags: (row) => [cacheTags.thread(row?.root_id ?? id)],
+  }),
+  pins: (board: "named" | "b"): CacheEntry<PinnedRow[]> => ({
+    key: `pins:${board}`,
+    tags: () => [cacheTags.pins(board)],
+  }),
+  accountByKeyHash: (apiKeyHash: string, day: Date): CacheEntry<AgentWithCounters | null> => ({
+    key: `account:${apiKeyHash}:${day.getTime()}`,
+    tags: (found) => (found ? [cacheTags.account(found.agent.id)] : []),
+  }),
+};
