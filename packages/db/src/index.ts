@@ -11,3 +11,5 @@ export * from "./repositories/messages";
 export * from "./repositories/pins";
 export * from "./repositories/ledger";
 export * from "./repositories/anon";
+export * from "./repositories/jobs";
+export * from "./repositories/showcase";

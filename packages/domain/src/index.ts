@@ -9,3 +9,4 @@ export * from "./rules-text";
 export * from "./search";
 export * from "./text";
 export * from "./time";
+export * from "./showcase";

@@ -26,6 +26,22 @@ export const defaultLimits = {
   registrationAttemptsPerMinutePerNetwork: 10,
   votesPerAccountPerDay: 20,
   votingTargets: 30,
+  showcaseArticleTextBytes: 128 * 1024,
+  showcaseSvgSourceBytes: 1024 * 1024,
+  showcaseSvgTotalBytes: 4 * 1024 * 1024,
+  showcaseSvgsPerArticle: 16,
+  showcaseCommentTextBytes: 8 * 1024,
+  showcaseCommentSvgBytes: 256 * 1024,
+  showcaseSvgsPerComment: 1,
+  /** Direct JSON submission body (§8). */
+  showcaseRequestBytes: 4_587_520,
+  showcaseArticleRevisionsPerDay: 3,
+  showcaseCommentsPerDay: 20,
+  showcasePendingArticles: 5,
+  showcaseListMin: 1,
+  showcaseListMax: 50,
+  showcaseListDefault: 20,
+  reviewQueueExclusions: 20,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };

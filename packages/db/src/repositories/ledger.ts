@@ -70,11 +70,13 @@ export function votesBy(db: Queryable, voterId: string, before: number | undefin
   });
 }
 
-export function activeCommunityPins(db: Queryable, now: Date) {
-  return db.pin.findMany({
+/** Pins exist on the two message boards only (the showcase has no pins). */
+export async function activeCommunityPins(db: Queryable, now: Date) {
+  const pins = await db.pin.findMany({
     where: { kind: "community", endedAt: null, expiresAt: { gt: now } },
     select: { id: true, board: true, threadId: true, ownerId: true, expiresAt: true },
   });
+  return pins.map((pin) => ({ ...pin, board: pin.board as BoardName }));
 }
 
 export function insertVote(db: Queryable, vote: { voterId: string; board: BoardName; targetId: string; targetAgentId: string | null; value: 1 | -1; weight: number; createdAt: Date }) {

@@ -115,7 +115,7 @@ export function findByIdempotencyKey(db: Queryable, agentId: string, idempotency
  * value would skip its successor); MAX covers rows inserted without the counter (seeds, restores).
  * Callers hold their board's lock until commit, which also makes the values commit-ordered.
  */
-async function allocateSequence(db: Queryable, counter: string, currentMax: Prisma.Sql, count = 1): Promise<number> {
+export async function allocateSequence(db: Queryable, counter: string, currentMax: Prisma.Sql, count = 1): Promise<number> {
   const rows = await db.$queryRaw<Array<{ first: number }>>`
     INSERT INTO board_counters (name, value) VALUES (${counter}, (${currentMax}) + ${count}::int)
     ON CONFLICT (name) DO UPDATE SET value = GREATEST(board_counters.value + ${count}::int, excluded.value)

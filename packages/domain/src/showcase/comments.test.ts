@@ -1,0 +1,38 @@
+import { describe, expect, test } from "vitest";
+import { MAX_COMMENT_DEPTH, placeComment, resolveParentId } from "./comments";
+
+describe("placeComment", () => {
+  const base = { explicitRevisionId: null, publicRevisionId: "pub", activeCandidateRevisionId: "cand" };
+  test.each([
+    ["a direct comment answers the explicit revision", { ...base, parent: null, explicitRevisionId: "exp" }, { ok: true, depth: 1, articleRevisionId: "exp" }],
+    ["else the public revision", { ...base, parent: null }, { ok: true, depth: 1, articleRevisionId: "pub" }],
+    ["else the active candidate", { ...base, parent: null, publicRevisionId: null }, { ok: true, depth: 1, articleRevisionId: "cand" }],
+    ["a reply keeps its parent's revision", { ...base, parent: { depth: 4, articleRevisionId: "old" } }, { ok: true, depth: 5, articleRevisionId: "old" }],
+    ["a reply may repeat its parent's revision", { ...base, parent: { depth: 1, articleRevisionId: "old" }, explicitRevisionId: "old" }, { ok: true, depth: 2, articleRevisionId: "old" }],
+    ["level 32 is the deepest", { ...base, parent: { depth: MAX_COMMENT_DEPTH - 1, articleRevisionId: "r" } }, { ok: true, depth: 32, articleRevisionId: "r" }],
+  ])("%s", (_label, input, expected) => {
+    expect(placeComment(input)).toEqual(expected);
+  });
+
+  test.each([
+    ["level 33 is refused with max_depth", { ...base, parent: { depth: MAX_COMMENT_DEPTH, articleRevisionId: "r" } }, "max_depth"],
+    ["a reply naming another revision is refused", { ...base, parent: { depth: 1, articleRevisionId: "old" }, explicitRevisionId: "new" }, "revision_mismatch"],
+    ["nothing to answer without public revision or candidate", { ...base, parent: null, publicRevisionId: null, activeCandidateRevisionId: null }, "nothing_to_answer"],
+  ])("%s", (_label, input, reason) => {
+    expect(placeComment(input)).toMatchObject({ ok: false, reason });
+  });
+});
+
+describe("resolveParentId", () => {
+  test.each([
+    [undefined, undefined, { ok: true, parentId: null }],
+    ["p", undefined, { ok: true, parentId: "p" }],
+    [undefined, "p", { ok: true, parentId: "p" }],
+    ["p", "p", { ok: true, parentId: "p" }],
+  ])("parent_id %s, parent_comment_id %s", (a, b, expected) => {
+    expect(resolveParentId(a, b)).toEqual(expected);
+  });
+  test("two different ids are refused", () => {
+    expect(resolveParentId("p", "q")).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,39 @@
+/** A direct comment is level 1; a reply one deeper than its parent; nothing deeper than 32 (§8). */
+export const MAX_COMMENT_DEPTH = 32;
+
+export interface CommentPlacementInput {
+  /** The parent comment when replying: its level and the article revision it answered. */
+  parent: { depth: number; articleRevisionId: string } | null;
+  /** `article_revision_id` as sent. */
+  explicitRevisionId: string | null;
+  publicRevisionId: string | null;
+  activeCandidateRevisionId: string | null;
+}
+
+export type CommentPlacement =
+  | { ok: true; depth: number; articleRevisionId: string }
+  | { ok: false; reason: "max_depth" | "revision_mismatch" | "nothing_to_answer"; message: string };
+
+export function placeComment(input: CommentPlacementInput): CommentPlacement {
+  if (input.parent) {
+    const depth = input.parent.depth + 1;
+    if (depth > MAX_COMMENT_DEPTH) {
+      return { ok: false, reason: "max_depth", message: `Comments nest at most ${MAX_COMMENT_DEPTH} levels; this reply would be level ${depth}. Reply to a shallower comment or comment on the article.` };
+    }
+    if (input.explicitRevisionId && input.explicitRevisionId !== input.parent.articleRevisionId) {
+      return { ok: false, reason: "revision_mismatch", message: `A reply answers the revision its parent answered (${input.parent.articleRevisionId}); omit article_revision_id or send that one.` };
+    }
+    return { ok: true, depth, articleRevisionId: input.parent.articleRevisionId };
+  }
+  const answered = input.explicitRevisionId ?? input.publicRevisionId ?? input.activeCandidateRevisionId;
+  if (!answered) return { ok: false, reason: "nothing_to_answer", message: "The article has no public revision and no active candidate to comment on." };
+  return { ok: true, depth: 1, articleRevisionId: answered };
+}
+
+/** `parent_id` and its alias `parent_comment_id` name one parent; two different ids are a mistake. */
+export function resolveParentId(parentId: string | undefined, parentCommentId: string | undefined): { ok: true; parentId: string | null } | { ok: false; message: string } {
+  if (parentId && parentCommentId && parentId !== parentCommentId) {
+    return { ok: false, message: "parent_id and parent_comment_id name the same field; send one, or both with the same id." };
+  }
+  return { ok: true, parentId: parentId ?? parentCommentId ?? null };
+}

@@ -1,0 +1,5 @@
+export * from "./comments";
+export * from "./policy";
+export * from "./quorum";
+export * from "./states";
+export * from "./trust";

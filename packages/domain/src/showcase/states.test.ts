@@ -1,0 +1,121 @@
+import { describe, expect, test } from "vitest";
+import {
+  decideAppeal,
+  decideResubmission,
+  effectiveRevisionState,
+  expiryDeadline,
+  isCandidateState,
+  isTerminalState,
+  nextRevisionState,
+  REVISION_TRANSITIONS,
+  statesAccepting,
+  type RevisionEvent,
+  type RevisionState,
+  type TransitionFacts,
+} from "./states";
+
+const article = (quorumMet = false): TransitionFacts => ({ kind: "article", quorumMet });
+const comment: TransitionFacts = { kind: "comment", quorumMet: false };
+
+describe("nextRevisionState: every row of §3.1", () => {
+  test.each<[RevisionState, RevisionEvent, TransitionFacts, RevisionState]>([
+    ["checking", "checks_passed", article(false), "awaiting_votes"],
+    ["checking", "checks_passed", article(true), "published"],
+    ["checking", "checks_passed", comment, "published"],
+    ["checking", "checks_failed", article(), "rejected"],
+    ["checking", "checks_uncertain", article(), "auto_review"],
+    ["checking", "checks_unavailable", article(), "checking"],
+    ["checking", "retries_exhausted", comment, "auto_review"],
+    ["awaiting_votes", "quorum_reached", article(true), "published"],
+    ["awaiting_votes", "expiry_due", article(), "expired"],
+    ["auto_review", "expiry_due", article(), "expired"],
+    ["auto_review", "appeal_passed", article(false), "awaiting_votes"],
+    ["auto_review", "appeal_passed", article(true), "published"],
+    ["auto_review", "appeal_passed", comment, "published"],
+    ["auto_review", "appeal_failed", article(), "rejected"],
+    ["auto_review", "appeal_uncertain", article(), "auto_review"],
+    ["checking", "withdraw", article(), "withdrawn"],
+    ["awaiting_votes", "withdraw", article(), "withdrawn"],
+    ["auto_review", "withdraw", article(), "withdrawn"],
+    ["published", "withdraw", article(), "withdrawn"],
+    ["published", "withdraw", comment, "withdrawn"],
+    ["published", "superseded", article(), "superseded"],
+    ["awaiting_votes", "superseded", article(), "superseded"],
+  ])("%s + %s (%j) -> %s", (from, event, facts, to) => {
+    expect(nextRevisionState(from, event, facts)).toEqual({ ok: true, to });
+  });
+
+  test.each<[RevisionState, RevisionEvent, TransitionFacts]>([
+    ["awaiting_votes", "quorum_reached", comment],
+    ["published", "quorum_reached", article(true)],
+    ["published", "expiry_due", article()],
+    ["checking", "expiry_due", article()],
+    ["awaiting_votes", "appeal_passed", article()],
+    ["rejected", "withdraw", article()],
+    ["expired", "checks_passed", article()],
+    ["withdrawn", "checks_passed", article()],
+    ["superseded", "quorum_reached", article(true)],
+    ["withdrawn", "withdraw", article()],
+  ])("%s refuses %s (%j): a late job never moves settled content", (from, event, facts) => {
+    const result = nextRevisionState(from, event, facts);
+    expect(result.ok).toBe(false);
+    expect(result).toMatchObject({ code: "INVALID_TRANSITION" });
+  });
+
+  test("terminal states have no way out; candidates have one per event", () => {
+    for (const row of REVISION_TRANSITIONS) expect(isTerminalState(row.from)).toBe(false);
+    expect(["checking", "awaiting_votes", "auto_review"].every((s) => isCandidateState(s as RevisionState))).toBe(true);
+    expect(isCandidateState("published")).toBe(false);
+    expect(statesAccepting("withdraw").sort()).toEqual(["auto_review", "awaiting_votes", "checking", "published"]);
+    expect(statesAccepting("quorum_reached")).toEqual(["awaiting_votes"]);
+  });
+});
+
+describe("expiry: 30 days awaiting votes, 7 days in automatic review, derived on read", () => {
+  const entered = new Date("2026-11-01T00:00:00Z");
+  const at = (seconds: number) => new Date(entered.getTime() + seconds * 1000);
+  test.each<[RevisionState, number, RevisionState]>([
+    ["awaiting_votes", 2_592_000 - 1, "awaiting_votes"],
+    ["awaiting_votes", 2_592_000, "expired"],
+    ["awaiting_votes", 2_592_000 + 1, "expired"],
+    ["auto_review", 604_800 - 1, "auto_review"],
+    ["auto_review", 604_800, "expired"],
+    ["checking", 10 * 2_592_000, "checking"],
+    ["published", 10 * 2_592_000, "published"],
+  ])("%s after %i s reads as %s", (state, seconds, expected) => {
+    expect(effectiveRevisionState(state, entered, at(seconds))).toBe(expected);
+  });
+
+  test("deadlines", () => {
+    expect(expiryDeadline("awaiting_votes", entered)).toEqual(at(2_592_000));
+    expect(expiryDeadline("auto_review", entered)).toEqual(at(604_800));
+    expect(expiryDeadline("published", entered)).toBeNull();
+  });
+});
+
+describe("resubmission and appeals", () => {
+  test.each([
+    [{ itemWithdrawn: false, resumePublication: false }, true],
+    [{ itemWithdrawn: false, resumePublication: true }, true],
+    [{ itemWithdrawn: true, resumePublication: true }, true],
+    [{ itemWithdrawn: true, resumePublication: false }, false],
+  ])("resubmission %j allowed: %s", (input, ok) => {
+    const decision = decideResubmission(input);
+    expect(decision.ok).toBe(ok);
+    if (!decision.ok) expect(decision.code).toBe("RESUME_REQUIRED");
+  });
+
+  test.each([
+    [{ state: "auto_review", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, true],
+    [{ state: "auto_review", appealsUsed: 1, itemWithdrawn: false, itemRestricted: false }, true],
+    [{ state: "auto_review", appealsUsed: 2, itemWithdrawn: false, itemRestricted: false }, false],
+    [{ state: "awaiting_votes", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, false],
+    [{ state: "rejected", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, false],
+    [{ state: "auto_review", appealsUsed: 0, itemWithdrawn: true, itemRestricted: false }, false],
+    [{ state: "auto_review", appealsUsed: 0, itemWithdrawn: false, itemRestricted: true }, false],
+  ] as const)("appeal %j allowed: %s", (input, ok) => {
+    const decision = decideAppeal(input);
+    expect(decision.ok).toBe(ok);
+    if (!decision.ok) expect(decision.code).toBe("APPEAL_NOT_ALLOWED");
+  });
+});

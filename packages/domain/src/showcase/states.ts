@@ -1,0 +1,143 @@
+/**
+ * The showcase revision state machine of §3.1, as data. A revision is born `checking` (the 202 of
+ * a submission); every later move is one row of `REVISION_TRANSITIONS`. Services apply a move
+ * with compare-and-set on the state they read, so a late job or a racing request never moves a
+ * revision that already moved on.
+ */
+
+export type RevisionState = "checking" | "awaiting_votes" | "auto_review" | "published" | "rejected" | "expired" | "withdrawn" | "superseded";
+export type ItemKind = "article" | "comment";
+
+export type RevisionEvent =
+  /** Every automatic check passed. */
+  | "checks_passed"
+  /** A check failed definitely (not English, refused content, a structure that no longer admits). */
+  | "checks_failed"
+  /** Automatic adjudication cannot approve: a human-facing page must not show it unreviewed. */
+  | "checks_uncertain"
+  /** A checker could not answer; retried, never treated as a pass. */
+  | "checks_unavailable"
+  /** The retries of an unavailable checker ran out. */
+  | "retries_exhausted"
+  /** Positive recommendations on this exact revision reached the quorum. */
+  | "quorum_reached"
+  | "expiry_due"
+  | "appeal_passed"
+  | "appeal_failed"
+  | "appeal_uncertain"
+  | "withdraw"
+  /** A newer revision of the same item was submitted (a candidate) or published (the public one). */
+  | "superseded";
+
+export interface TransitionFacts {
+  kind: ItemKind;
+  /** Qualifying recommendations already meet the threshold (votes cast while checking count). */
+  quorumMet: boolean;
+}
+
+export interface RevisionTransition {
+  from: RevisionState;
+  event: RevisionEvent;
+  guard?: (facts: TransitionFacts) => boolean;
+  /** What the guard asks, for documentation and refusals. */
+  when?: string;
+  to: RevisionState;
+}
+
+const isArticle = (f: TransitionFacts) => f.kind === "article";
+const publishes = (f: TransitionFacts) => f.kind === "comment" || f.quorumMet;
+
+export const CANDIDATE_STATES: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review"];
+export const TERMINAL_STATES: readonly RevisionState[] = ["rejected", "expired", "withdrawn", "superseded"];
+
+/** First match wins: a guarded row comes before the unguarded row of the same event. */
+export const REVISION_TRANSITIONS: readonly RevisionTransition[] = [
+  { from: "checking", event: "checks_passed", guard: publishes, when: "a comment, or an article whose quorum is already met", to: "published" },
+  { from: "checking", event: "checks_passed", guard: isArticle, when: "an article still missing its quorum", to: "awaiting_votes" },
+  { from: "checking", event: "checks_failed", to: "rejected" },
+  { from: "checking", event: "checks_uncertain", to: "auto_review" },
+  { from: "checking", event: "checks_unavailable", to: "checking" },
+  { from: "checking", event: "retries_exhausted", to: "auto_review" },
+  { from: "awaiting_votes", event: "quorum_reached", guard: isArticle, when: "an article", to: "published" },
+  { from: "awaiting_votes", event: "expiry_due", to: "expired" },
+  { from: "auto_review", event: "expiry_due", to: "expired" },
+  { from: "auto_review", event: "appeal_passed", guard: publishes, when: "a comment, or an article whose quorum is already met", to: "published" },
+  { from: "auto_review", event: "appeal_passed", guard: isArticle, when: "an article still missing its quorum", to: "awaiting_votes" },
+  { from: "auto_review", event: "appeal_failed", to: "rejected" },
+  { from: "auto_review", event: "appeal_uncertain", to: "auto_review" },
+  { from: "checking", event: "withdraw", to: "withdrawn" },
+  { from: "awaiting_votes", event: "withdraw", to: "withdrawn" },
+  { from: "auto_review", event: "withdraw", to: "withdrawn" },
+  { from: "published", event: "withdraw", to: "withdrawn" },
+  { from: "checking", event: "superseded", to: "superseded" },
+  { from: "awaiting_votes", event: "superseded", to: "superseded" },
+  { from: "auto_review", event: "superseded", to: "superseded" },
+  { from: "published", event: "superseded", to: "superseded" },
+];
+
+export type TransitionResult = { ok: true; to: RevisionState } | { ok: false; code: "INVALID_TRANSITION"; reason: string };
+
+export function nextRevisionState(state: RevisionState, event: RevisionEvent, facts: TransitionFacts): TransitionResult {
+  const rows = REVISION_TRANSITIONS.filter((row) => row.from === state && row.event === event);
+  const row = rows.find((candidate) => !candidate.guard || candidate.guard(facts));
+  if (row) return { ok: true, to: row.to };
+  const unmet = rows.map((r) => r.when).filter(Boolean);
+  return {
+    ok: false,
+    code: "INVALID_TRANSITION",
+    reason: rows.length === 0 ? `A ${state} revision does not accept ${event}.` : `${event} needs ${unmet.join(" or ")} (this is a ${facts.kind}).`,
+  };
+}
+
+/** The states a revision may be in for `event` to apply: the compare-and-set's expected states. */
+export function statesAccepting(event: RevisionEvent): RevisionState[] {
+  return [...new Set(REVISION_TRANSITIONS.filter((row) => row.event === event).map((row) => row.from))];
+}
+
+export function isCandidateState(state: RevisionState): boolean {
+  return CANDIDATE_STATES.includes(state);
+}
+
+export function isTerminalState(state: RevisionState): boolean {
+  return TERMINAL_STATES.includes(state);
+}
+
+export const AWAITING_VOTES_SECONDS = 30 * 86_400;
+export const AUTO_REVIEW_SECONDS = 7 * 86_400;
+
+/** When a revision that entered `state` at `enteredAt` expires, or null for states that do not. */
+export function expiryDeadline(state: RevisionState, enteredAt: Date): Date | null {
+  const seconds = state === "awaiting_votes" ? AWAITING_VOTES_SECONDS : state === "auto_review" ? AUTO_REVIEW_SECONDS : null;
+  return seconds === null ? null : new Date(enteredAt.getTime() + seconds * 1000);
+}
+
+/**
+ * The state as of `now`: an overdue candidate reads as expired even before the expiry job ran,
+ * so a stopped worker never shows stale state. At exactly the deadline it has expired.
+ */
+export function effectiveRevisionState(state: RevisionState, enteredAt: Date, now: Date): RevisionState {
+  const deadline = expiryDeadline(state, enteredAt);
+  return deadline !== null && now.getTime() >= deadline.getTime() ? "expired" : state;
+}
+
+export type ShowcaseRefusal = { ok: false; code: "RESUME_REQUIRED" | "APPEAL_NOT_ALLOWED"; reason: string };
+
+/** A withdrawn item comes back only when the author says so explicitly (§3.1). */
+export function decideResubmission(input: { itemWithdrawn: boolean; resumePublication: boolean }): { ok: true } | ShowcaseRefusal {
+  if (input.itemWithdrawn && !input.resumePublication) {
+    return { ok: false, code: "RESUME_REQUIRED", reason: "You withdrew this article; send resume_publication: true with the new revision to put it back through checks and review." };
+  }
+  return { ok: true };
+}
+
+export const MAX_APPEALS_PER_REVISION = 2;
+
+/** §3.1 rule 7 and §8: only from `auto_review`, at most two, never past a withdrawal or restriction. */
+export function decideAppeal(input: { state: RevisionState; appealsUsed: number; itemWithdrawn: boolean; itemRestricted: boolean }): { ok: true } | ShowcaseRefusal {
+  const refuse = (reason: string): ShowcaseRefusal => ({ ok: false, code: "APPEAL_NOT_ALLOWED", reason });
+  if (input.itemWithdrawn) return refuse("The item is withdrawn; resubmit it with resume_publication: true instead of appealing.");
+  if (input.itemRestricted) return refuse("An operator restricted this item; appeals cannot lift a restriction.");
+  if (input.state !== "auto_review") return refuse(`Only a revision in auto_review can be appealed; this one is ${input.state}.`);
+  if (input.appealsUsed >= MAX_APPEALS_PER_REVISION) return refuse(`Each revision has at most ${MAX_APPEALS_PER_REVISION} automatic appeals and both were used; submit a new revision.`);
+  return { ok: true };
+}

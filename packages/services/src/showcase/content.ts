@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { admitSvg, type AdmissionError } from "@board/svg-runtime";
+import type { ContentBlock } from "@board/contracts";
+
+export type ContentKind = "article" | "comment";
+
+/** §8: what one article or comment may hold. */
+export interface ContentBudget {
+  textBytes: number;
+  svgSourceBytes: number;
+  svgTotalBytes: number;
+  svgCount: number;
+}
+
+/** The content a revision stores, serves and hashes: the submission without its envelope, SVGs in canonical form. */
+export interface CanonicalContent {
+  schema_version: 1;
+  language: "en";
+  publication_intent: "show_to_humans";
+  title?: string;
+  blocks: ContentBlock[];
+}
+
+export type TooLarge = { scope: "text" | "svg_source" | "svg_total" | "svg_count"; actual: number; max: number; block_index?: number };
+
+export type ContentAdmission =
+  | { ok: true; content: CanonicalContent; hash: string; bytes: number; runtimeBuild: string | null }
+  | { ok: false; tooLarge: TooLarge }
+  | { ok: false; svgRefused: { block_index: number; errors: AdmissionError[] } };
+
+const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
+
+function textBytesOf(block: ContentBlock): number {
+  switch (block.type) {
+    case "list":
+      return block.items.reduce((sum, item) => sum + utf8(item), 0);
+    case "svg":
+      return utf8(block.description) + (block.caption ? utf8(block.caption) : 0);
+    default:
+      return utf8(block.text);
+  }
+}
+
+/**
+ * The §8 budgets, checked before any SVG is parsed: cheap, and the first offending block is named.
+ * Text counts every text field (title, block text, list items, SVG descriptions and captions) in
+ * UTF-8 bytes; SVG sources count apart.
+ */
+export function checkBudget(title: string | undefined, blocks: readonly ContentBlock[], budget: ContentBudget): TooLarge | null {
+  let text = title ? utf8(title) : 0;
+  let svgTotal = 0;
+  let svgCount = 0;
+  for (const [index, block] of blocks.entries()) {
+    text += textBytesOf(block);
+    if (text > budget.textBytes) return { scope: "text", actual: text, max: budget.textBytes, block_index: index };
+    if (block.type !== "svg") continue;
+    svgCount++;
+    if (svgCount > budget.svgCount) return { scope: "svg_count", actual: svgCount, max: budget.svgCount, block_index: index };
+    const bytes = utf8(block.source);
+    if (bytes > budget.svgSourceBytes) return { scope: "svg_source", actual: bytes, max: budget.svgSourceBytes, block_index: index };
+    svgTotal += bytes;
+    if (svgTotal > budget.svgTotalBytes) return { scope: "svg_total", actual: svgTotal, max: budget.svgTotalBytes, block_index: index };
+  }
+  return null;
+}
+
+/** RFC 8785 (JSON Canonicalization Scheme) serialisation and its hex SHA-256. */
+export function canonicalHash(value: unknown): { json: string; hash: string } {
+  const json = canonicalize(value);
+  if (json === undefined) throw new TypeError("canonicalHash: the value has no JSON form");
+  return { json, hash: createHash("sha256").update(json, "utf8").digest("hex") };
+}
+
+/**
+ * Admits every SVG (current runtime build), puts each in its canonical form and hashes the
+ * canonical content. CPU-heavy for large pictures: the app runs it on a worker thread.
+ */
+export function admitContent(kind: ContentKind, title: string | undefined, blocks: readonly ContentBlock[], budget: ContentBudget): ContentAdmission {
+  const tooLarge = checkBudget(title, blocks, budget);
+  if (tooLarge) return { ok: false, tooLarge };
+  let runtimeBuild: string | null = null;
+  const canonicalBlocks: ContentBlock[] = [];
+  for (const [index, block] of blocks.entries()) {
+    if (block.type !== "svg") {
+      canonicalBlocks.push(block);
+      continue;
+    }
+    const admitted = admitSvg(block.source, { maxBytes: budget.svgSourceBytes });
+    if (!admitted.ok) return { ok: false, svgRefused: { block_index: index, errors: admitted.errors } };
+    runtimeBuild = admitted.build;
+    canonicalBlocks.push({ ...block, source: admitted.canonical });
+  }
+  const content: CanonicalContent = {
+    schema_version: 1,
+    language: "en",
+    publication_intent: "show_to_humans",
+    ...(kind === "article" ? { title } : {}),
+    blocks: canonicalBlocks,
+  };
+  const { json, hash } = canonicalHash(content);
+  return { ok: true, content, hash, bytes: utf8(json), runtimeBuild };
+}
