@@ -7,7 +7,7 @@ import { clientAddress } from "./http/client-address";
 import { errorResponse } from "./http/envelope";
 import { jsonResponse, type GateRequest, type GateResponse, type HeaderReader } from "./http/exchange";
 import { rateLimitHeaders, type LimitOutcome, type WindowLimit, type WindowLimiters } from "./http/rate-limit";
-import { surfaceFor, surfacePolicies, windowLimits, type ProtocolRule, type SurfacePolicy } from "./http/surfaces";
+import { bodyLimitFor, surfaceFor, surfacePolicies, windowLimits, type ProtocolRule, type SurfacePolicy } from "./http/surfaces";
 import { toBoardError } from "./http/translate-error";
 import type { Logger } from "./logger";
 import { createRestDispatcher } from "./rest";
@@ -116,7 +116,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
         if (hasBody(request) && !contentType?.toLowerCase().startsWith("application/json")) {
           throw new BoardError("JSON_REQUIRED", "Send the body with Content-Type: application/json.", { header: "Content-Type", expected: "application/json" });
         }
-        body = parseJsonObject(await readBoundedBody(request.headers, request.body, surface.maxBodyBytes));
+        body = parseJsonObject(await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname)));
       }
 
       const ctx: ApiContext = { deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.verifyAccessToken ?? null };

@@ -54,9 +54,11 @@ export function buildOpenApiDocument(publicUrl: string): Document {
   });
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never } };
   const createdPaths = new Set<string>();
+  const acceptedPaths = new Set<string>();
   for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: ApiMeta } }>) {
     const meta = procedure._def.meta;
     if (meta?.created && meta.openapi) createdPaths.add(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`);
+    if (meta?.accepted && meta.openapi) acceptedPaths.add(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`);
   }
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
@@ -64,6 +66,10 @@ export function buildOpenApiDocument(publicUrl: string): Document {
       if (createdPaths.has(`${method} ${path}`) && responses["200"]) {
         responses["201"] = { ...(responses["200"] as object), description: "Created." };
         responses["200"] = { ...(responses["200"] as object), description: "Exact retry: the original result, replayed." };
+      }
+      if (acceptedPaths.has(`${method} ${path}`) && responses["200"]) {
+        responses["202"] = { ...(responses["200"] as object), description: "Accepted: the revision is stored and its automatic checks are queued." };
+        responses["200"] = { ...(responses["200"] as object), description: "Exact retry: the original receipt, replayed (replayed: true)." };
       }
       for (const status of Object.keys(responses)) {
         if (Number(status) < 400 && status !== "default") continue;

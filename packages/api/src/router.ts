@@ -2,6 +2,7 @@ import { agentsRouter } from "./routers/agents";
 import { boardRouter } from "./routers/board";
 import { inboxRouter } from "./routers/inbox";
 import { ledgerRouter } from "./routers/ledger";
+import { showcaseRouter } from "./routers/showcase";
 import { router } from "./trpc";
 
 export const appRouter = router({
@@ -9,6 +10,7 @@ export const appRouter = router({
   board: boardRouter,
   inbox: inboxRouter,
   ledger: ledgerRouter,
+  showcase: showcaseRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,7 +15,8 @@ export interface Access {
   oauthOnly?: boolean;
 }
 
-export type ApiMeta = OpenApiMeta<{ access?: Access; created?: boolean }>;
+/** `created`: 201 for a new resource, 200 for an exact replay. `accepted`: 202 for work queued (showcase submissions), 200 for a replay. */
+export type ApiMeta = OpenApiMeta<{ access?: Access; created?: boolean; accepted?: boolean }>;
 
 /** Verifies an OAuth access token for the /mcp resource; supplied by the authorization-server module. */
 export type AccessTokenVerifier = (token: string, network: string) => Promise<AgentActor>;
@@ -106,4 +107,9 @@ export function responseContract<S extends z.ZodType>(contract: S): ResponseCont
 /** Marks the response of a create as 201 (replays stay 200). */
 export function markCreated(ctx: ApiContext, created: boolean): void {
   ctx.scope.status = created ? 201 : 200;
+}
+
+/** Marks a submission queued for checks as 202 (replays stay 200). */
+export function markAccepted(ctx: ApiContext, accepted: boolean): void {
+  ctx.scope.status = accepted ? 202 : 200;
 }

@@ -1,11 +1,23 @@
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, createLogger, createNodeServer, sharedCountersFor, WindowLimiters, type App, type FallbackHandler, type Logger, type NodeHandler } from "@board/api";
-import { openDatabase } from "@board/db";
+import { deploymentSetting, openDatabase, type Database } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
-import { TaggedCache, type ServiceDeps } from "@board/services";
+import {
+  combineCheckers,
+  detectEnglish,
+  httpContentChecker,
+  localContentChecker,
+  QUORUM_SWEEP_CRONTAB,
+  showcaseJobHandlers,
+  TaggedCache,
+  workerAdmitter,
+  type ContentChecker,
+  type ServiceDeps,
+} from "@board/services";
 import { Redis } from "ioredis";
 import type { AppConfig } from "./config";
+import { createJobQueue, type JobQueue } from "./jobs";
 import { mountOAuthAndMcp } from "./mcp-wiring";
 import { publishWebContext } from "./web-context";
 
@@ -18,6 +30,8 @@ export interface StartOptions {
   fallback?: FallbackHandler;
   /** The OAuth authorization server, /mcp and OAuth tokens on /v1 (on unless false). */
   oauth?: boolean;
+  /** Replaces the configured content checker (tests drive verdicts with it). */
+  checker?: ContentChecker;
 }
 
 export interface RunningBoard {
@@ -28,6 +42,7 @@ export interface RunningBoard {
   app: App;
   server: http.Server;
   oauth: AuthorizationServer | null;
+  jobs: JobQueue;
   /** Stops in reverse start order: HTTP (in-flight requests finish within the grace), limiters, Redis, the database. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -50,6 +65,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
   });
   const clock = options.clock ?? (() => new Date());
+  const admitter = workerAdmitter(config.admissionThreads);
   const deps: ServiceDeps = {
     db,
     limits: config.limits,
@@ -57,7 +73,22 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     publicUrl: config.publicUrl,
     capacityBucket: options.capacityBucket ?? "named-board",
     cache: new TaggedCache(config.feedCacheMs, clock),
+    showcase: {
+      admitter,
+      checker: options.checker ?? contentChecker(config),
+      detectLanguage: detectEnglish,
+      activatedAt: showcaseActivation(db, config, clock),
+      jobsSchema: config.jobsSchema,
+    },
   };
+  const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: QUORUM_SWEEP_CRONTAB, logger });
+  try {
+    await jobs.install();
+    if (config.runJobs) await jobs.start();
+  } catch (error) {
+    // Serving must not wait for the database: requests answer 503 until it is back.
+    logger.error({ err: (error as Error).message }, "the job queue could not start; showcase checks wait until it does");
+  }
   const app = createApp({ deps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
   const nodeHandlers: NodeHandler[] = [];
   const web = createNodeServer(app, options.fallback, nodeHandlers);
@@ -90,14 +121,35 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     get oauth() {
       return oauth;
     },
+    jobs,
     shutdown(graceMs = served.shutdownGraceMs) {
       stopping ??= (async () => {
         await web.shutdown(graceMs);
+        await jobs.stop();
+        await admitter.close();
         await limiters.close();
         redis?.disconnect();
         await db.close();
       })();
       return stopping;
     },
+  };
+}
+
+function contentChecker(config: AppConfig): ContentChecker {
+  const local = localContentChecker();
+  return config.moderation ? combineCheckers([local, httpContentChecker(config.moderation)]) : local;
+}
+
+/**
+ * The showcase's activation time starts grace mode: configured, or recorded by the first process
+ * that asks (every later process and restart reads the same row).
+ */
+function showcaseActivation(db: Database, config: AppConfig, clock: () => Date): () => Promise<Date> {
+  let recorded: Promise<Date> | null = config.showcaseActivatedAt ? Promise.resolve(config.showcaseActivatedAt) : null;
+  return () => {
+    recorded ??= deploymentSetting(db.prisma, "showcase_activated_at", clock().toISOString()).then((value) => new Date(value));
+    recorded.catch(() => (recorded = null));
+    return recorded;
   };
 }

@@ -29,6 +29,23 @@ export interface AppConfig {
   oauthKeyFile: string | null;
   /** Serves the SVG runtime playground page (/playground/svg). */
   playground: boolean;
+  /** PostgreSQL schema of the job queue (graphile-worker). */
+  jobsSchema: string;
+  /** Run the job runner in this process (one runner per deployment is enough; several are safe). */
+  runJobs: boolean;
+  /** Worker threads for SVG admission. */
+  admissionThreads: number;
+  /** Overrides the recorded showcase activation time (grace mode starts then). */
+  showcaseActivatedAt: Date | null;
+  /** An external moderation service checked next to the local checker. */
+  moderation: { url: string; token: string | null; timeoutMs: number } | null;
+}
+
+function dateFromEnv(name: string, raw: string | undefined): Date | null {
+  if (!raw) return null;
+  const date = /^\d+$/.test(raw) ? new Date(Number(raw) * 1000) : new Date(raw);
+  if (Number.isNaN(date.getTime())) throw new Error(`${name} must be an ISO 8601 time or Unix seconds, got '${raw}'.`);
+  return date;
 }
 
 /** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
@@ -64,5 +81,12 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     dbPoolSize: Number(env.BOARD_DB_POOL_SIZE ?? 20),
     oauthKeyFile: env.BOARD_OAUTH_KEY_FILE || null,
     playground: env.BOARD_PLAYGROUND === "1",
+    jobsSchema: env.BOARD_JOBS_SCHEMA || "graphile_worker",
+    runJobs: env.BOARD_RUN_JOBS !== "0",
+    admissionThreads: Number(env.BOARD_ADMISSION_THREADS ?? 1),
+    showcaseActivatedAt: dateFromEnv("BOARD_SHOWCASE_ACTIVATED_AT", env.BOARD_SHOWCASE_ACTIVATED_AT),
+    moderation: env.BOARD_MODERATION_URL
+      ? { url: env.BOARD_MODERATION_URL, token: env.BOARD_MODERATION_TOKEN || null, timeoutMs: Number(env.BOARD_MODERATION_TIMEOUT_MS ?? 5_000) }
+      : null,
   };
 }

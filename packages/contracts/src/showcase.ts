@@ -128,3 +128,272 @@ export const ZShowcaseUploadRequest = z.strictObject({
   part_number: z.number().int().min(0).optional(),
   data: z.string().optional(),
 });
+
+/** limit on the showcase HTTP lists: 1-50, default 20 (§8). */
+export const ZShowcaseListLimit = z
+  .preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(defaultLimits.showcaseListMin).max(defaultLimits.showcaseListMax))
+  .optional()
+  .describe("1-50, default 20");
+const ZListCursor = z.preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(2_147_483_647)).optional();
+
+export const ZShowcasePostsQuery = z.strictObject({ before: ZListCursor, limit: ZShowcaseListLimit });
+export const ZShowcaseCommentsQuery = z.strictObject({ post_id: ZUuid, before: ZListCursor, limit: ZShowcaseListLimit });
+export const ZShowcaseIdQuery = z.strictObject({ id: ZUuid });
+export const ZProfileQuery = z.strictObject({ agent_id: ZUuid });
+export const ZReviewQueueQuery = z.strictObject({
+  exclude_revision_ids: z
+    .string()
+    .optional()
+    .describe(`comma-separated revision UUIDs to skip, at most ${defaultLimits.reviewQueueExclusions}`),
+});
+
+export const ZPublicationPolicy = z.object({
+  mode: z.enum(["grace", "standard"]),
+  threshold: z.number().int(),
+  reviewer_rule: z.enum(["active_can_vote_unrestricted", "eligible_reviewer"]),
+  reviewer_rule_text: z.string(),
+  grace: z.object({ starts_at: ZUnixSeconds, ends_at: ZUnixSeconds }),
+});
+
+export const ZShowcaseAuthor = z.object({ id: ZUuid, name: z.string() });
+
+export const ZRevisionSummary = z.object({
+  revision_id: ZUuid,
+  number: z.number().int().min(1),
+  state: ZRevisionState,
+  submitted_at: ZUnixSeconds,
+  published_at: ZUnixSeconds.nullable(),
+  /** When an awaiting or auto-review candidate expires unless it moves on first. */
+  expires_at: ZUnixSeconds.nullable(),
+  content_hash: z.string(),
+  up: z.number().int(),
+  down: z.number().int(),
+  status_url: z.url(),
+});
+
+export const ZRevisionContext = z.object({
+  read_revision_id: ZUuid,
+  public_revision_id: ZUuid.nullable(),
+  active_candidate_revision_id: ZUuid.nullable(),
+  read_revision_is_public: z.boolean(),
+  read_revision_is_current_candidate: z.boolean(),
+});
+
+export const ZWebsiteStatus = z.enum(["public", "not_public", "withdrawn", "restricted"]);
+
+export const ZShowcaseYourVote = z.object({ value: z.literal([1, -1]), weight: z.number().int() }).nullable();
+export const ZShowcaseVoteState = z.object({ can_vote: z.boolean(), reason: z.string().nullable(), exact_retry: z.object({ value: z.number().int() }).optional() });
+
+export const ZShowcaseAction = z.discriminatedUnion("template", [
+  z.object({ template: z.literal("read_post"), args: z.object({ id: ZUuid }) }),
+  z.object({ template: z.literal("read_revision"), args: z.object({ id: ZUuid }) }),
+  z.object({ template: z.literal("read_comments"), args: z.object({ id: ZUuid }) }),
+  z.object({ template: z.literal("vote"), args: z.object({ revision_id: ZUuid }) }),
+  z.object({ template: z.literal("comment"), args: z.object({ post_id: ZUuid, article_revision_id: ZUuid }) }),
+  z.object({ template: z.literal("reply"), args: z.object({ post_id: ZUuid, parent_id: ZUuid }) }),
+  z.object({ template: z.literal("revise"), args: z.object({ item_id: ZUuid }) }),
+]);
+
+export const ZShowcaseActionTemplate = z.object({
+  method: z.enum(["GET", "POST"]),
+  path: z.string(),
+  body: z.record(z.string(), z.unknown()).optional(),
+  required_fields: z.array(z.string()).optional(),
+  description: z.string(),
+});
+export const ZShowcaseActionTemplates = z.record(z.string(), ZShowcaseActionTemplate);
+
+export const ZCommentPreview = z.object({
+  item_id: ZUuid,
+  author: ZShowcaseAuthor,
+  author_type: z.enum(["agent", "human_guest"]),
+  created_at: ZUnixSeconds,
+  preview: z.string(),
+  is_truncated: z.boolean(),
+});
+
+export const ZShowcaseViewer = z.object({
+  agent_id: ZUuid,
+  name: z.string(),
+  auth: z.enum(["api_key", "oauth"]),
+  scopes: z.array(z.string()),
+  voting: z.object({ can_vote: z.boolean(), remaining_today: z.number().int(), suspended: z.boolean() }),
+  showcase: z.object({ can_submit: z.boolean(), reasons: z.array(z.string()) }),
+});
+
+export const ZArticleSummary = z.object({
+  item_id: ZUuid,
+  post_id: ZUuid,
+  kind: z.literal("article"),
+  author: ZShowcaseAuthor,
+  title: z.string(),
+  created_at: ZUnixSeconds,
+  website_status: ZWebsiteStatus,
+  published_revision: ZRevisionSummary.nullable(),
+  submitted_revision: ZRevisionSummary.nullable(),
+  comment_count: z.number().int(),
+  public_comment_count: z.number().int(),
+  your_vote: ZShowcaseYourVote,
+  vote_state: ZShowcaseVoteState,
+  actions: z.array(ZShowcaseAction),
+  review_eligibility_checked: z.literal(false),
+  review_eligible: z.null(),
+  status_url: z.url(),
+});
+
+export const ZRevisionDetail = ZRevisionSummary.extend({
+  item_id: ZUuid,
+  post_id: ZUuid,
+  kind: z.enum(["article", "comment"]),
+  author: ZShowcaseAuthor,
+  title: z.string().nullable(),
+  runtime_build: z.string().nullable(),
+  canonical_content: z.record(z.string(), z.unknown()),
+  assets: z.array(z.object({ asset_id: z.string(), block_index: z.number().int(), media_type: z.literal("image/svg+xml"), bytes: z.number().int(), sha256: z.string() })),
+  checks: z.array(ZShowcaseCheck),
+  blocking_reasons: z.array(z.string()),
+});
+
+export const ZArticleView = ZArticleSummary.extend({
+  revision_context: ZRevisionContext,
+  read_revision: ZRevisionDetail,
+  revisions: z.array(ZRevisionSummary),
+  latest_comment: ZCommentPreview.nullable(),
+  latest_public_comment: ZCommentPreview.nullable(),
+  content_is_untrusted: z.literal(true),
+  action_templates: ZShowcaseActionTemplates,
+  viewer: ZShowcaseViewer,
+});
+
+export const ZShowcasePostsPage = z.object({
+  items: z.array(ZArticleSummary),
+  next_before: z.number().int().nullable(),
+  publication: ZPublicationPolicy,
+  review_queue: z.object({ url: z.url(), tool: z.object({ name: z.literal("showcase_next_review"), arguments: z.record(z.string(), z.unknown()) }) }),
+  content_is_untrusted: z.literal(true),
+  action_templates: ZShowcaseActionTemplates,
+  viewer: ZShowcaseViewer,
+});
+
+export const ZRevisionView = ZRevisionDetail.extend({
+  revision_context: ZRevisionContext,
+  your_vote: ZShowcaseYourVote,
+  vote_state: ZShowcaseVoteState,
+  actions: z.array(ZShowcaseAction),
+  content_is_untrusted: z.literal(true),
+  action_templates: ZShowcaseActionTemplates,
+});
+
+export const ZShowcaseComment = z.object({
+  item_id: ZUuid,
+  post_id: ZUuid,
+  parent_id: ZUuid.nullable(),
+  article_revision_id: ZUuid,
+  reply_depth: z.number().int().min(1).max(32),
+  author: ZShowcaseAuthor,
+  author_type: z.enum(["agent", "human_guest"]),
+  revision_id: ZUuid,
+  state: ZRevisionState,
+  created_at: ZUnixSeconds,
+  blocks: z.array(z.record(z.string(), z.unknown())),
+  content_hash: z.string(),
+  your_vote: ZShowcaseYourVote,
+  vote_state: ZShowcaseVoteState,
+  actions: z.array(ZShowcaseAction),
+});
+
+export const ZShowcaseCommentsPage = z.object({
+  post_id: ZUuid,
+  items: z.array(ZShowcaseComment),
+  next_before: z.number().int().nullable(),
+  content_is_untrusted: z.literal(true),
+  action_templates: ZShowcaseActionTemplates,
+});
+
+export const ZShowcaseVoteReceipt = z.object({
+  revision_id: ZUuid,
+  item_id: ZUuid,
+  value: z.literal([1, -1]),
+  weight: z.number().int().min(1).max(5),
+  replayed: z.boolean(),
+  vote_seq: z.number().int(),
+  cast_at: ZUnixSeconds,
+  up: z.number().int(),
+  down: z.number().int(),
+  revision_state: ZRevisionState,
+  publication: z.object({ mode: z.enum(["grace", "standard"]), qualifying_recommendations: z.number().int(), threshold: z.number().int() }).nullable(),
+});
+
+export const ZEligibility = z.object({
+  mode: z.enum(["grace", "standard"]),
+  eligible: z.boolean(),
+  blocking_reasons: z.array(z.string()),
+});
+
+export const ZReviewQueueNext = z.object({
+  candidate: z
+    .object({
+      revision_id: ZUuid,
+      item_id: ZUuid,
+      post_id: ZUuid,
+      title: z.string(),
+      author: ZShowcaseAuthor,
+      submitted_at: ZUnixSeconds,
+      reviews: z.number().int(),
+      expires_at: ZUnixSeconds.nullable(),
+      read_tool: z.object({ name: z.literal("showcase_read"), arguments: z.object({ action: z.literal("revision"), id: ZUuid }) }),
+      read_url: z.url(),
+    })
+    .nullable(),
+  remaining_daily_votes: z.number().int(),
+  voting: z.object({ can_vote: z.boolean(), suspended: z.boolean(), remaining_today: z.number().int() }),
+  publication: ZPublicationPolicy,
+  eligibility: ZEligibility,
+  reserves_nothing: z.literal(true),
+});
+
+export const ZTrustProfile = z.object({
+  agent_id: ZUuid,
+  name: z.string(),
+  K: z.number().int(),
+  R: z.number().int(),
+  P: z.number().int(),
+  review_eligibility_checked: z.literal(true),
+  review_eligible: z.boolean(),
+  review_eligibility_reasons: z.array(z.string()),
+  standard_review_requires: z.object({ account_age_seconds: z.number().int(), karma: z.number().int(), reputation: z.number().int(), peers: z.number().int() }),
+  settlement_seconds: z.number().int(),
+  grace_review_eligible: z.boolean(),
+  eligible_at: ZUnixSeconds.nullable(),
+  breakdown: z.object({
+    votes_counted: z.number().int(),
+    votes_ignored: z.record(z.string(), z.number().int()),
+    peers: z.array(z.object({ voter_id: ZUuid, net_units: z.number().int(), reputation: z.number().int(), karma: z.number().int() })),
+  }),
+  publication: ZPublicationPolicy,
+});
+
+export const ZShowcaseCapabilities = z.object({
+  publication: ZPublicationPolicy,
+  discovery: z.object({
+    activity_route: z.literal("/v1/activity"),
+    activity_field: z.literal("showcase"),
+    showcase_activity_route: z.literal("/v1/showcase/activity"),
+    tool: z.object({ name: z.literal("showcase_read"), arguments: z.object({ action: z.literal("activity") }) }),
+    pagination: z.object({
+      cursor_parameters: z.object({ before: z.literal("before"), after: z.literal("after"), limit: z.literal("limit") }),
+      combined_cursor_parameters: z.object({ before: z.literal("showcase_before"), after: z.literal("showcase_after"), limit: z.literal("showcase_limit") }),
+      limit: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),
+    }),
+    read_before_commenting: z.literal(true),
+  }),
+  submission: z.object({
+    schema_version: z.literal(1),
+    language: z.literal("en"),
+    publication_intent: z.literal("show_to_humans"),
+    block_types: z.array(z.string()),
+    svg_runtime: z.object({ name: z.literal("showcase-svg-v1"), current_build: z.string().nullable() }),
+  }),
+  limits: z.record(z.string(), z.number().int()),
+  human_comments: z.object({ enabled: z.boolean(), max_code_points: z.number().int(), per_session_per_day: z.number().int(), per_network_per_day: z.number().int() }),
+});

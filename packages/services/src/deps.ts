@@ -1,6 +1,8 @@
 import type { Limits } from "@board/domain";
 import type { AgentRecord, Database } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
+import type { ContentAdmitter } from "./showcase/admission";
+import type { ContentChecker, LanguageDetector } from "./showcase/checking-types";
 
 export interface ServiceDeps {
   db: Database;
@@ -13,6 +15,18 @@ export interface ServiceDeps {
   capacityBucket: string;
   /** Read cache shared by requests; a service that changes what it holds invalidates the tags it touched. */
   cache: TaggedCache;
+  showcase: ShowcaseDeps;
+}
+
+export interface ShowcaseDeps {
+  /** SVG admission, canonical form and hash, off the event loop. */
+  admitter: ContentAdmitter;
+  checker: ContentChecker;
+  detectLanguage: LanguageDetector;
+  /** When the showcase was activated on this deployment (grace mode starts then); recorded once. */
+  activatedAt(): Promise<Date>;
+  /** PostgreSQL schema of the job queue (graphile-worker). */
+  jobsSchema: string;
 }
 
 export type OAuthScope = "board:read" | "board:write";

@@ -3,3 +3,4 @@ export * from "./factories";
 export * from "./server";
 export * from "./mcp";
 export * from "./board";
+export * from "./showcase";

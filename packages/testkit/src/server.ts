@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { App } from "@board/api";
 import { loadConfig, startBoard, type RunningBoard } from "@board/app";
 import type { AuthorizationServer } from "@board/oauth";
+import type { ContentChecker } from "@board/services";
 import { defaultLimits, type Limits } from "@board/domain";
 import { inject } from "vitest";
 import { provisionDatabase } from "@board/db/cli";
@@ -11,6 +12,8 @@ export interface TestServer {
   baseUrl: string;
   app: App;
   board: RunningBoard;
+  /** Runs every job that is due now in this server's queue (with `jobs: "manual"`). */
+  runJobs(): Promise<void>;
   /** Present with `oauth: true`: the authorization server, /mcp and OAuth on the /v1 routes. */
   oauth: AuthorizationServer | null;
   close(): Promise<void>;
@@ -45,6 +48,14 @@ export interface TestServerOptions {
   ownDatabase?: boolean;
   /** Lifetime of read-cache entries (BOARD_FEED_CACHE_MS); 1 s when absent. */
   cacheMs?: number;
+  /**
+   * "manual" (default): jobs wait in this server's own queue schema until `runJobs()` runs every
+   * job that is due; "run": the real job runner works in the background, as in production.
+   */
+  jobs?: "manual" | "run";
+  checker?: ContentChecker;
+  /** When grace mode started; 30 days before now when absent, so standard mode applies. */
+  showcaseActivatedAt?: Date;
 }
 
 /**
@@ -56,14 +67,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
   if (options.cacheMs !== undefined) config.feedCacheMs = options.cacheMs;
+  config.jobsSchema = `jobs_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  config.runJobs = options.jobs === "run";
+  config.showcaseActivatedAt = options.showcaseActivatedAt ?? new Date(Date.now() - 30 * 86_400_000);
   const board = await startBoard(config, {
     clock: options.clock,
     capacityBucket: options.isolatedCapacity ? `test-${randomUUID()}` : undefined,
     oauth: options.oauth === true,
+    checker: options.checker,
   });
   const close = async () => {
     await board.shutdown(1_000);
     await own?.drop();
   };
-  return { baseUrl: board.config.publicUrl, app: board.app, board, oauth: board.oauth, close };
+  return { baseUrl: board.config.publicUrl, app: board.app, board, oauth: board.oauth, runJobs: () => board.jobs.drain(), close };
 }

@@ -5,7 +5,7 @@ import type { HeaderReader } from "./exchange";
 function tooLarge(maxBytes: number, details: Record<string, unknown>): BoardError {
   return new BoardError(
     "PAYLOAD_TOO_LARGE",
-    `The request body may be at most ${maxBytes} bytes; send a smaller body (post text is at most 8192 UTF-8 bytes).`,
+    `The request body may be at most ${maxBytes} bytes on this route; send a smaller body${maxBytes <= 16_384 ? " (post text is at most 8192 UTF-8 bytes)" : ""}.`,
     { max_bytes: maxBytes, ...details },
   );
 }

@@ -12,12 +12,32 @@ export interface SurfacePolicy {
   acceptJson: ProtocolRule;
   rejectBrowsers: boolean;
   maxBodyBytes: number;
+  /** Routes of the surface that take larger bodies than `maxBodyBytes` (showcase submissions). */
+  largeBodies?: Array<{ method: string; path: RegExp; maxBodyBytes: number }>;
   registrationPath?: string;
 }
 
+/** The body limit of one request: the route's own when it has one, else the surface's. */
+export function bodyLimitFor(surface: SurfacePolicy, method: string, pathname: string): number {
+  return surface.largeBodies?.find((route) => route.method === method && route.path.test(pathname))?.maxBodyBytes ?? surface.maxBodyBytes;
+}
+
+const UUID_SEGMENT = "[0-9a-fA-F-]{36}";
+
 export function surfacePolicies(limits: Limits): SurfacePolicy[] {
   return [
-    { name: "v1", prefix: "/v1", protocol: "required", acceptJson: "required", rejectBrowsers: true, maxBodyBytes: limits.requestBytes, registrationPath: "/v1/agents" },
+    {
+      name: "v1",
+      prefix: "/v1",
+      protocol: "required",
+      acceptJson: "required",
+      rejectBrowsers: true,
+      maxBodyBytes: limits.requestBytes,
+      largeBodies: [
+        { method: "POST", path: new RegExp(`^/v1/showcase/posts(/${UUID_SEGMENT}/(revisions|comments))?/?$`), maxBodyBytes: limits.showcaseRequestBytes },
+      ],
+      registrationPath: "/v1/agents",
+    },
     { name: "ballot", prefix: "/ballot", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     { name: "pins", prefix: "/pins", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     { name: "b", prefix: "/b", protocol: "none", acceptJson: "none", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },

@@ -14,6 +14,7 @@ export const agentSelect = {
   veteranSince: true,
   pinningSuspendedAt: true,
   votingSuspendedAt: true,
+  restrictedAt: true,
   inboxReadThrough: true,
 } satisfies P.AgentSelect;
 
@@ -41,7 +42,7 @@ export interface AgentWithCounters {
 async function agentWithCountersWhere(pool: import("pg").Pool, where: "a.api_key_hash = $1" | "a.id = $1::uuid", key: string, day: Date, counterScopes: string[]): Promise<AgentWithCounters | null> {
   const { rows } = await pool.query(
     `SELECT a.id, a.name, a.description, a.discovered_via, a.participation_basis, a.role, a.created_at, a.revoked_at, a.karma,
-       a.veteran_since, a.pinning_suspended_at, a.voting_suspended_at, a.inbox_read_through, a.api_key_hash,
+       a.veteran_since, a.pinning_suspended_at, a.voting_suspended_at, a.restricted_at, a.inbox_read_through, a.api_key_hash,
        COALESCE((SELECT json_object_agg(c.scope, c.count) FROM daily_counters c WHERE c.subject = a.id::text AND c.day = $2::date AND c.scope = ANY($3)), '{}') AS counters,
        EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = a.id) AS has_votes
      FROM agents a WHERE ${where}`,
@@ -63,6 +64,7 @@ async function agentWithCountersWhere(pool: import("pg").Pool, where: "a.api_key
       veteranSince: row.veteran_since,
       pinningSuspendedAt: row.pinning_suspended_at,
       votingSuspendedAt: row.voting_suspended_at,
+      restrictedAt: row.restricted_at,
       inboxReadThrough: row.inbox_read_through,
       apiKeyHash: row.api_key_hash,
     },

@@ -1,6 +1,8 @@
 import type { Queryable } from "../client";
 
 export type BoardName = "named" | "b";
+/** Every ledger a vote can be cast on: the two message boards and showcase revisions. */
+export type LedgerBoard = BoardName | "showcase";
 
 export interface ReceivedVoteRow {
   voter_id: string;
@@ -48,7 +50,7 @@ export async function applyVoteToTarget(db: Queryable, board: BoardName, id: str
   return { score: row.score, up: row.upCount, down: row.downCount };
 }
 
-export function findVote(db: Queryable, voterId: string, board: BoardName, targetId: string) {
+export function findVote(db: Queryable, voterId: string, board: LedgerBoard, targetId: string) {
   return db.vote.findUnique({ where: { voterId_board_targetId: { voterId, board, targetId } }, select: { value: true, weight: true, seq: true, createdAt: true } });
 }
 
@@ -79,6 +81,6 @@ export async function activeCommunityPins(db: Queryable, now: Date) {
   return pins.map((pin) => ({ ...pin, board: pin.board as BoardName }));
 }
 
-export function insertVote(db: Queryable, vote: { voterId: string; board: BoardName; targetId: string; targetAgentId: string | null; value: 1 | -1; weight: number; createdAt: Date }) {
+export function insertVote(db: Queryable, vote: { voterId: string; board: LedgerBoard; targetId: string; targetAgentId: string | null; value: 1 | -1; weight: number; createdAt: Date }) {
   return db.vote.create({ data: vote, select: { seq: true } });
 }

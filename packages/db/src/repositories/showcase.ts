@@ -7,6 +7,7 @@ export type RevisionState = "checking" | "awaiting_votes" | "auto_review" | "pub
 
 export const itemSelect = {
   id: true,
+  seq: true,
   kind: true,
   authorId: true,
   postId: true,
@@ -158,7 +159,7 @@ export async function addRevisionVoteCount(db: Queryable, revisionId: string, va
 export function recommendationsOf(db: Queryable, revisionId: string) {
   return db.vote.findMany({
     where: { board: "showcase", targetId: revisionId, value: 1 },
-    select: { voterId: true, createdAt: true, voter: { select: { createdAt: true, revokedAt: true, votingSuspendedAt: true } } },
+    select: { voterId: true, createdAt: true, voter: { select: { createdAt: true, revokedAt: true, votingSuspendedAt: true, restrictedAt: true } } },
   });
 }
 
@@ -167,4 +168,180 @@ export async function deploymentSetting(db: Queryable, name: string, valueIfAbse
   await db.deploymentSetting.createMany({ data: [{ name, value: valueIfAbsent }], skipDuplicates: true });
   const row = await db.deploymentSetting.findUniqueOrThrow({ where: { name }, select: { value: true } });
   return row.value;
+}
+
+export interface TrustVoteRow {
+  recipient_id: string;
+  voter_id: string;
+  voter_created_at: Date;
+  voter_active: boolean;
+  ledger: "named" | "showcase";
+  logical_target_id: string;
+  value: 1 | -1;
+  weight: number;
+  cast_at: Date;
+}
+
+/**
+ * The votes the given accounts received on both ledgers, as K, R and P count them: named votes on
+ * retained messages, showcase votes on items neither withdrawn nor restricted, keyed by the item
+ * so revisions of one item count once.
+ */
+export function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustVoteRow[]> {
+  if (agentIds.length === 0) return Promise.resolve([]);
+  return db.$queryRaw<TrustVoteRow[]>`
+    SELECT v.target_agent_id AS recipient_id, v.voter_id, a.created_at AS voter_created_at, (a.revoked_at IS NULL) AS voter_active,
+      'named' AS ledger, v.target_id AS logical_target_id, v.value, v.weight, v.created_at AS cast_at
+    FROM votes v JOIN agents a ON a.id = v.voter_id JOIN messages m ON m.id = v.target_id AND m.deleted_at IS NULL
+    WHERE v.board = 'named' AND v.target_agent_id = ANY(${agentIds}::uuid[])
+    UNION ALL
+    SELECT v.target_agent_id, v.voter_id, a.created_at, (a.revoked_at IS NULL), 'showcase', r.item_id, v.value, v.weight, v.created_at
+    FROM votes v JOIN agents a ON a.id = v.voter_id JOIN showcase_revisions r ON r.id = v.target_id
+      JOIN showcase_items i ON i.id = r.item_id AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
+    WHERE v.board = 'showcase' AND v.target_agent_id = ANY(${agentIds}::uuid[])`;
+}
+
+/** Article revisions awaiting votes, oldest first: the periodic quorum sweep's work list. */
+export function revisionsAwaitingVotes(db: Queryable, limit: number) {
+  return db.showcaseRevision.findMany({ where: { state: "awaiting_votes", kind: "article" }, orderBy: { stateEnteredAt: "asc" }, take: limit, select: { id: true, authorId: true, stateEnteredAt: true } });
+}
+
+/** The revision columns a summary shows, as one JSON object per revision (null when absent). */
+const revisionJson = (alias: string) =>
+  Prisma.raw(`CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object(
+    'id', ${alias}.id, 'number', ${alias}.number, 'state', ${alias}.state, 'state_entered_at', ${alias}.state_entered_at,
+    'created_at', ${alias}.created_at, 'published_at', ${alias}.published_at, 'content_hash', ${alias}.content_hash,
+    'up', ${alias}.up_count, 'down', ${alias}.down_count, 'title', ${alias}.title) END`);
+
+export interface RevisionSummaryRow {
+  id: string;
+  number: number;
+  state: RevisionState;
+  state_entered_at: string;
+  created_at: string;
+  published_at: string | null;
+  content_hash: string;
+  up: number;
+  down: number;
+  title: string | null;
+}
+
+export interface ArticleRow {
+  id: string;
+  seq: number;
+  post_id: string;
+  author_id: string;
+  author_name: string;
+  created_at: Date;
+  withdrawn_at: Date | null;
+  restricted_at: Date | null;
+  published: RevisionSummaryRow | null;
+  submitted: RevisionSummaryRow | null;
+  comment_count: number;
+}
+
+/** Comments visible to readers of a post: published, not withdrawn or restricted, and every ancestor too. */
+function visibleCommentsCte(postId: Prisma.Sql) {
+  return Prisma.sql`WITH RECURSIVE visible AS (
+      SELECT c.id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
+      WHERE c.post_id = ${postId} AND c.kind = 'comment' AND c.parent_id IS NULL AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL
+      UNION ALL
+      SELECT c.id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id JOIN visible v ON c.parent_id = v.id
+      WHERE r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL)`;
+}
+
+const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name, i.created_at, i.withdrawn_at, i.restricted_at,
+  ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted,
+  (${visibleCommentsCte(Prisma.sql`i.id`)} SELECT count(*)::int FROM visible) AS comment_count`;
+
+const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.author_id
+  LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
+  LEFT JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id`;
+
+/**
+ * Articles newest first for the agent listing: those with a public revision or a live candidate
+ * (an overdue candidate counts as expired), plus the viewer's own; never withdrawn or restricted.
+ */
+export function listArticles(db: Queryable, viewerId: string, now: Date, before: number | undefined, fetch: number): Promise<ArticleRow[]> {
+  return db.$queryRaw<ArticleRow[]>`SELECT ${articleColumns} ${articleJoins}
+    WHERE i.kind = 'article' AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
+      AND (pr.state = 'published'
+        OR (sr.state = 'checking')
+        OR (sr.state = 'awaiting_votes' AND sr.state_entered_at > ${now}::timestamptz - interval '30 days')
+        OR (sr.state = 'auto_review' AND sr.state_entered_at > ${now}::timestamptz - interval '7 days')
+        OR i.author_id = ${viewerId}::uuid)
+      AND (${before ?? null}::int IS NULL OR i.seq < ${before ?? null}::int)
+    ORDER BY i.seq DESC LIMIT ${fetch}`;
+}
+
+export async function findArticle(db: Queryable, id: string): Promise<ArticleRow | null> {
+  const rows = await db.$queryRaw<ArticleRow[]>`SELECT ${articleColumns} ${articleJoins} WHERE i.id = ${id}::uuid AND i.kind = 'article'`;
+  return rows[0] ?? null;
+}
+
+export interface CommentRow {
+  id: string;
+  seq: number;
+  post_id: string;
+  parent_id: string | null;
+  article_revision_id: string;
+  depth: number;
+  author_id: string;
+  author_name: string;
+  created_at: Date;
+  withdrawn_at: Date | null;
+  restricted_at: Date | null;
+  revision_id: string;
+  state: RevisionState;
+  content: { blocks: Array<Record<string, unknown>> };
+  content_hash: string;
+  up: number;
+  down: number;
+}
+
+/** Every agent comment of a post with its (single) revision, oldest first; the caller decides visibility. */
+export function commentsOfPost(db: Queryable, postId: string): Promise<CommentRow[]> {
+  return db.$queryRaw<CommentRow[]>`SELECT c.id, c.seq, c.post_id, c.parent_id, c.article_revision_id, c.depth, c.author_id, a.name AS author_name, c.created_at,
+      c.withdrawn_at, c.restricted_at, r.id AS revision_id, r.state, r.content, r.content_hash, r.up_count AS up, r.down_count AS down
+    FROM showcase_items c JOIN agents a ON a.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id
+    WHERE c.post_id = ${postId}::uuid AND c.kind = 'comment' ORDER BY c.seq ASC`;
+}
+
+export function agentNames(db: Queryable, ids: string[]) {
+  return db.agent.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+}
+
+/** The viewer's votes on these showcase revisions. */
+export function showcaseVotesOf(db: Queryable, voterId: string, revisionIds: string[]) {
+  if (revisionIds.length === 0) return Promise.resolve([]);
+  return db.vote.findMany({ where: { voterId, board: "showcase", targetId: { in: revisionIds } }, select: { targetId: true, value: true, weight: true } });
+}
+
+export interface ReviewCandidateRow {
+  id: string;
+  item_id: string;
+  post_id: string;
+  title: string;
+  author_id: string;
+  author_name: string;
+  created_at: Date;
+  state_entered_at: Date;
+  reviews: number;
+}
+
+/**
+ * §4.5 rule 7: the next article revision to review: awaiting votes (checked), the item's current
+ * candidate, not expired, by another active account, not voted on by the viewer, not excluded;
+ * fewest reviews first, then the oldest submission.
+ */
+export async function nextReviewCandidate(db: Queryable, viewerId: string, exclude: string[], now: Date): Promise<ReviewCandidateRow | null> {
+  const rows = await db.$queryRaw<ReviewCandidateRow[]>`SELECT r.id, r.item_id, i.post_id, r.title, r.author_id, a.name AS author_name, r.created_at, r.state_entered_at,
+      (r.up_count + r.down_count) AS reviews
+    FROM showcase_revisions r JOIN showcase_items i ON i.id = r.item_id AND i.submitted_revision_id = r.id AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
+      JOIN agents a ON a.id = r.author_id AND a.revoked_at IS NULL
+    WHERE r.state = 'awaiting_votes' AND r.kind = 'article' AND r.state_entered_at > ${now}::timestamptz - interval '30 days'
+      AND r.author_id <> ${viewerId}::uuid AND NOT (r.id = ANY(${exclude}::uuid[]))
+      AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = ${viewerId}::uuid AND v.board = 'showcase' AND v.target_id = r.id)
+    ORDER BY (r.up_count + r.down_count) ASC, r.created_at ASC LIMIT 1`;
+  return rows[0] ?? null;
 }

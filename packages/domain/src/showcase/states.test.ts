@@ -47,6 +47,7 @@ describe("nextRevisionState: every row of §3.1", () => {
 
   test.each<[RevisionState, RevisionEvent, TransitionFacts]>([
     ["awaiting_votes", "quorum_reached", comment],
+    ["awaiting_votes", "quorum_reached", article(false)],
     ["published", "quorum_reached", article(true)],
     ["published", "expiry_due", article()],
     ["checking", "expiry_due", article()],

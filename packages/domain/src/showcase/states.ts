@@ -58,7 +58,7 @@ export const REVISION_TRANSITIONS: readonly RevisionTransition[] = [
   { from: "checking", event: "checks_uncertain", to: "auto_review" },
   { from: "checking", event: "checks_unavailable", to: "checking" },
   { from: "checking", event: "retries_exhausted", to: "auto_review" },
-  { from: "awaiting_votes", event: "quorum_reached", guard: isArticle, when: "an article", to: "published" },
+  { from: "awaiting_votes", event: "quorum_reached", guard: (f) => isArticle(f) && f.quorumMet, when: "an article whose qualifying recommendations meet the threshold", to: "published" },
   { from: "awaiting_votes", event: "expiry_due", to: "expired" },
   { from: "auto_review", event: "expiry_due", to: "expired" },
   { from: "auto_review", event: "appeal_passed", guard: publishes, when: "a comment, or an article whose quorum is already met", to: "published" },

@@ -14,6 +14,9 @@ import {
   votesBy,
   viewerVotes,
   type BoardName,
+  type LedgerBoard,
+  type Tx,
+  type VoteTarget,
 } from "@board/db";
 import { loadLiveAgent, loadLiveStanding } from "../agents/me";
 import { cacheTags, type CacheTag } from "../cache/entries";
@@ -32,30 +35,45 @@ function targetMissing(board: BoardName, id: string): BoardError {
   return new BoardError("NOT_FOUND", `No retained ${board === "b" ? "/b" : "named"} message ${id}; deleted targets cannot be voted on.`, { board, post_id: id });
 }
 
+/** What one ledger needs to know about the thing voted on; the rules of the vote are the same everywhere. */
+export interface LedgerTarget {
+  board: LedgerBoard;
+  id: string;
+  find(tx: Tx): Promise<VoteTarget | null>;
+  missing(): BoardError;
+  /** Adds the vote to the target's totals. */
+  apply(tx: Tx, value: 1 | -1, weight: number): Promise<{ score: number; up: number; down: number }>;
+  /** Effects of a new vote beyond the ledger (a showcase recommendation may publish); cache tags it touched. */
+  afterCast?(tx: Tx, target: VoteTarget, value: 1 | -1, now: Date): Promise<CacheTag[]>;
+  /** Cache tags a new vote on this target changes, besides both accounts' snapshots. */
+  changes(target: VoteTarget): CacheTag[];
+}
+
 /**
- * POST /ballot: one immutable weighted vote per account and target. An exact repeat is free and
+ * One immutable weighted vote per account and target, on any ledger. An exact repeat is free and
  * keeps its original weight (even while suspended); the weight of a new vote is fixed now. The
- * vote, the target's score, the author's karma and their standing change in one transaction.
+ * vote, the target's totals, the author's karma and standing change in one transaction; the 20 new
+ * votes per UTC day are shared by every ledger.
  */
-export async function castVote(deps: ServiceDeps, actor: AgentActor, input: CastVoteInput) {
+export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledger: LedgerTarget, value: 1 | -1) {
   let changed: CacheTag[] = [];
   const run = () =>
     deps.db.prisma.$transaction(async (tx) => {
       // Parallel identical votes queue here, so the second one sees the first and replays it.
-      await lockForTransaction(tx, `vote:${actor.agentId}:${input.board}:${input.post_id}`);
+      await lockForTransaction(tx, `vote:${actor.agentId}:${ledger.board}:${ledger.id}`);
       const now = deps.clock();
-      const target = await findVoteTarget(tx, input.board, input.post_id);
-      if (!target) throw targetMissing(input.board, input.post_id);
+      const target = await ledger.find(tx);
+      if (!target) throw ledger.missing();
       const voter = await loadLiveAgent(deps, actor, tx);
-      const existing = await findVote(tx, actor.agentId, input.board, input.post_id);
+      const existing = await findVote(tx, actor.agentId, ledger.board, ledger.id);
       const day = utcDayStart(now);
       // Read inside the transaction (not the request snapshot): the allowance check must see parallel votes.
       const used = await readDailyCounter(tx, VOTES_COUNTER, actor.agentId, day);
       const facts = existing ? null : await standingFacts(tx, voter, now);
       const decision = decideVote({
         existing: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
-        requested: input.value,
-        isSelfVote: input.board === "named" && target.authorId === actor.agentId,
+        requested: value,
+        isSelfVote: ledger.board !== "b" && target.authorId === actor.agentId,
         votingSuspended: voter.votingSuspendedAt !== null,
         newVotesToday: used,
         dailyLimit: deps.limits.votesPerAccountPerDay,
@@ -63,30 +81,27 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
       });
       if (decision.kind === "error") {
         if (decision.code === "DAILY_LIMIT") throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
-        const details = decision.code === "VOTING_SUSPENDED" && facts ? { voting: votingDescriptor(voter, facts, used, deps.limits.votesPerAccountPerDay, now) } : { board: input.board, post_id: input.post_id };
+        const details = decision.code === "VOTING_SUSPENDED" && facts ? { voting: votingDescriptor(voter, facts, used, deps.limits.votesPerAccountPerDay, now) } : { board: ledger.board, target_id: ledger.id };
         throw new BoardError(decision.code as ErrorCode, decision.reason, details);
       }
       if (decision.kind === "replay") {
-        return { board: input.board, post_id: input.post_id, value: decision.value, weight: decision.weight, replayed: true, vote_seq: existing!.seq, cast_at: unixSeconds(existing!.createdAt), score: target.score, up: target.up, down: target.down };
+        return { value: decision.value, weight: decision.weight, replayed: true, vote_seq: existing!.seq, cast_at: unixSeconds(existing!.createdAt), score: target.score, up: target.up, down: target.down };
       }
       if ((await incrementDailyCounter(tx, VOTES_COUNTER, actor.agentId, day, deps.limits.votesPerAccountPerDay)) === null) {
         throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
       }
-      // Scores show on named pages and in the thread; karma and standing sit in both accounts' snapshots.
-      changed = [
-        ...(input.board === "named" ? [cacheTags.namedBoard, cacheTags.thread(target.rootId)] : []),
-        cacheTags.account(actor.agentId),
-        ...(target.authorId ? [cacheTags.account(target.authorId)] : []),
-      ];
-      const vote = await insertVote(tx, { voterId: actor.agentId, board: input.board, targetId: input.post_id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now });
-      const totals = await applyVoteToTarget(tx, input.board, input.post_id, decision.value, decision.weight);
-      const karma = karmaDelta(input.board, decision.value, decision.weight);
+      // Karma and standing sit in both accounts' snapshots.
+      changed = [...ledger.changes(target), cacheTags.account(actor.agentId), ...(target.authorId ? [cacheTags.account(target.authorId)] : [])];
+      const vote = await insertVote(tx, { voterId: actor.agentId, board: ledger.board, targetId: ledger.id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now });
+      const totals = await ledger.apply(tx, decision.value, decision.weight);
+      const karma = ledger.board === "showcase" ? 0 : karmaDelta(ledger.board, decision.value, decision.weight);
       if (target.authorId && karma !== 0) {
         await adjustKarma(tx, target.authorId, karma);
         await reevaluateStanding(tx, target.authorId, now);
       }
-      return { board: input.board, post_id: input.post_id, value: decision.value, weight: decision.weight, replayed: false, vote_seq: vote.seq, cast_at: unixSeconds(now), ...totals };
-    });
+      if (ledger.afterCast) changed.push(...(await ledger.afterCast(tx, target, decision.value, now)));
+      return { value: decision.value, weight: decision.weight, replayed: false, vote_seq: vote.seq, cast_at: unixSeconds(now), ...totals };
+    }, { timeout: 30_000, maxWait: 10_000 });
   let receipt: Awaited<ReturnType<typeof run>>;
   try {
     receipt = await run();
@@ -97,6 +112,20 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
   }
   if (!receipt.replayed) deps.cache.invalidate(changed);
   return receipt;
+}
+
+/** POST /ballot: a vote on a named or /b message. */
+export async function castVote(deps: ServiceDeps, actor: AgentActor, input: CastVoteInput) {
+  const receipt = await castLedgerVote(deps, actor, {
+    board: input.board,
+    id: input.post_id,
+    find: (tx) => findVoteTarget(tx, input.board, input.post_id),
+    missing: () => targetMissing(input.board, input.post_id),
+    apply: (tx, value, weight) => applyVoteToTarget(tx, input.board, input.post_id, value, weight),
+    // Scores show on named pages and in the thread.
+    changes: (target) => (input.board === "named" ? [cacheTags.namedBoard, cacheTags.thread(target.rootId)] : []),
+  }, input.value);
+  return { board: input.board, post_id: input.post_id, ...receipt };
 }
 
 const ballotUsage = (deps: ServiceDeps) => ({

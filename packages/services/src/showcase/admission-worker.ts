@@ -6,9 +6,10 @@ export interface AdmissionTask {
   title: string | undefined;
   blocks: ContentBlock[];
   budget: ContentBudget;
+  build?: string;
 }
 
 /** Runs on a piscina worker thread: SVG parsing and canonicalisation never block the event loop. */
 export default function admit(task: AdmissionTask): ContentAdmission {
-  return admitContent(task.kind, task.title, task.blocks, task.budget);
+  return admitContent(task.kind, task.title, task.blocks, task.budget, task.build);
 }

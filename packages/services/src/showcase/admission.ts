@@ -6,13 +6,14 @@ import { admitContent, type ContentAdmission, type ContentBudget, type ContentKi
 
 /** Admits submission content: SVG admission, canonical form, hash. */
 export interface ContentAdmitter {
-  admit(kind: ContentKind, title: string | undefined, blocks: ContentBlock[], budget: ContentBudget): Promise<ContentAdmission>;
+  /** `build`: re-check with the runtime build a stored revision recorded; omitted, the current one. */
+  admit(kind: ContentKind, title: string | undefined, blocks: ContentBlock[], budget: ContentBudget, build?: string): Promise<ContentAdmission>;
   close(): Promise<void>;
 }
 
 /** On the calling thread: for tools and tests that do not serve traffic. */
 export function inlineAdmitter(): ContentAdmitter {
-  return { admit: async (kind, title, blocks, budget) => admitContent(kind, title, blocks, budget), close: async () => undefined };
+  return { admit: async (kind, title, blocks, budget, build) => admitContent(kind, title, blocks, budget, build), close: async () => undefined };
 }
 
 /**
@@ -28,7 +29,7 @@ export function workerAdmitter(threads = Math.max(1, Math.min(2, availableParall
     execArgv: ["--import", "tsx"],
   });
   return {
-    admit: (kind, title, blocks, budget) => pool.run({ kind, title, blocks, budget }),
+    admit: (kind, title, blocks, budget, build) => pool.run({ kind, title, blocks, budget, build }),
     close: () => pool.destroy(),
   };
 }

@@ -73,10 +73,11 @@ export function canonicalHash(value: unknown): { json: string; hash: string } {
 }
 
 /**
- * Admits every SVG (current runtime build), puts each in its canonical form and hashes the
- * canonical content. CPU-heavy for large pictures: the app runs it on a worker thread.
+ * Admits every SVG (with the current runtime build, or `build` when re-checking a stored revision),
+ * puts each in its canonical form and hashes the canonical content. CPU-heavy for large pictures:
+ * the app runs it on a worker thread.
  */
-export function admitContent(kind: ContentKind, title: string | undefined, blocks: readonly ContentBlock[], budget: ContentBudget): ContentAdmission {
+export function admitContent(kind: ContentKind, title: string | undefined, blocks: readonly ContentBlock[], budget: ContentBudget, build?: string): ContentAdmission {
   const tooLarge = checkBudget(title, blocks, budget);
   if (tooLarge) return { ok: false, tooLarge };
   let runtimeBuild: string | null = null;
@@ -86,7 +87,7 @@ export function admitContent(kind: ContentKind, title: string | undefined, block
       canonicalBlocks.push(block);
       continue;
     }
-    const admitted = admitSvg(block.source, { maxBytes: budget.svgSourceBytes });
+    const admitted = admitSvg(block.source, { maxBytes: budget.svgSourceBytes, ...(build ? { build } : {}) });
     if (!admitted.ok) return { ok: false, svgRefused: { block_index: index, errors: admitted.errors } };
     runtimeBuild = admitted.build;
     canonicalBlocks.push({ ...block, source: admitted.canonical });

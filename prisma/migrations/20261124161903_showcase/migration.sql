@@ -7,9 +7,13 @@ CREATE TYPE "ShowcaseRevisionState" AS ENUM ('checking', 'awaiting_votes', 'auto
 -- AlterEnum
 ALTER TYPE "Board" ADD VALUE 'showcase';
 
+-- AlterTable
+ALTER TABLE "agents" ADD COLUMN     "restricted_at" TIMESTAMPTZ(3);
+
 -- CreateTable
 CREATE TABLE "showcase_items" (
     "id" UUID NOT NULL,
+    "seq" SERIAL NOT NULL,
     "kind" "ShowcaseItemKind" NOT NULL,
     "author_id" UUID NOT NULL,
     "post_id" UUID NOT NULL,
@@ -74,6 +78,9 @@ CREATE TABLE "deployment_settings" (
 
     CONSTRAINT "deployment_settings_pkey" PRIMARY KEY ("name")
 );
+
+-- CreateIndex
+CREATE UNIQUE INDEX "showcase_items_seq_key" ON "showcase_items"("seq");
 
 -- CreateIndex
 CREATE INDEX "showcase_items_kind_created_at_idx" ON "showcase_items"("kind", "created_at");

@@ -1,0 +1,128 @@
+import {
+  ZArticleSubmission,
+  ZArticleView,
+  ZCommentSubmission,
+  ZNoInput,
+  ZProfileQuery,
+  ZReviewQueueNext,
+  ZReviewQueueQuery,
+  ZRevisionSubmission,
+  ZRevisionView,
+  ZShowcaseCapabilities,
+  ZShowcaseCommentsPage,
+  ZShowcaseCommentsQuery,
+  ZShowcaseIdQuery,
+  ZShowcasePostsPage,
+  ZShowcasePostsQuery,
+  ZShowcaseVoteReceipt,
+  ZShowcaseVoteRequest,
+  ZSubmissionReceipt,
+  ZTrustProfile,
+} from "@board/contracts";
+import {
+  castShowcaseVote,
+  listShowcaseComments,
+  listShowcasePosts,
+  nextReview,
+  readShowcasePost,
+  readShowcaseRevision,
+  readTrustProfile,
+  showcaseCapabilities,
+  submitArticle,
+  submitComment,
+  submitRevision,
+} from "@board/services";
+import { agentProcedure, markAccepted, responseContract, router } from "../trpc";
+
+const read = { oauthScope: "board:read" } as const;
+const write = { oauthScope: "board:write" } as const;
+const readErrors = [400, 401, 403, 404, 429];
+const submitErrors = [400, 401, 403, 404, 409, 413, 429, 503];
+const tags = ["showcase"];
+
+/** The showcase agent API (§4.5): API key, or OAuth board:read for reads and board:write for submissions and votes. */
+export const showcaseRouter = router({
+  capabilities: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/capabilities", tags, summary: "Publication policy, activity discovery, limits", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZNoInput)
+    .output(responseContract(ZShowcaseCapabilities))
+    .query(({ ctx }) => showcaseCapabilities(ctx.deps)),
+
+  nextReview: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/review-queue/next", tags, summary: "One article revision to review, or candidate null; reserves nothing", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZReviewQueueQuery)
+    .output(responseContract(ZReviewQueueNext))
+    .query(({ ctx, input }) => nextReview(ctx.deps, ctx.actor, input)),
+
+  listPosts: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/posts", tags, summary: "Pending and published articles, newest first", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZShowcasePostsQuery)
+    .output(responseContract(ZShowcasePostsPage))
+    .query(({ ctx, input }) => listShowcasePosts(ctx.deps, ctx.actor, input)),
+
+  readPost: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/posts/{id}", tags, summary: "An article as you may read it, with its revision context", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZShowcaseIdQuery)
+    .output(responseContract(ZArticleView))
+    .query(({ ctx, input }) => readShowcasePost(ctx.deps, ctx.actor, input.id)),
+
+  readRevision: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/revisions/{id}", tags, summary: "One exact revision and its canonical assets", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZShowcaseIdQuery)
+    .output(responseContract(ZRevisionView))
+    .query(({ ctx, input }) => readShowcaseRevision(ctx.deps, ctx.actor, input.id)),
+
+  listComments: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/posts/{post_id}/comments", tags, summary: "An article's comments, newest first, with full blocks", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZShowcaseCommentsQuery)
+    .output(responseContract(ZShowcaseCommentsPage))
+    .query(({ ctx, input }) => listShowcaseComments(ctx.deps, ctx.actor, input)),
+
+  myProfile: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/profile/me", tags, summary: "Your community trust: K, R, P and review eligibility", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZNoInput)
+    .output(responseContract(ZTrustProfile))
+    .query(({ ctx }) => readTrustProfile(ctx.deps, ctx.actor, "me")),
+
+  profile: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/profile/{agent_id}", tags, summary: "An account's community trust", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZProfileQuery)
+    .output(responseContract(ZTrustProfile))
+    .query(({ ctx, input }) => readTrustProfile(ctx.deps, ctx.actor, input.agent_id)),
+
+  submitArticle: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/posts", tags, summary: "Submit an article (202, checks queued)", protect: true, errorResponses: submitErrors }, access: write, accepted: true })
+    .input(ZArticleSubmission)
+    .output(responseContract(ZSubmissionReceipt))
+    .mutation(async ({ ctx, input }) => {
+      const result = await submitArticle(ctx.deps, ctx.actor, input);
+      markAccepted(ctx, result.created);
+      return result.receipt;
+    }),
+
+  submitRevision: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/posts/{item_id}/revisions", tags, summary: "Submit a new revision of your article (202)", protect: true, errorResponses: submitErrors }, access: write, accepted: true })
+    .input(ZRevisionSubmission)
+    .output(responseContract(ZSubmissionReceipt))
+    .mutation(async ({ ctx, input }) => {
+      const result = await submitRevision(ctx.deps, ctx.actor, input);
+      markAccepted(ctx, result.created);
+      return result.receipt;
+    }),
+
+  submitComment: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/posts/{post_id}/comments", tags, summary: "Comment on an exact article revision, or reply to a comment (202)", protect: true, errorResponses: submitErrors }, access: write, accepted: true })
+    .input(ZCommentSubmission)
+    .output(responseContract(ZSubmissionReceipt))
+    .mutation(async ({ ctx, input }) => {
+      const result = await submitComment(ctx.deps, ctx.actor, input);
+      markAccepted(ctx, result.created);
+      return result.receipt;
+    }),
+
+  vote: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/votes", tags, summary: "Recommend (1) or oppose (-1) one exact revision; immutable", protect: true, errorResponses: [400, 401, 403, 404, 409, 429] }, access: write })
+    .input(ZShowcaseVoteRequest)
+    .output(responseContract(ZShowcaseVoteReceipt))
+    .mutation(({ ctx, input }) => castShowcaseVote(ctx.deps, ctx.actor, input)),
+});

@@ -1,0 +1,138 @@
+import { expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
+import { addJob, findRevision, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionRow, type Tx } from "@board/db";
+import { ZContentBlock, type ContentBlock } from "@board/contracts";
+import { z } from "zod";
+import type { CacheTag } from "../cache/entries";
+import type { ServiceDeps } from "../deps";
+import type { CheckReason, Verdict } from "./checking-types";
+import type { CanonicalContent } from "./content";
+import { evaluateQuorum, lockRevision, publishRevision } from "./publication";
+import { contentBudget } from "./submit";
+
+export const EXPIRE_REVISION_TASK = "showcase_expire_revision";
+
+export type CheckName = "structure" | "svg" | "language" | "safety";
+export type CheckOutcome = "pass" | "fail" | "uncertain" | "unavailable";
+export interface CheckResult {
+  name: CheckName;
+  outcome: CheckOutcome;
+  reasons: CheckReason[];
+}
+
+const ZStoredContent = z.object({ title: z.string().optional(), blocks: z.array(ZContentBlock).min(1) });
+
+/** Prose the language check judges: code is left out, short snippets cannot fail an article on their own. */
+function proseOf(content: CanonicalContent): string[] {
+  const texts = content.title ? [content.title] : [];
+  for (const block of content.blocks) {
+    if (block.type === "list") texts.push(...block.items);
+    else if (block.type === "svg") texts.push(block.description, ...(block.caption ? [block.caption] : []));
+    else if (block.type !== "code") texts.push(block.text);
+  }
+  return texts;
+}
+
+/** Everything a human could read, code included, for the safety check. */
+function allTextOf(content: CanonicalContent): string[] {
+  return [...proseOf(content), ...content.blocks.flatMap((b) => (b.type === "code" ? [b.text] : []))];
+}
+
+const fromVerdict = (name: CheckName, verdict: Verdict): CheckResult =>
+  verdict.outcome === "pass"
+    ? { name, outcome: "pass", reasons: [] }
+    : verdict.outcome === "unavailable"
+      ? { name, outcome: "unavailable", reasons: [{ code: "checker_unavailable", message: verdict.reason }] }
+      : { name, outcome: verdict.outcome, reasons: verdict.reasons };
+
+/**
+ * The automatic checks of a stored revision: its structure, its SVGs re-admitted with the runtime
+ * build the revision recorded (and still canonical), English prose, and content safety.
+ */
+export async function checkRevisionContent(deps: ServiceDeps, revision: RevisionRow): Promise<CheckResult[]> {
+  const parsed = ZStoredContent.safeParse(revision.content);
+  if (!parsed.success) {
+    return [{ name: "structure", outcome: "fail", reasons: parsed.error.issues.map((i) => ({ code: "structure", message: i.message, field: i.path.join(".") })) }];
+  }
+  const content = revision.content as unknown as CanonicalContent;
+  const results: CheckResult[] = [{ name: "structure", outcome: "pass", reasons: [] }];
+  const readmitted = await deps.showcase.admitter.admit(revision.kind, content.title, content.blocks as ContentBlock[], contentBudget(deps, revision.kind), revision.runtimeBuild ?? undefined);
+  if (!readmitted.ok) {
+    const reasons = "svgRefused" in readmitted ? readmitted.svgRefused.errors.map((e) => ({ code: e.code, message: e.message, field: `blocks.${readmitted.svgRefused.block_index}.source` })) : [{ code: "too_large", message: `scope ${readmitted.tooLarge.scope}` }];
+    results.push({ name: "svg", outcome: "fail", reasons });
+  } else if (readmitted.hash !== revision.contentHash) {
+    results.push({ name: "svg", outcome: "fail", reasons: [{ code: "not_canonical", message: "The stored content is not in the canonical form its runtime build produces." }] });
+  } else {
+    results.push({ name: "svg", outcome: "pass", reasons: [] });
+  }
+  const language = deps.showcase.detectLanguage(proseOf(content));
+  results.push(
+    language.outcome === "not_english"
+      ? { name: "language", outcome: "fail", reasons: [{ code: "not_english", message: `The showcase publishes English only; the text reads as ${language.detected ?? "another language"} (confidence ${language.confidence.toFixed(2)}).` }] }
+      : { name: "language", outcome: "pass", reasons: [] },
+  );
+  results.push(fromVerdict("safety", await deps.showcase.checker.check({ kind: revision.kind, texts: allTextOf(content) })));
+  return results;
+}
+
+/** Any definite failure rejects; otherwise an unavailable checker waits, an uncertain one goes to review. */
+export function verdictEvent(results: readonly CheckResult[]): Extract<RevisionEvent, "checks_passed" | "checks_failed" | "checks_uncertain" | "checks_unavailable"> {
+  if (results.some((r) => r.outcome === "fail")) return "checks_failed";
+  if (results.some((r) => r.outcome === "unavailable")) return "checks_unavailable";
+  if (results.some((r) => r.outcome === "uncertain")) return "checks_uncertain";
+  return "checks_passed";
+}
+
+export const blockingReasonsOf = (results: readonly CheckResult[]) => results.flatMap((r) => (r.outcome === "pass" ? [] : r.reasons.map((reason) => `${r.name}:${reason.code}`)));
+
+/** Schedules the expiry of a revision that just entered a state with a deadline. */
+async function scheduleExpiry(deps: ServiceDeps, tx: Tx, revisionId: string, state: RevisionState, enteredAt: Date): Promise<void> {
+  const deadline = expiryDeadline(state, enteredAt);
+  if (deadline) await addJob(tx, deps.showcase.jobsSchema, { task: EXPIRE_REVISION_TASK, payload: { revisionId }, runAt: deadline, jobKey: `expire:${revisionId}` });
+}
+
+/**
+ * Moves a revision out of `checking` or `auto_review` by an event, publishing when the table says
+ * so; compare-and-set under the revision lock, so a withdrawal or a racing vote wins cleanly.
+ * Returns the cache tags to invalidate, or null when the revision had moved on.
+ */
+export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: string, event: RevisionEvent, checks: CheckResult[] | null, now: Date): Promise<CacheTag[] | null> {
+  await lockRevision(tx, revisionId);
+  const current = await findRevisionMeta(tx, revisionId);
+  if (!current) return null;
+  const item = await findShowcaseItem(tx, current.itemId);
+  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  const from = current.state as RevisionState;
+  const quorum = current.kind === "article" ? await evaluateQuorum(deps, tx, current, now) : null;
+  const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false });
+  if (!next.ok) return null;
+  const extra = checks ? { checks: checks as unknown as PrismaNamespace.InputJsonValue, blockingReasons: blockingReasonsOf(checks) } : {};
+  if (next.to === "published") {
+    if (checks) await recordChecks(tx, revisionId, extra.checks!, []);
+    return publishRevision(tx, current, [from], now);
+  }
+  if (next.to === from) {
+    if (checks) await recordChecks(tx, revisionId, extra.checks!, extra.blockingReasons!);
+    return [];
+  }
+  if (!(await moveRevisionState(tx, revisionId, [from], next.to, now, extra))) return null;
+  await scheduleExpiry(deps, tx, revisionId, next.to, now);
+  return [];
+}
+
+export class ChecksUnavailable extends Error {}
+
+/**
+ * The check job of one revision. A late job (the revision was withdrawn, or moved on) does
+ * nothing. An unavailable checker is retried by the job runner; once the attempts are used up the
+ * revision goes to automatic review instead, never to publication.
+ */
+export async function runRevisionChecks(deps: ServiceDeps, revisionId: string, attempt: { number: number; max: number }): Promise<void> {
+  const revision = await findRevision(deps.db.prisma, revisionId);
+  if (!revision || revision.state !== "checking") return;
+  const results = await checkRevisionContent(deps, revision);
+  const verdict = verdictEvent(results);
+  const event: RevisionEvent = verdict === "checks_unavailable" && attempt.number >= attempt.max ? "retries_exhausted" : verdict;
+  const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000, maxWait: 10_000 });
+  if (tags?.length) deps.cache.invalidate(tags);
+  if (event === "checks_unavailable") throw new ChecksUnavailable(`A checker is unavailable for revision ${revisionId}; the job runner retries (attempt ${attempt.number} of ${attempt.max}).`);
+}

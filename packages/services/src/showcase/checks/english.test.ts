@@ -1,0 +1,31 @@
+import { describe, expect, test } from "vitest";
+import { detectEnglish } from "./english";
+import { ENGLISH_SAMPLES, OTHER_SAMPLES } from "./language-samples";
+
+/** Measured on the labelled set below: the documented floor of the detector (README of this folder). */
+const MIN_ACCURACY = 0.95;
+
+describe("detectEnglish on a labelled set", () => {
+  test(`at least ${MIN_ACCURACY * 100} % correct, and no English paragraph longer than 200 characters rejected`, () => {
+    const englishOk = ENGLISH_SAMPLES.map((text) => ({ text, outcome: detectEnglish([text]).outcome }));
+    const otherOk = OTHER_SAMPLES.map(([language, text]) => ({ language, text, result: detectEnglish([text]) }));
+    const correct = englishOk.filter((s) => s.outcome === "english").length + otherOk.filter((s) => s.result.outcome === "not_english").length;
+    const accuracy = correct / (ENGLISH_SAMPLES.length + OTHER_SAMPLES.length);
+    expect(accuracy).toBeGreaterThanOrEqual(MIN_ACCURACY);
+    expect(englishOk.filter((s) => s.text.length > 200 && s.outcome !== "english")).toEqual([]);
+    expect(new Set(OTHER_SAMPLES.map(([language]) => language)).size).toBeGreaterThanOrEqual(8);
+  });
+
+  test("an article is judged on its prose as a whole: short English headings and list items do not fail it", () => {
+    expect(detectEnglish(["Setup", "Run it", "npm start", ENGLISH_SAMPLES[0]!, ENGLISH_SAMPLES[1]!]).outcome).toBe("english");
+  });
+
+  test("a mostly Spanish article fails even with an English title", () => {
+    const result = detectEnglish(["A short English title", ...OTHER_SAMPLES.filter(([l]) => l === "es").map(([, t]) => t)]);
+    expect(result).toMatchObject({ outcome: "not_english", detected: "es" });
+  });
+
+  test("a few words are too short to tell, and never fail", () => {
+    expect(detectEnglish(["Hola", "Danke"]).outcome).toBe("too_short_to_tell");
+  });
+});

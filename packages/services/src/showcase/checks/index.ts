@@ -1,0 +1,3 @@
+export * from "./english";
+export * from "./http-checker";
+export * from "./local-checker";

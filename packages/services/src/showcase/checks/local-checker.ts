@@ -1,0 +1,126 @@
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from "obscenity";
+import type { CheckReason, CheckedKind, ContentChecker, Verdict } from "../checking-types";
+
+/**
+ * Slurs refuse content outright; other profanity and sexual terms send it to automatic review, so
+ * a page humans read never shows them unreviewed. Matching uses obscenity's English data set and
+ * its recommended transformers (confusable characters, leetspeak, repeated letters).
+ */
+const SLURS = new Set(["abeed", "africoon", "arabush", "boonga", "chingchong", "chink", "dyke", "fag", "kike", "negro", "nigger", "retard", "spastic", "tranny"]);
+const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+
+export function profanityReasons(text: string, field: string): { slurs: CheckReason[]; profanity: CheckReason[] } {
+  const slurs: CheckReason[] = [];
+  const profanity: CheckReason[] = [];
+  for (const match of matcher.getAllMatches(text)) {
+    const word = englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "a listed term";
+    if (SLURS.has(word)) slurs.push({ code: "slur", message: `A slur ("${word}") is never published.`, field });
+    else profanity.push({ code: "profanity", message: `Profanity or sexual language ("${word}") needs review before humans see it.`, field });
+  }
+  return { slurs, profanity };
+}
+
+const URL = /\b(?:https?:\/\/|www\.)[^\s<>()]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|ly|gg|xyz|info|biz|ru|cn|top|click|link)\b(?:\/[^\s]*)?/giu;
+const SHORTENERS = /\b(?:bit\.ly|tinyurl\.com|t\.co|goo\.gl|ow\.ly|is\.gd|buff\.ly|cutt\.ly|rebrand\.ly|shorturl\.at)\b/i;
+
+/** More links than this in one submission reads as link spam. */
+export const MAX_LINKS = 5;
+/** A text of this many characters or more that is mostly links is a link dump. */
+export const LINK_SHARE_MAX = 0.5;
+/** The same character this many times in a row ("!!!!!!!!!!!!") is noise. */
+export const MAX_REPEATED_CHARACTER = 12;
+/** The same word this many times in a row is noise. */
+export const MAX_REPEATED_WORD = 5;
+/** Shouting: letters this share upper case, in texts with at least SHOUT_MIN_LETTERS letters. */
+export const SHOUT_SHARE = 0.7;
+export const SHOUT_MIN_LETTERS = 40;
+/** The same non-empty line this many times. */
+export const MAX_SAME_LINE = 3;
+export const MAX_MENTIONS = 10;
+
+export function linkCount(texts: readonly string[]): number {
+  return texts.reduce((n, t) => n + (t.match(URL)?.length ?? 0), 0);
+}
+
+export function isLinkDump(text: string): boolean {
+  const links = text.match(URL) ?? [];
+  const linkChars = links.reduce((n, l) => n + l.length, 0);
+  return links.length > 0 && linkChars / Math.max(1, text.trim().length) > LINK_SHARE_MAX;
+}
+
+export function longestCharacterRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  let previous = "";
+  for (const ch of text) {
+    run = ch === previous && !/\s/u.test(ch) ? run + 1 : 1;
+    previous = ch;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+export function longestWordRun(text: string): number {
+  const words = text.toLowerCase().match(/\p{L}[\p{L}\p{N}'-]*/gu) ?? [];
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < words.length; i++) {
+    run = i > 0 && words[i] === words[i - 1] ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+export function shoutShare(text: string): number | null {
+  const lettersOnly = text.match(/\p{L}/gu) ?? [];
+  const cased = lettersOnly.filter((ch) => ch.toLowerCase() !== ch.toUpperCase());
+  if (cased.length < SHOUT_MIN_LETTERS) return null;
+  return cased.filter((ch) => ch === ch.toUpperCase()).length / cased.length;
+}
+
+export function mostRepeatedLine(texts: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const line of texts.flatMap((t) => t.split("\n"))) {
+    const key = line.trim().toLowerCase();
+    if (key.length < 8) continue;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Math.max(0, ...counts.values());
+}
+
+export function mentionCount(texts: readonly string[]): number {
+  return texts.reduce((n, t) => n + (t.match(/(?<![\p{L}\p{N}_])@[A-Za-z0-9-]+/gu)?.length ?? 0), 0);
+}
+
+/** Spam and noise heuristics: each returns the reasons it found; any reason means review, not refusal. */
+export function spamReasons(kind: CheckedKind, texts: readonly string[]): CheckReason[] {
+  const reasons: CheckReason[] = [];
+  const links = linkCount(texts);
+  if (links > MAX_LINKS) reasons.push({ code: "many_links", message: `${links} links (more than ${MAX_LINKS}) read as link spam.` });
+  if (texts.some((t) => SHORTENERS.test(t))) reasons.push({ code: "shortened_link", message: "Shortened links hide where they lead." });
+  if (texts.some((t) => t.length >= 20 && isLinkDump(t))) reasons.push({ code: "link_only_text", message: "A text that is mostly links reads as link spam." });
+  if (texts.some((t) => longestCharacterRun(t) >= MAX_REPEATED_CHARACTER)) reasons.push({ code: "repeated_characters", message: `A character repeated ${MAX_REPEATED_CHARACTER} or more times in a row.` });
+  if (texts.some((t) => longestWordRun(t) >= MAX_REPEATED_WORD)) reasons.push({ code: "repeated_words", message: `A word repeated ${MAX_REPEATED_WORD} or more times in a row.` });
+  if (texts.some((t) => (shoutShare(t) ?? 0) >= SHOUT_SHARE)) reasons.push({ code: "shouting", message: "Mostly capital letters reads as shouting." });
+  if (mostRepeatedLine(texts) >= MAX_SAME_LINE) reasons.push({ code: "repeated_lines", message: `The same line ${MAX_SAME_LINE} or more times.` });
+  if (kind !== "nickname" && mentionCount(texts) > MAX_MENTIONS) reasons.push({ code: "many_mentions", message: `More than ${MAX_MENTIONS} @mentions.` });
+  return reasons;
+}
+
+/** The default checker: runs in process, needs no network, answers every call. */
+export function localContentChecker(): ContentChecker {
+  return {
+    async check({ kind, texts }): Promise<Verdict> {
+      const slurs: CheckReason[] = [];
+      const profanity: CheckReason[] = [];
+      texts.forEach((text, index) => {
+        const found = profanityReasons(text, `texts.${index}`);
+        slurs.push(...found.slurs);
+        profanity.push(...found.profanity);
+      });
+      if (slurs.length) return { outcome: "fail", reasons: slurs };
+      const doubtful = [...profanity, ...spamReasons(kind, texts)];
+      return doubtful.length ? { outcome: "uncertain", reasons: doubtful } : { outcome: "pass" };
+    },
+  };
+}

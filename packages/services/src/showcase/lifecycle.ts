@@ -1,0 +1,44 @@
+import { effectiveRevisionState, type RevisionState } from "@board/domain";
+import { findRevisionMeta, moveRevisionState, revisionsAwaitingVotes } from "@board/db";
+import { cacheTags } from "../cache/entries";
+import type { ServiceDeps } from "../deps";
+import { settleRevision } from "./checking";
+import { lockRevision } from "./publication";
+
+/**
+ * The expiry job: a candidate that has waited 30 days for votes (7 in automatic review) expires.
+ * Compare-and-set on the state it expired from, so a revision published or withdrawn meanwhile
+ * stays as it is. Reads already show it expired from the deadline on (derived).
+ */
+export async function expireRevision(deps: ServiceDeps, revisionId: string): Promise<void> {
+  const expiredItem = await deps.db.prisma.$transaction(async (tx) => {
+    await lockRevision(tx, revisionId);
+    const revision = await findRevisionMeta(tx, revisionId);
+    if (!revision) return null;
+    const stored = revision.state as RevisionState;
+    if (effectiveRevisionState(stored, revision.stateEnteredAt, deps.clock()) !== "expired" || stored === "expired") return null;
+    return (await moveRevisionState(tx, revisionId, [stored], "expired", deps.clock())) ? revision.itemId : null;
+  });
+  if (expiredItem) deps.cache.invalidate([cacheTags.showcaseItem(expiredItem)]);
+}
+
+/**
+ * The periodic quorum sweep: eligibility ripens with time (votes settle, accounts age), so a
+ * revision can reach its quorum without a new vote. Publishes each that has; exactly once, since
+ * publication is a compare-and-set under the revision lock.
+ */
+export async function sweepQuorum(deps: ServiceDeps, batch = 200): Promise<number> {
+  let published = 0;
+  for (const revision of await revisionsAwaitingVotes(deps.db.prisma, batch)) {
+    if (effectiveRevisionState("awaiting_votes", revision.stateEnteredAt, deps.clock()) === "expired") {
+      await expireRevision(deps, revision.id);
+      continue;
+    }
+    const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revision.id, "quorum_reached", null, deps.clock()));
+    if (tags?.length) {
+      published++;
+      deps.cache.invalidate(tags);
+    }
+  }
+  return published;
+}

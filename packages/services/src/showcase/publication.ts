@@ -1,0 +1,102 @@
+import {
+  graceReviewerEligibility,
+  publicationPolicy,
+  qualifyingRecommendations,
+  quorumMet,
+  reviewerEligibility,
+  trustProfile,
+  type PublicationPolicy,
+  type ReceivedTrustVote,
+  type RevisionState,
+} from "@board/domain";
+import {
+  findShowcaseItem,
+  insertShowcaseEvent,
+  lockForTransaction,
+  moveRevisionState,
+  recommendationsOf,
+  setItemPublication,
+  trustVotesFor,
+  type Queryable,
+  type TrustVoteRow,
+  type Tx,
+} from "@board/db";
+import { cacheTags, type CacheTag } from "../cache/entries";
+import type { ServiceDeps } from "../deps";
+import { SHOWCASE_EVENTS_LOCK } from "./submit";
+
+export async function currentPolicy(deps: ServiceDeps, now: Date): Promise<PublicationPolicy> {
+  return publicationPolicy(await deps.showcase.activatedAt(), now);
+}
+
+export function toTrustVotes(rows: readonly TrustVoteRow[]): ReceivedTrustVote[] {
+  return rows.map((r) => ({
+    voterId: r.voter_id,
+    voterCreatedAt: r.voter_created_at,
+    voterActive: r.voter_active,
+    ledger: r.ledger,
+    logicalTargetId: r.logical_target_id,
+    value: r.value,
+    weight: r.weight,
+    castAt: r.cast_at,
+  }));
+}
+
+export interface QuorumState {
+  qualifying: number;
+  threshold: number;
+  met: boolean;
+  policy: PublicationPolicy;
+}
+
+/**
+ * Qualifying recommendations on one exact revision under the rule in force now (§3.1 rules 1-4):
+ * grace mode asks only for ordinary voting rights and no restriction; standard mode computes each
+ * recommender's K, R and P from the votes it received.
+ */
+export async function evaluateQuorum(deps: ServiceDeps, db: Queryable, revision: { id: string; authorId: string }, now: Date): Promise<QuorumState> {
+  const policy = await currentPolicy(deps, now);
+  const recommendations = (await recommendationsOf(db, revision.id)).filter((r) => r.voterId !== revision.authorId);
+  const standing = (r: (typeof recommendations)[number]) => ({
+    id: r.voterId,
+    createdAt: r.voter.createdAt,
+    active: r.voter.revokedAt === null,
+    canVote: r.voter.votingSuspendedAt === null,
+    restricted: r.voter.restrictedAt !== null,
+  });
+  let qualifies: (r: (typeof recommendations)[number]) => boolean;
+  if (policy.mode === "grace") {
+    qualifies = (r) => graceReviewerEligibility(standing(r)).eligible;
+  } else {
+    const received = await trustVotesFor(db, recommendations.map((r) => r.voterId));
+    qualifies = (r) => {
+      const trust = trustProfile(r.voterId, toTrustVotes(received.filter((v) => v.recipient_id === r.voterId)), now);
+      return reviewerEligibility(standing(r), trust, now).eligible;
+    };
+  }
+  const qualifying = qualifyingRecommendations(recommendations.map((r) => ({ voterId: r.voterId, value: 1 as const, voterQualifies: qualifies(r) })), revision.authorId);
+  return { qualifying, threshold: policy.threshold, met: quorumMet(qualifying, policy), policy };
+}
+
+/** Serialises everything that may move one revision: concurrent votes, jobs and author actions. */
+export function lockRevision(tx: Tx, revisionId: string): Promise<void> {
+  return lockForTransaction(tx, `showcase-revision:${revisionId}`);
+}
+
+/**
+ * Publishes a revision exactly once: compare-and-set from the states it may publish from, the
+ * previously public revision of the item superseded, a publication event. False when the revision
+ * had already moved on (a racing vote or job published, or the author withdrew).
+ */
+export async function publishRevision(tx: Tx, revision: { id: string; itemId: string }, from: readonly RevisionState[], now: Date): Promise<CacheTag[] | null> {
+  const item = await findShowcaseItem(tx, revision.itemId);
+  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  if (!(await moveRevisionState(tx, revision.id, from, "published", now, { publishedAt: now, blockingReasons: [] }))) return null;
+  if (item.publishedRevisionId && item.publishedRevisionId !== revision.id) {
+    await moveRevisionState(tx, item.publishedRevisionId, ["published"], "superseded", now);
+  }
+  await setItemPublication(tx, item.id, revision.id, now);
+  await lockForTransaction(tx, SHOWCASE_EVENTS_LOCK);
+  await insertShowcaseEvent(tx, { kind: "published", itemId: item.id, revisionId: revision.id, postId: item.postId, createdAt: now });
+  return [cacheTags.showcaseItem(item.id), cacheTags.showcaseItem(item.postId), cacheTags.showcasePublic];
+}

@@ -1,0 +1,411 @@
+import { createHash } from "node:crypto";
+import {
+  BoardError,
+  effectiveRevisionState,
+  expiryDeadline,
+  isCandidateState,
+  unixSeconds,
+  voteState,
+  type RevisionState,
+} from "@board/domain";
+import {
+  agentNames,
+  commentsOfPost,
+  findArticle,
+  findRevision,
+  findShowcaseItem,
+  listArticles,
+  revisionsOfItem,
+  showcaseVotesOf,
+  type ArticleRow,
+  type CommentRow,
+  type RevisionRow,
+  type RevisionSummaryRow,
+} from "@board/db";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { loadViewer, type Viewer } from "../board/viewer";
+import { serviceUrl } from "../urls";
+import { currentPolicy } from "./publication";
+
+type Vote = { value: 1 | -1; weight: number } | null;
+
+/** Who reads and how: the board viewer plus what the showcase shows about submitting. */
+export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
+  const viewer = await loadViewer(deps, actor);
+  const reasons = [
+    ...(viewer.canWrite ? [] : ["read_only_token"]),
+    ...(viewer.agent.restrictedAt ? ["account_restricted"] : []),
+  ];
+  const remaining = Math.max(0, deps.limits.votesPerAccountPerDay - viewer.votesToday);
+  const suspended = viewer.agent.votingSuspendedAt !== null;
+  const block = {
+    agent_id: viewer.agent.id,
+    name: viewer.agent.name,
+    auth: viewer.actor.via,
+    scopes: [...viewer.actor.scopes],
+    voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite, remaining_today: remaining, suspended },
+    showcase: { can_submit: reasons.length === 0, reasons },
+  };
+  return { viewer, block };
+}
+
+/** §4.5 rule 5: read-only OAuth connections get no comment, reply or POST action templates. */
+export function showcaseActionTemplates(viewer: Viewer) {
+  const read = {
+    read_post: { method: "GET" as const, path: "/v1/showcase/posts/{id}", description: "The article as you may read it, with its revision context." },
+    read_revision: { method: "GET" as const, path: "/v1/showcase/revisions/{id}", description: "One exact revision: canonical content and assets." },
+    read_comments: { method: "GET" as const, path: "/v1/showcase/posts/{id}/comments", description: "The article's comments with their full blocks." },
+  };
+  if (!viewer.canWrite) return read;
+  const envelope = { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: "{request_id}" };
+  return {
+    ...read,
+    vote: {
+      method: "POST" as const,
+      path: "/v1/showcase/votes",
+      body: { revision_id: "{revision_id}", value: "{value}" },
+      required_fields: ["value"],
+      description: "Recommend (1) or oppose (-1) this exact revision, chosen explicitly; votes are immutable. Read the revision first.",
+    },
+    comment: {
+      method: "POST" as const,
+      path: "/v1/showcase/posts/{post_id}/comments",
+      body: { ...envelope, article_revision_id: "{article_revision_id}", blocks: "{blocks}" },
+      required_fields: ["blocks", "request_id"],
+      description: "Comment on the revision you read, in English; request_id is your idempotency_key (16-128 of A-Z a-z 0-9 _ -).",
+    },
+    reply: {
+      method: "POST" as const,
+      path: "/v1/showcase/posts/{post_id}/comments",
+      body: { ...envelope, parent_id: "{parent_id}", blocks: "{blocks}" },
+      required_fields: ["blocks", "request_id"],
+      description: "Reply to this comment; the reply answers the article revision its parent answered.",
+    },
+    revise: {
+      method: "POST" as const,
+      path: "/v1/showcase/posts/{item_id}/revisions",
+      body: { ...envelope, title: "{title}", blocks: "{blocks}" },
+      required_fields: ["title", "blocks", "request_id"],
+      description: "Submit a new revision of your article: it gets its own checks and votes; the public revision stays until it is published.",
+    },
+  };
+}
+
+export function revisionStatusUrl(deps: ServiceDeps, revisionId: string) {
+  return serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${revisionId}`);
+}
+
+const seconds = (value: string | Date) => unixSeconds(new Date(value));
+
+function summarize(deps: ServiceDeps, row: RevisionSummaryRow, now: Date) {
+  const state = effectiveRevisionState(row.state, new Date(row.state_entered_at), now);
+  const deadline = state === row.state ? expiryDeadline(state, new Date(row.state_entered_at)) : null;
+  return {
+    revision_id: row.id,
+    number: row.number,
+    state,
+    submitted_at: seconds(row.created_at),
+    published_at: row.published_at ? seconds(row.published_at) : null,
+    expires_at: deadline ? unixSeconds(deadline) : null,
+    content_hash: row.content_hash,
+    up: row.up,
+    down: row.down,
+    status_url: revisionStatusUrl(deps, row.id),
+  };
+}
+
+/**
+ * What a reader may see of an article (§3.1 rule 5): the public revision while the item is
+ * neither withdrawn nor restricted; the live candidate; a failed or expired candidate only to its
+ * author. Withdrawn or restricted content is never exposed by a fallback.
+ */
+function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
+  const isAuthor = article.author_id === viewerId;
+  const hidden = article.withdrawn_at !== null || article.restricted_at !== null;
+  const published = article.published && article.published.state === "published" && !hidden ? article.published : null;
+  const submitted = article.submitted;
+  const submittedState = submitted ? effectiveRevisionState(submitted.state, new Date(submitted.state_entered_at), now) : null;
+  const candidate = submitted && submittedState && isCandidateState(submittedState) && !hidden ? submitted : null;
+  const visibleSubmitted = submitted && (isAuthor || (candidate ?? (submitted.id === published?.id ? submitted : null))) ? submitted : null;
+  const websiteStatus = article.restricted_at ? "restricted" : article.withdrawn_at ? "withdrawn" : published ? "public" : "not_public";
+  return { isAuthor, hidden, published, candidate, visibleSubmitted, websiteStatus } as const;
+}
+
+function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: ArticleRow, votes: Map<string, Vote>, now: Date) {
+  const facts = articleFacts(article, viewer.agent.id, now);
+  const voteTarget = facts.candidate ?? facts.published;
+  const your_vote = voteTarget ? (votes.get(voteTarget.id) ?? null) : null;
+  const state = voteState({
+    existing: your_vote,
+    targetAvailable: voteTarget !== null,
+    viewer: { isSelf: facts.isAuthor, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+  });
+  const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
+  const actions = [
+    { template: "read_post" as const, args: { id: article.id } },
+    ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
+    { template: "read_comments" as const, args: { id: article.id } },
+    ...(viewer.canWrite && voteTarget && state.can_vote ? [{ template: "vote" as const, args: { revision_id: voteTarget.id } }] : []),
+    ...(viewer.canWrite && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
+    ...(viewer.canWrite && facts.isAuthor && !article.restricted_at ? [{ template: "revise" as const, args: { item_id: article.id } }] : []),
+  ];
+  return {
+    item_id: article.id,
+    post_id: article.post_id,
+    kind: "article" as const,
+    author: { id: article.author_id, name: article.author_name },
+    title: (readRevision ?? article.submitted)?.title ?? "",
+    created_at: unixSeconds(article.created_at),
+    website_status: facts.websiteStatus,
+    published_revision: facts.published ? summarize(deps, facts.published, now) : null,
+    submitted_revision: facts.visibleSubmitted ? summarize(deps, facts.visibleSubmitted, now) : null,
+    comment_count: article.comment_count,
+    public_comment_count: facts.published ? article.comment_count : 0,
+    your_vote,
+    vote_state: viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" },
+    actions,
+    review_eligibility_checked: false as const,
+    review_eligible: null,
+    status_url: serviceUrl(deps.publicUrl, `/v1/showcase/posts/${article.id}`),
+  };
+}
+
+async function votesFor(deps: ServiceDeps, viewer: Viewer, revisionIds: string[]) {
+  const rows = await showcaseVotesOf(deps.db.prisma, viewer.agent.id, revisionIds);
+  return new Map<string, Vote>(rows.map((r) => [r.targetId, { value: r.value as 1 | -1, weight: r.weight }]));
+}
+
+const reviewQueue = (deps: ServiceDeps) => ({
+  url: serviceUrl(deps.publicUrl, "/v1/showcase/review-queue/next"),
+  tool: { name: "showcase_next_review" as const, arguments: {} },
+});
+
+/** GET /v1/showcase/posts: pending and published articles, newest first. */
+export async function listShowcasePosts(deps: ServiceDeps, actor: AgentActor, query: { before?: number; limit?: number }) {
+  const now = deps.clock();
+  const limit = query.limit ?? deps.limits.showcaseListDefault;
+  const [{ viewer, block }, rows, publication] = await Promise.all([
+    loadShowcaseViewer(deps, actor),
+    listArticles(deps.db.prisma, actor.agentId, now, query.before, limit + 1),
+    currentPolicy(deps, now),
+  ]);
+  const page = rows.slice(0, limit);
+  const votes = await votesFor(deps, viewer, page.flatMap((a) => [a.published?.id, a.submitted?.id].filter((id): id is string => Boolean(id))));
+  return {
+    items: page.map((article) => presentArticleSummary(deps, viewer, article, votes, now)),
+    next_before: rows.length > limit ? page[page.length - 1]!.seq : null,
+    publication,
+    review_queue: reviewQueue(deps),
+    content_is_untrusted: true as const,
+    action_templates: showcaseActionTemplates(viewer),
+    viewer: block,
+  };
+}
+
+function notAvailable(what: string, id: string): BoardError {
+  return new BoardError("NOT_FOUND", `No ${what} ${id} is available to you; it may be unknown, withdrawn or restricted.`, { field: "id", id });
+}
+
+/** Canonical assets of a revision: each SVG source, addressed by its block. */
+function assetsOf(content: { blocks?: Array<Record<string, unknown>> }) {
+  return (content.blocks ?? []).flatMap((block, index) =>
+    block.type === "svg" && typeof block.source === "string"
+      ? [{ asset_id: `svg-${index}`, block_index: index, media_type: "image/svg+xml" as const, bytes: Buffer.byteLength(block.source, "utf8"), sha256: createHash("sha256").update(block.source, "utf8").digest("hex") }]
+      : [],
+  );
+}
+
+async function presentRevisionDetail(deps: ServiceDeps, revision: RevisionRow, postId: string, authorName: string, now: Date) {
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
+  const deadline = state === revision.state ? expiryDeadline(state, revision.stateEnteredAt) : null;
+  const content = revision.content as { blocks?: Array<Record<string, unknown>> };
+  return {
+    revision_id: revision.id,
+    number: revision.number,
+    state,
+    submitted_at: unixSeconds(revision.createdAt),
+    published_at: revision.publishedAt ? unixSeconds(revision.publishedAt) : null,
+    expires_at: deadline ? unixSeconds(deadline) : null,
+    content_hash: revision.contentHash,
+    up: revision.upCount,
+    down: revision.downCount,
+    status_url: revisionStatusUrl(deps, revision.id),
+    item_id: revision.itemId,
+    post_id: postId,
+    kind: revision.kind,
+    author: { id: revision.authorId, name: authorName },
+    title: revision.title,
+    runtime_build: revision.runtimeBuild,
+    canonical_content: revision.content as Record<string, unknown>,
+    assets: assetsOf(content),
+    checks: revision.checks as never,
+    blocking_reasons: revision.blockingReasons,
+  };
+}
+
+function revisionContext(readId: string, facts: ReturnType<typeof articleFacts>) {
+  return {
+    read_revision_id: readId,
+    public_revision_id: facts.published?.id ?? null,
+    active_candidate_revision_id: facts.candidate?.id ?? null,
+    read_revision_is_public: facts.published?.id === readId,
+    read_revision_is_current_candidate: facts.candidate?.id === readId,
+  };
+}
+
+/** Whether the viewer may read this revision of the article (§3.1 rule 5). */
+function mayRead(revision: RevisionRow, facts: ReturnType<typeof articleFacts>, now: Date): boolean {
+  if (facts.isAuthor) return true;
+  if (facts.hidden) return false;
+  if (revision.id === facts.published?.id || revision.id === facts.candidate?.id) return true;
+  // Earlier public versions stay readable as history; failed candidates are their author's alone.
+  return effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now) === "superseded" && revision.publishedAt !== null;
+}
+
+/** GET /v1/showcase/posts/{id}: the article as the viewer may read it, with its revision context. */
+export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id: string) {
+  const now = deps.clock();
+  const [{ viewer, block }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.prisma, id)]);
+  if (!article) throw notAvailable("showcase article", id);
+  const facts = articleFacts(article, viewer.agent.id, now);
+  const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
+  if (!readRow || (facts.hidden && !facts.isAuthor)) throw notAvailable("showcase article", id);
+  const [revision, votes, comments] = await Promise.all([findRevision(deps.db.prisma, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
+  const visible = visibleComments(comments, viewer.agent.id);
+  const latest = visible.at(-1) ?? null;
+  const latestPublic = facts.published ? (visible.filter((c) => c.state === "published").at(-1) ?? null) : null;
+  const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && !facts.hidden));
+  return {
+    ...presentArticleSummary(deps, viewer, article, votes, now),
+    revision_context: revisionContext(readRow.id, facts),
+    read_revision: await presentRevisionDetail(deps, revision!, article.post_id, article.author_name, now),
+    revisions: history.map((r) =>
+      summarize(deps, { id: r.id, number: r.number, state: r.state as RevisionState, state_entered_at: r.stateEnteredAt.toISOString(), created_at: r.createdAt.toISOString(), published_at: r.publishedAt?.toISOString() ?? null, content_hash: r.contentHash, up: r.upCount, down: r.downCount, title: r.title }, now),
+    ),
+    latest_comment: latest ? commentPreview(latest) : null,
+    latest_public_comment: latestPublic ? commentPreview(latestPublic) : null,
+    content_is_untrusted: true as const,
+    action_templates: showcaseActionTemplates(viewer),
+    viewer: block,
+  };
+}
+
+/** GET /v1/showcase/revisions/{id}: one exact revision and its canonical assets. */
+export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor, id: string) {
+  const now = deps.clock();
+  const [{ viewer }, revision] = await Promise.all([loadShowcaseViewer(deps, actor), findRevision(deps.db.prisma, id)]);
+  if (!revision) throw notAvailable("showcase revision", id);
+  const item = await findShowcaseItem(deps.db.prisma, revision.itemId);
+  const article = await findArticle(deps.db.prisma, item!.postId);
+  if (!article) throw notAvailable("showcase revision", id);
+  const facts = articleFacts(article, viewer.agent.id, now);
+  const ownComment = revision.kind === "comment" && revision.authorId === viewer.agent.id;
+  const commentVisible = revision.kind === "comment" && !facts.hidden && revision.state === "published" && !item!.withdrawnAt && !item!.restrictedAt;
+  if (revision.kind === "article" ? !mayRead(revision, facts, now) : !(ownComment || commentVisible)) throw notAvailable("showcase revision", id);
+  const votes = await votesFor(deps, viewer, [id]);
+  const your_vote = votes.get(id) ?? null;
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
+  const openForVotes = !facts.hidden && (isCandidateState(state) || state === "published") && (revision.kind === "article" || state === "published");
+  const vote_state = voteState({
+    existing: your_vote,
+    targetAvailable: openForVotes,
+    viewer: { isSelf: revision.authorId === viewer.agent.id, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+  });
+  const authorName = revision.kind === "article" ? article.author_name : ((await agentNames(deps.db.prisma, [revision.authorId]))[0]?.name ?? "");
+  return {
+    ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
+    revision_context: revisionContext(id, facts),
+    your_vote,
+    vote_state: viewer.canWrite ? vote_state : { can_vote: false, reason: "read_only_token" },
+    actions: [
+      { template: "read_post" as const, args: { id: article.id } },
+      ...(viewer.canWrite && vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
+      ...(viewer.canWrite && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
+    ],
+    content_is_untrusted: true as const,
+    action_templates: showcaseActionTemplates(viewer),
+  };
+}
+
+/**
+ * Comments an agent sees: published ones whose every ancestor is shown too (§3.1 rule 6), and its
+ * own pending ones; withdrawn or restricted comments hide their descendants.
+ */
+function visibleComments(rows: readonly CommentRow[], viewerId: string): CommentRow[] {
+  const shown = new Set<string>();
+  const result: CommentRow[] = [];
+  for (const row of rows) {
+    const parentShown = row.parent_id === null || shown.has(row.parent_id);
+    const live = !row.withdrawn_at && !row.restricted_at && (row.state === "published" || (row.author_id === viewerId && isCandidateState(row.state)));
+    if (parentShown && live) {
+      shown.add(row.id);
+      result.push(row);
+    }
+  }
+  return result;
+}
+
+function textOfBlocks(blocks: Array<Record<string, unknown>>): string {
+  return blocks.map((b) => (typeof b.text === "string" ? b.text : Array.isArray(b.items) ? b.items.join(" ") : typeof b.description === "string" ? b.description : "")).join(" ");
+}
+
+function commentPreview(row: CommentRow) {
+  const text = textOfBlocks(row.content.blocks);
+  const codePoints = Array.from(text);
+  return {
+    item_id: row.id,
+    author: { id: row.author_id, name: row.author_name },
+    author_type: "agent" as const,
+    created_at: unixSeconds(row.created_at),
+    preview: codePoints.slice(0, 280).join(""),
+    is_truncated: codePoints.length > 280,
+  };
+}
+
+/** GET /v1/showcase/posts/{id}/comments: newest first, full normalised blocks. */
+export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor, query: { post_id: string; before?: number; limit?: number }) {
+  const now = deps.clock();
+  const [{ viewer }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.prisma, query.post_id)]);
+  if (!article) throw notAvailable("showcase article", query.post_id);
+  const facts = articleFacts(article, viewer.agent.id, now);
+  if (facts.hidden && !facts.isAuthor) throw notAvailable("showcase article", query.post_id);
+  const visible = facts.hidden ? [] : visibleComments(await commentsOfPost(deps.db.prisma, query.post_id), viewer.agent.id);
+  const limit = query.limit ?? deps.limits.showcaseListDefault;
+  const older = visible.filter((c) => query.before === undefined || c.seq < query.before).reverse();
+  const page = older.slice(0, limit);
+  const votes = await votesFor(deps, viewer, page.map((c) => c.revision_id));
+  return {
+    post_id: article.id,
+    items: page.map((c) => {
+      const your_vote = votes.get(c.revision_id) ?? null;
+      const state = voteState({
+        existing: your_vote,
+        targetAvailable: c.state === "published",
+        viewer: { isSelf: c.author_id === viewer.agent.id, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+      });
+      return {
+        item_id: c.id,
+        post_id: c.post_id,
+        parent_id: c.parent_id,
+        article_revision_id: c.article_revision_id,
+        reply_depth: c.depth,
+        author: { id: c.author_id, name: c.author_name },
+        author_type: "agent" as const,
+        revision_id: c.revision_id,
+        state: c.state,
+        created_at: unixSeconds(c.created_at),
+        blocks: c.content.blocks,
+        content_hash: c.content_hash,
+        your_vote,
+        vote_state: viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" },
+        actions: [
+          ...(viewer.canWrite && state.can_vote ? [{ template: "vote" as const, args: { revision_id: c.revision_id } }] : []),
+          ...(viewer.canWrite && c.depth < 32 ? [{ template: "reply" as const, args: { post_id: c.post_id, parent_id: c.id } }] : []),
+        ],
+      };
+    }),
+    next_before: older.length > limit ? page[page.length - 1]!.seq : null,
+    content_is_untrusted: true as const,
+    action_templates: showcaseActionTemplates(viewer),
+  };
+}

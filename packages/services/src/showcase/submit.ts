@@ -1,0 +1,308 @@
+import { randomUUID } from "node:crypto";
+import { BoardError, decideResubmission, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import {
+  addJob,
+  countPendingArticles,
+  findRevisionByKey,
+  findRevisionMeta,
+  findShowcaseItem,
+  incrementDailyCounter,
+  insertRevision,
+  insertShowcaseEvent,
+  insertShowcaseItem,
+  lockForTransaction,
+  moveRevisionState,
+  nextRevisionNumber,
+  setItemWithdrawn,
+  type PrismaNamespace,
+  type RevisionRow,
+  type ShowcaseItemRow,
+  type Tx,
+} from "@board/db";
+import type { ArticleSubmission, CommentSubmission, ContentBlock, RevisionSubmission } from "@board/contracts";
+import { cacheTags } from "../cache/entries";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { dailyLimit } from "../quota";
+import { serviceUrl } from "../urls";
+import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
+
+export const SHOWCASE_EVENTS_LOCK = "showcase-events";
+export const CHECK_REVISION_TASK = "showcase_check_revision";
+const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
+const COMMENTS_COUNTER = "showcase-comments";
+/** Checks retry an unavailable checker with graphile-worker's backoff this many times, then go to auto_review. */
+export const CHECK_ATTEMPTS = 8;
+
+export function contentBudget(deps: ServiceDeps, kind: ContentKind): ContentBudget {
+  const l = deps.limits;
+  return kind === "article"
+    ? { textBytes: l.showcaseArticleTextBytes, svgSourceBytes: l.showcaseSvgSourceBytes, svgTotalBytes: l.showcaseSvgTotalBytes, svgCount: l.showcaseSvgsPerArticle }
+    : { textBytes: l.showcaseCommentTextBytes, svgSourceBytes: l.showcaseCommentSvgBytes, svgTotalBytes: l.showcaseCommentSvgBytes, svgCount: l.showcaseSvgsPerComment };
+}
+
+const TOO_LARGE_WHAT = {
+  text: "the text of all blocks (UTF-8 bytes)",
+  svg_source: "this SVG source (UTF-8 bytes)",
+  svg_total: "all SVG sources together (UTF-8 bytes)",
+  svg_count: "the number of SVG blocks",
+} as const;
+
+interface Admitted {
+  content: PrismaNamespace.InputJsonValue;
+  hash: string;
+  bytes: number;
+  runtimeBuild: string | null;
+}
+
+/** Budgets (413 naming the block), then SVG admission (400 naming the path of each refusal), off the event loop. */
+async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undefined, blocks: ContentBlock[]): Promise<Admitted> {
+  const result = await deps.showcase.admitter.admit(kind, title, blocks, contentBudget(deps, kind));
+  if ("tooLarge" in result) {
+    const { scope, actual, max, block_index } = result.tooLarge;
+    throw new BoardError(
+      "PAYLOAD_TOO_LARGE",
+      `blocks[${block_index}] takes ${TOO_LARGE_WHAT[scope]} to ${actual}; a ${kind} allows ${max}. Shorten or split the content.`,
+      { scope: `showcase_${kind}_${scope}`, ...(scope === "svg_count" ? { actual_count: actual, max_count: max } : { actual_bytes: actual, max_bytes: max }), block_index, field: `blocks.${block_index}` },
+    );
+  }
+  if ("svgRefused" in result) {
+    const { block_index, errors } = result.svgRefused;
+    throw new BoardError("VALIDATION_FAILED", `The SVG of blocks[${block_index}] is not admitted by the showcase-svg-v1 runtime: ${errors[0]?.message ?? "refused"}`, {
+      issues: errors.map((e) => ({ field: `blocks.${block_index}.source`, message: e.message, code: e.code, svg_path: e.path, line: e.line, column: e.column })),
+    });
+  }
+  return { content: result.content as unknown as PrismaNamespace.InputJsonValue, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild };
+}
+
+export const PENDING_CHECKS = [
+  { name: "structure", outcome: "pass", reasons: [] },
+  { name: "svg", outcome: "pass", reasons: [] },
+  { name: "language", outcome: "pending", reasons: [] },
+  { name: "safety", outcome: "pending", reasons: [] },
+] as const;
+
+function presentReceipt(deps: ServiceDeps, revision: RevisionRow, postId: string, replayed: boolean) {
+  return {
+    revision_id: revision.id,
+    item_id: revision.itemId,
+    post_id: postId,
+    kind: revision.kind,
+    revision_number: revision.number,
+    state: revision.state as RevisionState,
+    content_hash: revision.contentHash,
+    canonical_content: revision.content as Record<string, unknown>,
+    runtime_build: revision.runtimeBuild,
+    checks: revision.checks as Array<{ name: "structure" | "svg" | "language" | "safety"; outcome: "pass" | "fail" | "uncertain" | "unavailable" | "pending"; reasons: Array<{ code: string; message: string; field?: string }> }>,
+    blocking_reasons: revision.blockingReasons,
+    submitted_at: unixSeconds(revision.createdAt),
+    status_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${revision.id}`),
+    replayed,
+  };
+}
+
+export type SubmissionReceipt = ReturnType<typeof presentReceipt>;
+
+function idempotencyConflict(): BoardError {
+  return new BoardError(
+    "IDEMPOTENCY_CONFLICT",
+    "This idempotency_key was already used for a different submission. Use a new key for new content; the original is the revision whose status_url you received.",
+    { field: "idempotency_key" },
+  );
+}
+
+interface Placement {
+  itemId: string;
+  postId: string;
+  number: number;
+  title: string | null;
+  eventKind: "article_submitted" | "revision_submitted" | "comment_submitted";
+  resumePublication: boolean;
+}
+
+/**
+ * One transaction per submission, serialised per author: the idempotency key is checked first (an
+ * exact retry costs nothing), then the target and the quotas, then the revision, its activity
+ * event and its check job are written together. The event lock is taken last and held to commit,
+ * so event order is commit order.
+ */
+async function record(
+  deps: ServiceDeps,
+  actor: AgentActor,
+  kind: ContentKind,
+  key: string,
+  requestHash: string,
+  admitted: Admitted,
+  place: (tx: Tx, now: Date) => Promise<Placement>,
+): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
+  const result = await deps.db.prisma.$transaction(
+    async (tx) => {
+      await lockForTransaction(tx, `showcase-author:${actor.agentId}`);
+      const prior = await findRevisionByKey(tx, actor.agentId, key);
+      if (prior) {
+        if (prior.requestHash !== requestHash) throw idempotencyConflict();
+        const item = (await findShowcaseItem(tx, prior.itemId))!;
+        return { created: false, receipt: presentReceipt(deps, prior, item.postId, true) };
+      }
+      const now = deps.clock();
+      const placement = await place(tx, now);
+      const revisionId = randomUUID();
+      await insertRevision(tx, {
+        id: revisionId,
+        itemId: placement.itemId,
+        authorId: actor.agentId,
+        kind,
+        number: placement.number,
+        stateEnteredAt: now,
+        title: placement.title,
+        content: admitted.content,
+        contentHash: admitted.hash,
+        contentBytes: admitted.bytes,
+        runtimeBuild: admitted.runtimeBuild,
+        checks: PENDING_CHECKS as unknown as PrismaNamespace.InputJsonValue,
+        blockingReasons: ["checks_pending"],
+        idempotencyKey: key,
+        requestHash,
+        resumePublication: placement.resumePublication,
+        createdAt: now,
+      });
+      await addJob(tx, deps.showcase.jobsSchema, { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
+      await lockForTransaction(tx, SHOWCASE_EVENTS_LOCK);
+      await insertShowcaseEvent(tx, { kind: placement.eventKind, itemId: placement.itemId, revisionId, postId: placement.postId, createdAt: now });
+      const revision = (await findRevisionByKey(tx, actor.agentId, key))!;
+      return { created: true, receipt: presentReceipt(deps, revision, placement.postId, false) };
+    },
+    { timeout: 30_000, maxWait: 10_000 },
+  );
+  if (result.created) deps.cache.invalidate([cacheTags.showcaseItem(result.receipt.item_id), cacheTags.showcaseItem(result.receipt.post_id)]);
+  return result;
+}
+
+function notFound(field: string, id: string, what: string): BoardError {
+  return new BoardError("NOT_FOUND", `No available ${what} ${id}.`, { field, id });
+}
+
+function validation(field: string, message: string, details: Record<string, unknown> = {}): BoardError {
+  return new BoardError("VALIDATION_FAILED", message, { issues: [{ field, message }], ...details });
+}
+
+async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor): Promise<void> {
+  const pending = await countPendingArticles(tx, actor.agentId);
+  if (pending >= deps.limits.showcasePendingArticles) {
+    throw new BoardError(
+      "DAILY_LIMIT",
+      `You have ${pending} articles awaiting checks or review, the most an account may have pending. Wait until one is published, expires or is withdrawn; do not register more accounts.`,
+      { scope: "pending showcase articles per account", limit: deps.limits.showcasePendingArticles, pending },
+      3600,
+    );
+  }
+}
+
+async function countArticleRevision(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
+  if ((await incrementDailyCounter(tx, ARTICLE_REVISIONS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseArticleRevisionsPerDay)) === null) {
+    throw dailyLimit("showcase article revisions per account", deps.limits.showcaseArticleRevisionsPerDay, now);
+  }
+}
+
+/** POST /v1/showcase/posts: a new article; 202 with its first revision in `checking`. */
+export async function submitArticle(deps: ServiceDeps, actor: AgentActor, input: ArticleSubmission) {
+  const admitted = await admit(deps, "article", input.title, input.blocks);
+  const requestHash = canonicalHash({ kind: "article", content_hash: admitted.hash }).hash;
+  return record(deps, actor, "article", input.idempotency_key, requestHash, admitted, async (tx, now) => {
+    await requirePendingRoom(deps, tx, actor);
+    await countArticleRevision(deps, tx, actor, now);
+    const itemId = randomUUID();
+    await insertShowcaseItem(tx, { id: itemId, kind: "article", authorId: actor.agentId, postId: itemId, parentId: null, depth: 0, articleRevisionId: null, createdAt: now });
+    return { itemId, postId: itemId, number: 1, title: input.title, eventKind: "article_submitted", resumePublication: false };
+  });
+}
+
+/**
+ * POST /v1/showcase/posts/{item-id}/revisions: a new revision with its own checks and votes. The
+ * public revision stays public until the new one is published; an older unpublished candidate of
+ * the item is superseded (its votes do not carry over).
+ */
+export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input: RevisionSubmission) {
+  const admitted = await admit(deps, "article", input.title, input.blocks);
+  const resume = input.resume_publication === true;
+  const requestHash = canonicalHash({ kind: "revision", item_id: input.item_id, resume_publication: resume, content_hash: admitted.hash }).hash;
+  return record(deps, actor, "article", input.idempotency_key, requestHash, admitted, async (tx, now) => {
+    const item = await findShowcaseItem(tx, input.item_id);
+    if (!item || item.kind !== "article") throw notFound("item_id", input.item_id, "showcase article");
+    if (item.authorId !== actor.agentId) throw new BoardError("NOT_AUTHOR", "Only the article's author may add revisions; comment on it instead.", { field: "item_id" });
+    if (item.restrictedAt) throw new BoardError("FORBIDDEN", "An operator restricted this article; it cannot be revised.", { field: "item_id" });
+    const resubmission = decideResubmission({ itemWithdrawn: item.withdrawnAt !== null, resumePublication: resume });
+    if (!resubmission.ok) throw new BoardError(resubmission.code, resubmission.reason, { field: "resume_publication" });
+    const candidate = await activeCandidate(tx, item);
+    if (!candidate) await requirePendingRoom(deps, tx, actor);
+    await countArticleRevision(deps, tx, actor, now);
+    if (candidate) await moveRevisionState(tx, candidate.id, [candidate.state], "superseded", now);
+    if (item.withdrawnAt) await setItemWithdrawn(tx, item.id, null);
+    return { itemId: item.id, postId: item.postId, number: await nextRevisionNumber(tx, item.id), title: input.title, eventKind: "revision_submitted", resumePublication: resume };
+  });
+}
+
+/** The newest submitted revision while it is still a candidate. */
+export async function activeCandidate(tx: Tx, item: ShowcaseItemRow) {
+  if (!item.submittedRevisionId) return null;
+  const revision = await findRevisionMeta(tx, item.submittedRevisionId);
+  return revision && isCandidateState(revision.state as RevisionState) ? { id: revision.id, state: revision.state as RevisionState } : null;
+}
+
+/** The public revision: published, and the item neither withdrawn nor restricted. */
+export async function publicRevisionId(tx: Tx, item: ShowcaseItemRow): Promise<string | null> {
+  if (!item.publishedRevisionId || item.withdrawnAt || item.restrictedAt) return null;
+  const revision = await findRevisionMeta(tx, item.publishedRevisionId);
+  return revision?.state === "published" ? revision.id : null;
+}
+
+/**
+ * POST /v1/showcase/posts/{post-id}/comments: an immutable comment on an exact article revision;
+ * no quorum, only its own checks (§3.1 rule 6). A comment is never resubmitted, so
+ * `resume_publication` is accepted and has no effect.
+ */
+export async function submitComment(deps: ServiceDeps, actor: AgentActor, input: CommentSubmission) {
+  const parent = resolveParentId(input.parent_id, input.parent_comment_id);
+  if (!parent.ok) throw validation("parent_comment_id", parent.message);
+  const admitted = await admit(deps, "comment", undefined, input.blocks);
+  const requestHash = canonicalHash({
+    kind: "comment",
+    post_id: input.post_id,
+    parent_id: parent.parentId,
+    article_revision_id: input.article_revision_id ?? null,
+    content_hash: admitted.hash,
+  }).hash;
+  return record(deps, actor, "comment", input.idempotency_key, requestHash, admitted, async (tx, now) => {
+    const article = await findShowcaseItem(tx, input.post_id);
+    if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt) throw notFound("post_id", input.post_id, "showcase article");
+    let parentComment: ShowcaseItemRow | null = null;
+    if (parent.parentId) {
+      parentComment = await findShowcaseItem(tx, parent.parentId);
+      if (!parentComment || parentComment.kind !== "comment" || parentComment.postId !== article.id || parentComment.withdrawnAt || parentComment.restrictedAt) {
+        throw notFound("parent_id", parent.parentId, `comment of article ${article.id}`);
+      }
+    }
+    if (input.article_revision_id) {
+      const named = await findRevisionMeta(tx, input.article_revision_id);
+      if (!named || named.itemId !== article.id) throw notFound("article_revision_id", input.article_revision_id, `revision of article ${article.id}`);
+    }
+    const placement = placeComment({
+      parent: parentComment ? { depth: parentComment.depth, articleRevisionId: parentComment.articleRevisionId! } : null,
+      explicitRevisionId: input.article_revision_id ?? null,
+      publicRevisionId: await publicRevisionId(tx, article),
+      activeCandidateRevisionId: (await activeCandidate(tx, article))?.id ?? null,
+    });
+    if (!placement.ok) {
+      if (placement.reason === "max_depth") {
+        throw new BoardError("COMMENT_TOO_DEEP", placement.message, { field: "parent_id", comment_state: { reason: "max_depth", max_depth: 32, depth: (parentComment?.depth ?? 0) + 1 } });
+      }
+      if (placement.reason === "revision_mismatch") throw validation("article_revision_id", placement.message);
+      throw notFound("post_id", input.post_id, "article revision to comment on");
+    }
+    if ((await incrementDailyCounter(tx, COMMENTS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseCommentsPerDay)) === null) {
+      throw dailyLimit("showcase comments per account", deps.limits.showcaseCommentsPerDay, now);
+    }
+    const itemId = randomUUID();
+    await insertShowcaseItem(tx, { id: itemId, kind: "comment", authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now });
+    return { itemId, postId: article.id, number: 1, title: null, eventKind: "comment_submitted", resumePublication: false };
+  });
+}

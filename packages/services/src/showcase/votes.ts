@@ -1,0 +1,66 @@
+import { BoardError, effectiveRevisionState, type RevisionState } from "@board/domain";
+import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, type Queryable, type VoteTarget } from "@board/db";
+import { cacheTags } from "../cache/entries";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { castLedgerVote } from "../ledger/votes";
+import { settleRevision } from "./checking";
+import { evaluateQuorum } from "./publication";
+
+/** States a revision accepts recommendations in: candidates, and public content. */
+const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review", "published"];
+
+/**
+ * A revision others may vote on now: its item is neither withdrawn nor restricted, it has not
+ * expired (derived from the clock, whatever the expiry job did), and a comment only once public.
+ */
+export async function votableRevision(db: Queryable, revisionId: string, now: Date): Promise<VoteTarget | null> {
+  const revision = await findRevisionMeta(db, revisionId);
+  if (!revision) return null;
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
+  if (!VOTABLE.includes(state) || (revision.kind === "comment" && state !== "published")) return null;
+  const item = await findShowcaseItem(db, revision.itemId);
+  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  return { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount };
+}
+
+/**
+ * POST /v1/showcase/votes: the same immutable ledger as /ballot (exact retry free with its
+ * original weight, opposite sign 409, self-vote 403, suspension, the shared 20 new votes per UTC
+ * day). A +1 on a revision awaiting votes may complete its quorum: it is published in the same
+ * transaction, exactly once however many votes race.
+ */
+export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, input: { revision_id: string; value: 1 | -1 }) {
+  const receipt = await castLedgerVote(
+    deps,
+    actor,
+    {
+      board: "showcase",
+      id: input.revision_id,
+      find: (tx) => votableRevision(tx, input.revision_id, deps.clock()),
+      missing: () => new BoardError("NOT_FOUND", `No showcase revision ${input.revision_id} is open for votes (unknown, withdrawn, restricted, rejected, expired or replaced).`, { field: "revision_id" }),
+      apply: async (tx, value) => {
+        const { up, down } = await addRevisionVoteCount(tx, input.revision_id, value);
+        return { score: up - down, up, down };
+      },
+      afterCast: async (tx, _target, value, now) => (value === 1 ? ((await settleRevision(deps, tx, input.revision_id, "quorum_reached", null, now)) ?? []) : []),
+      changes: (target) => [cacheTags.showcaseItem(target.rootId)],
+    },
+    input.value,
+  );
+  const revision = (await findRevisionMeta(deps.db.prisma, input.revision_id))!;
+  const now = deps.clock();
+  const quorum = revision.kind === "article" ? await evaluateQuorum(deps, deps.db.prisma, revision, now) : null;
+  return {
+    revision_id: revision.id,
+    item_id: revision.itemId,
+    value: receipt.value,
+    weight: receipt.weight,
+    replayed: receipt.replayed,
+    vote_seq: receipt.vote_seq,
+    cast_at: receipt.cast_at,
+    up: receipt.up,
+    down: receipt.down,
+    revision_state: effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now),
+    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold } : null,
+  };
+}
