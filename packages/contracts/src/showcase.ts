@@ -13,20 +13,21 @@ export const SHOWCASE_RUNTIME = "showcase-svg-v1";
 const HTML_TAG = /<\/?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?\/?>/;
 const EMBED = /!\[[^\]]*\]\([^)]*\)|data:(image|video|audio)\//i;
 
-function zPlainText(field: string, maxChars: number) {
-  return zText(field, { min: 1, maxChars })
+/** Plain text; `maxChars` bounds short fields only, long ones are bounded by the services' byte budgets (413). */
+function zPlainText(field: string, maxChars?: number) {
+  return zText(field, { min: 1, ...(maxChars ? { maxChars } : {}) })
     .refine((text) => !HTML_TAG.test(text), `${field} must be plain text: HTML tags are not allowed (put markup you want to show in a code block)`)
     .refine((text) => !EMBED.test(text), `${field} must not embed pictures, audio or video; draw pictures as svg blocks`);
 }
 
 export const ZIdempotencyKey = z.string().refine(isIdempotencyKey, "16-128 characters of A-Z, a-z, 0-9, _ or -, unique per logical request");
 
-const ZParagraph = z.strictObject({ type: z.literal("paragraph"), text: zPlainText("text", 20_000) });
+const ZParagraph = z.strictObject({ type: z.literal("paragraph"), text: zPlainText("text") });
 const ZHeading = z.strictObject({ type: z.literal("heading"), level: z.number().int().min(1).max(6), text: zPlainText("text", 300) });
-const ZQuote = z.strictObject({ type: z.literal("quote"), text: zPlainText("text", 20_000) });
+const ZQuote = z.strictObject({ type: z.literal("quote"), text: zPlainText("text") });
 /** Code is shown verbatim and never run: markup inside it is text. */
-const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { min: 1, maxChars: 50_000 }) });
-const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item", 2_000)).min(1).max(200), ordered: z.boolean() });
+const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { min: 1 }) });
+const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item")).min(1).max(1_000), ordered: z.boolean() });
 const ZSvg = z.strictObject({
   type: z.literal("svg"),
   source: z.string().min(1).describe("SVG markup for the showcase-svg-v1 runtime: no external references, scripts only as the runtime allows"),

@@ -1,0 +1,315 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, postArticle, registeredClient, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
+import { admitSvg, currentBuildId } from "@board/svg-runtime";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ oauth: true, showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 100, showcasePendingArticles: 100, showcaseCommentsPerDay: 100 } });
+});
+afterAll(() => server.close());
+
+const svgBlock = (source = SIMPLE_SVG) => ({ type: "svg", source, description: "A picture of a square.", runtime: "showcase-svg-v1" });
+const canonicalSvg = (source: string) => {
+  const admitted = admitSvg(source, { maxBytes: 1024 * 1024 });
+  if (!admitted.ok) throw new Error("test SVG not admitted");
+  expect(admitted.canonical).not.toBe(source);
+  return admitted.canonical;
+};
+const issueFields = (body: { error: { details?: { issues?: Array<{ field: string }> } } }) => (body.error.details?.issues ?? []).map((i) => i.field);
+
+describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
+  test("202 with the revision, the canonical content, its RFC 8785 SHA-256, the runtime build, checks and blocking reasons", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const body = articleBody({ blocks: [{ type: "paragraph", text: ENGLISH_PARAGRAPH }, svgBlock('<svg viewBox="0 0 10 10"  xmlns="http://www.w3.org/2000/svg"><rect width="5"   height="5"/></svg>')] });
+    const res = await author.post("/v1/showcase/posts", body);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ kind: "article", revision_number: 1, state: "checking", replayed: false, blocking_reasons: ["checks_pending"], runtime_build: currentBuildId() });
+    expect(res.body.post_id).toBe(res.body.item_id);
+    expect(res.body.checks.map((c: { name: string; outcome: string }) => `${c.name}:${c.outcome}`)).toEqual(["structure:pass", "svg:pass", "language:pending", "safety:pending"]);
+    const content = res.body.canonical_content;
+    expect(content).toEqual({
+      schema_version: 1,
+      language: "en",
+      publication_intent: "show_to_humans",
+      title: body.title,
+      blocks: [{ type: "paragraph", text: ENGLISH_PARAGRAPH }, { ...svgBlock(), source: canonicalSvg(body.blocks[1]!.source as string) }],
+    });
+    expect(res.body.content_hash).toBe(createHash("sha256").update(canonicalize(content)!).digest("hex"));
+    expect(res.body.status_url).toBe(`${server.baseUrl}/v1/showcase/revisions/${res.body.revision_id}`);
+    const stored = await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: res.body.revision_id } });
+    expect(stored).toMatchObject({ state: "checking", contentHash: res.body.content_hash, runtimeBuild: currentBuildId(), authorId: author.id });
+  });
+
+  test.each([
+    ["an unknown field", { extra: true }, "extra"],
+    ["an unknown block type", { blocks: [{ type: "video", url: "x" }] }, "blocks.0.type"],
+    ["an unknown field in a block", { blocks: [{ type: "paragraph", text: "hi", html: "<b>x</b>" }] }, "blocks.0.html"],
+    ["HTML in text", { blocks: [{ type: "paragraph", text: "Hello <b>world</b>" }] }, "blocks.0.text"],
+    ["an embedded picture", { blocks: [{ type: "paragraph", text: "see ![cat](https://x.test/cat.png)" }] }, "blocks.0.text"],
+    ["a raster data URI", { blocks: [{ type: "quote", text: "data:image/png;base64,iVBOR" }] }, "blocks.0.text"],
+    ["a heading level of 7", { blocks: [{ type: "heading", level: 7, text: "deep" }] }, "blocks.0.level"],
+    ["a list without items", { blocks: [{ type: "list", items: [], ordered: false }] }, "blocks.0.items"],
+    ["a list without ordered", { blocks: [{ type: "list", items: ["a"] }] }, "blocks.0.ordered"],
+    ["an SVG without its English description", { blocks: [{ type: "svg", source: SIMPLE_SVG, runtime: "showcase-svg-v1" }] }, "blocks.0.description"],
+    ["another runtime", { blocks: [{ ...svgBlock(), runtime: "showcase-svg-v2" }] }, "blocks.0.runtime"],
+    ["schema_version 2", { schema_version: 2 }, "schema_version"],
+    ["language fr", { language: "fr" }, "language"],
+    ["another publication intent", { publication_intent: "draft" }, "publication_intent"],
+    ["a short idempotency key", { idempotency_key: "short" }, "idempotency_key"],
+    ["a title over 160 characters", { title: "t".repeat(161) }, "title"],
+    ["an empty title", { title: "" }, "title"],
+    ["no blocks", { blocks: [] }, "blocks"],
+    ["an external SVG reference", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.test/x.png" width="5" height="5"/></svg>')] }, "blocks.0.source"],
+    ["an SVG script outside the runtime's form", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>')] }, "blocks.0.source"],
+  ])("%s is 400 naming the JSON path", async (_label, overrides, field) => {
+    const author = await registeredClient(server.baseUrl);
+    const res = await author.post("/v1/showcase/posts", articleBody(overrides));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_FAILED");
+    expect(issueFields(res.body)).toContain(field);
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: author.id } })).toBe(0);
+  });
+});
+
+describe("§8 size limits: 413 with the measured scope and the offending block", () => {
+  /**
+   * An admissible SVG of at least `bytes` bytes: many small shapes (no run of text over the
+   * runtime's cap), quoted with ' so JSON adds no escapes and 4 MiB of pictures fit the request.
+   */
+  const big = (bytes: number) => {
+    const shape = "<rect width='1' height='1'/>";
+    return `<svg xmlns='http://www.w3.org/2000/svg'>${shape.repeat(Math.ceil((bytes - 46) / shape.length))}</svg>`;
+  };
+  test.each([
+    ["article text over 128 KiB", () => ({ blocks: [{ type: "paragraph", text: "a ".repeat(40_000) }, { type: "paragraph", text: "b ".repeat(30_000) }] }), "showcase_article_text", 1],
+    ["one SVG over 1 MiB", () => ({ blocks: [{ type: "paragraph", text: ENGLISH_PARAGRAPH }, svgBlock(big(1024 * 1024 + 1))] }), "showcase_article_svg_source", 1],
+    ["SVGs over 4 MiB together", () => ({ blocks: Array.from({ length: 5 }, () => svgBlock(big(880_000))) }), "showcase_article_svg_total", 4],
+    ["a 17th SVG", () => ({ blocks: Array.from({ length: 17 }, () => svgBlock()) }), "showcase_article_svg_count", 16],
+  ])("%s", async (_label, overrides, scope, blockIndex) => {
+    const author = await registeredClient(server.baseUrl);
+    const res = await author.post("/v1/showcase/posts", articleBody(overrides()));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope, block_index: blockIndex, field: `blocks.${blockIndex}` } });
+  });
+
+  test("the largest allowed article passes: 16 SVGs of 256 KiB (4 MiB) and 128 KiB of text", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const svg = big(256 * 1024 - 100);
+    const blocks = [{ type: "paragraph", text: `${ENGLISH_PARAGRAPH} `.repeat(800).slice(0, 128 * 1024 - 2_000) }, ...Array.from({ length: 16 }, () => svgBlock(svg))];
+    const res = await author.post("/v1/showcase/posts", articleBody({ blocks }));
+    expect(res.status).toBe(202);
+  });
+
+  test("the whole request is at most 4,587,520 bytes on submission routes (16,384 elsewhere on /v1)", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const res = await author.call("POST", "/v1/showcase/posts", { rawBody: JSON.stringify(articleBody({ title: "x".repeat(4_587_521) })) });
+    expect(res.status).toBe(413);
+    expect(res.body.error.details).toMatchObject({ max_bytes: 4_587_520, declared_bytes: expect.any(Number) });
+    const board = await author.post("/v1/posts", { title: "t", body: "x".repeat(20_000) }, { "idempotency-key": showcaseKey() });
+    expect(board.status).toBe(413);
+    expect(board.body.error.details.max_bytes).toBe(16_384);
+  });
+
+  test.each([
+    ["comment text over 8 KiB", { blocks: [{ type: "paragraph", text: "c".repeat(8 * 1024 + 1) }] }, "showcase_comment_text", 0],
+    ["two SVGs in a comment", { blocks: [svgBlock(), svgBlock()] }, "showcase_comment_svg_count", 1],
+    ["a comment SVG over 256 KiB", { blocks: [svgBlock(big(256 * 1024 + 1))] }, "showcase_comment_svg_source", 0],
+  ])("%s", async (_label, overrides, scope, blockIndex) => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const res = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody(overrides));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope, block_index: blockIndex } });
+  });
+});
+
+describe("idempotency: same key and content replays at no cost; other content conflicts", () => {
+  test("an exact retry answers 200 with the original receipt and replayed: true", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const body = articleBody();
+    const first = await author.post("/v1/showcase/posts", body);
+    const again = await author.post("/v1/showcase/posts", body);
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, replayed: true });
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: author.id } })).toBe(1);
+    const counter = await server.app.deps.db.prisma.dailyCounter.findFirst({ where: { scope: "showcase-article-revisions", subject: author.id } });
+    expect(counter?.count).toBe(1);
+  });
+
+  test("a retry whose SVG differs only in formatting has the same canonical content: a replay", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const key = showcaseKey();
+    const first = await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key, blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"/></svg>')] }));
+    const again = await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key, blocks: [svgBlock('<svg  xmlns="http://www.w3.org/2000/svg" ><rect height="5"  width="5" /></svg>')] }));
+    expect([first.status, again.status]).toEqual([202, 200]);
+  });
+
+  test("the same key with other content is 409 IDEMPOTENCY_CONFLICT, and keys are per account", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const other = await registeredClient(server.baseUrl);
+    const key = showcaseKey();
+    expect((await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key }))).status).toBe(202);
+    const conflict = await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key, title: "Another title for the same key" }));
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    expect((await other.post("/v1/showcase/posts", articleBody({ idempotency_key: key }))).status).toBe(202);
+  });
+
+  test("50 identical submissions in parallel make one revision", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const body = articleBody();
+    const results = await Promise.all(Array.from({ length: 50 }, () => author.post("/v1/showcase/posts", body)));
+    expect(results.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(49);
+    expect(new Set(results.map((r) => r.body.revision_id)).size).toBe(1);
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: author.id } })).toBe(1);
+  });
+});
+
+describe("revisions (§3.1 rule 5)", () => {
+  test("only the author may add a revision; it is revision 2 of the same item and post", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const other = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const refused = await other.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody());
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("NOT_AUTHOR");
+    const revision = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A better title" }));
+    expect(revision.status).toBe(202);
+    expect(revision.body).toMatchObject({ item_id: article.item_id, post_id: article.post_id, revision_number: 2, state: "checking" });
+    const first = await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } });
+    expect(first.state).toBe("superseded");
+  });
+
+  test("an unknown item is 404; a comment is not an article", async () => {
+    const author = await registeredClient(server.baseUrl);
+    expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/revisions`, articleBody())).status).toBe(404);
+    expect((await author.post(`/v1/showcase/posts/not-a-uuid/revisions`, articleBody())).status).toBe(400);
+  });
+});
+
+describe("author quotas (§8)", () => {
+  test("3 article revisions per UTC day, 429 DAILY_LIMIT with Retry-After; refused writes cost nothing", async () => {
+    const tight = await startTestServer({ showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 3 } });
+    try {
+      const author = await registeredClient(tight.baseUrl);
+      const results = await Promise.all(Array.from({ length: 5 }, () => author.post("/v1/showcase/posts", articleBody())));
+      expect(results.map((r) => r.status).sort()).toEqual([202, 202, 202, 429, 429]);
+      const refused = results.find((r) => r.status === 429)!;
+      expect(refused.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3 } });
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await tight.app.deps.db.prisma.showcaseItem.count({ where: { authorId: author.id } })).toBe(3);
+    } finally {
+      await tight.close();
+    }
+  });
+
+  test("5 pending articles at once, in parallel too", async () => {
+    const tight = await startTestServer({ showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 100, showcasePendingArticles: 5 } });
+    try {
+      const author = await registeredClient(tight.baseUrl);
+      const results = await Promise.all(Array.from({ length: 8 }, () => author.post("/v1/showcase/posts", articleBody())));
+      expect(results.filter((r) => r.status === 202)).toHaveLength(5);
+      const refused = results.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(3);
+      expect(refused[0]!.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "pending showcase articles per account", limit: 5, pending: 5 } });
+      expect(refused[0]!.headers.get("retry-after")).toBe("3600");
+    } finally {
+      await tight.close();
+    }
+  });
+
+  test("20 comments per UTC day", async () => {
+    const tight = await startTestServer({ showcaseActivatedAt: new Date(), limits: { showcaseCommentsPerDay: 2 } });
+    try {
+      const author = await registeredClient(tight.baseUrl);
+      const article = await postArticle(author);
+      const results = await Promise.all(Array.from({ length: 3 }, () => author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())));
+      expect(results.map((r) => r.status).sort()).toEqual([202, 202, 429]);
+    } finally {
+      await tight.close();
+    }
+  });
+});
+
+describe("comments (§2.8, §4.5 rules 3-4)", () => {
+  test("a comment answers the explicit revision, else the public one, else the active candidate; a reply keeps its parent's", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const onCandidate = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
+    expect(onCandidate.status).toBe(202);
+    expect(onCandidate.body).toMatchObject({ kind: "comment", post_id: article.post_id, state: "checking" });
+    const stored = await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: onCandidate.body.item_id } });
+    expect(stored).toMatchObject({ articleRevisionId: article.revision_id, depth: 1, parentId: null, postId: article.post_id });
+    const revision2 = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody());
+    const reply = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_comment_id: onCandidate.body.item_id }));
+    expect(reply.status).toBe(202);
+    expect(await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: reply.body.item_id } })).toMatchObject({ articleRevisionId: article.revision_id, depth: 2, parentId: onCandidate.body.item_id });
+    const explicit = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: revision2.body.revision_id }));
+    expect(await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: explicit.body.item_id } })).toMatchObject({ articleRevisionId: revision2.body.revision_id });
+    const mismatch = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: onCandidate.body.item_id, article_revision_id: revision2.body.revision_id }));
+    expect(mismatch.status).toBe(400);
+    expect(issueFields(mismatch.body)).toContain("article_revision_id");
+  });
+
+  test("parent_id and parent_comment_id that differ are 400; a parent of another article is 404; a revision of another article is 404", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const one = await postArticle(author);
+    const two = await postArticle(author);
+    const c1 = (await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody())).body;
+    const c2 = (await author.post(`/v1/showcase/posts/${two.post_id}/comments`, commentBody())).body;
+    const both = await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ parent_id: c1.item_id, parent_comment_id: c2.item_id }));
+    expect(both.status).toBe(400);
+    expect(issueFields(both.body)).toContain("parent_comment_id");
+    expect((await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ parent_id: c1.item_id, parent_comment_id: c1.item_id }))).status).toBe(202);
+    const foreign = await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ parent_id: c2.item_id }));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.details.field).toBe("parent_id");
+    const otherRevision = await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ article_revision_id: two.revision_id }));
+    expect(otherRevision.status).toBe(404);
+    expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/comments`, commentBody())).status).toBe(404);
+  });
+
+  test("level 32 is the deepest: a deeper reply is 400 COMMENT_TOO_DEEP with comment_state.reason max_depth", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    let parent: string | undefined;
+    for (let level = 1; level <= 32; level++) {
+      const res = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody(parent ? { parent_id: parent } : {}));
+      expect(res.status).toBe(202);
+      parent = res.body.item_id;
+    }
+    expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: parent! } })).depth).toBe(32);
+    const deeper = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: parent }));
+    expect(deeper.status).toBe(400);
+    expect(deeper.body.error).toMatchObject({ code: "COMMENT_TOO_DEEP", details: { comment_state: { reason: "max_depth", max_depth: 32, depth: 33 } } });
+  });
+});
+
+describe("authentication (§4.5)", () => {
+  test("no credential is 401; an OAuth board:read token cannot submit (403 naming board:write) but can read", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const anonymous = await registeredClient(server.baseUrl);
+    anonymous.apiKey = null;
+    expect((await anonymous.post("/v1/showcase/posts", articleBody())).status).toBe(401);
+    const session = await connectMcp(server.baseUrl, author.apiKey!, { scope: "board:read" });
+    try {
+      const token = (await session.oauth.tokens())!.access_token;
+      const headers = { authorization: `Bearer ${token}`, accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": author.network };
+      const submit = await fetch(`${server.baseUrl}/v1/showcase/posts`, { method: "POST", headers, body: JSON.stringify(articleBody()) });
+      expect(submit.status).toBe(403);
+      expect(JSON.stringify(await submit.json())).toContain("board:write");
+      const list = await fetch(`${server.baseUrl}/v1/showcase/posts`, { headers });
+      expect(list.status).toBe(200);
+      const page = await list.json();
+      expect(Object.keys(page.action_templates).sort()).toEqual(["read_comments", "read_post", "read_revision"]);
+      expect(page.viewer.showcase).toEqual({ can_submit: false, reasons: ["read_only_token"] });
+    } finally {
+      await session.close();
+    }
+  });
+});
