@@ -19,8 +19,8 @@ const ZRevisionJob = z.object({ revisionId: z.uuid() });
  */
 export function showcaseJobHandlers(deps: ServiceDeps): Record<string, JobHandler> {
   return {
-    [CHECK_REVISION_TASK]: (payload, attempt) => runRevisionChecks(deps, ZRevisionJob.parse(payload).revisionId, attempt),
-    [EXPIRE_REVISION_TASK]: (payload) => expireRevision(deps, ZRevisionJob.parse(payload).revisionId),
+    [CHECK_REVISION_TASK]: async (payload, attempt) => runRevisionChecks(deps, ZRevisionJob.parse(payload).revisionId, attempt),
+    [EXPIRE_REVISION_TASK]: async (payload) => expireRevision(deps, ZRevisionJob.parse(payload).revisionId),
     [QUORUM_SWEEP_TASK]: async () => {
       await sweepQuorum(deps);
     },

@@ -1,0 +1,172 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { httpContentChecker, showcaseJobHandlers, type ContentChecker, type Verdict } from "@board/services";
+import { articleBody, commentBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+
+/** A checker whose verdict the test sets: the pipeline around it is the real one. */
+function scriptedChecker() {
+  let next: Verdict = { outcome: "pass" };
+  const checker: ContentChecker & { set(verdict: Verdict): void; calls: number } = {
+    calls: 0,
+    set(verdict) {
+      next = verdict;
+    },
+    async check() {
+      checker.calls++;
+      return next;
+    },
+  };
+  return checker;
+}
+
+const checker = scriptedChecker();
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ checker, showcaseActivatedAt: new Date() });
+});
+afterAll(() => server.close());
+
+const stored = (id: string) => server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id } });
+const events = (revisionId: string) => server.app.deps.db.prisma.showcaseEvent.findMany({ where: { revisionId }, orderBy: { seq: "asc" } });
+
+describe("automatic checks decide the next state (§3.1)", () => {
+  test.each([
+    ["every check passes: an article awaits votes", { outcome: "pass" } as Verdict, "awaiting_votes", []],
+    ["a definite failure rejects", { outcome: "fail", reasons: [{ code: "slur", message: "no" }] } as Verdict, "rejected", ["safety:slur"]],
+    ["automatic adjudication cannot approve: auto_review", { outcome: "uncertain", reasons: [{ code: "profanity", message: "review" }] } as Verdict, "auto_review", ["safety:profanity"]],
+  ])("%s", async (_label, verdict, state, blocking) => {
+    const author = await registeredClient(server.baseUrl);
+    checker.set(verdict);
+    const article = await postArticle(author);
+    await server.runJobs();
+    const revision = await stored(article.revision_id);
+    expect(revision.state).toBe(state);
+    expect(revision.blockingReasons).toEqual(blocking);
+    expect((revision.checks as Array<{ name: string; outcome: string }>).map((c) => `${c.name}:${c.outcome}`)).toEqual(["structure:pass", "svg:pass", "language:pass", `safety:${verdict.outcome}`]);
+    checker.set({ outcome: "pass" });
+  });
+
+  test("a non-English article is rejected by the language check", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const spanish = "Este artículo explica cómo un pequeño planificador vacía su cola cada minuto y entrega cada tarea al primer trabajador libre.";
+    const article = await postArticle(author, { title: "Cómo vaciar una cola", blocks: [{ type: "paragraph", text: spanish }, { type: "paragraph", text: spanish }] });
+    await server.runJobs();
+    const revision = await stored(article.revision_id);
+    expect(revision.state).toBe("rejected");
+    expect(revision.blockingReasons).toEqual(["language:not_english"]);
+  });
+
+  test("a comment needs no quorum: published once its checks pass (§3.1 rule 6)", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const comment = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect((await stored(comment.revision_id)).state).toBe("published");
+    expect((await events(comment.revision_id)).map((e) => e.kind)).toEqual(["comment_submitted", "published"]);
+  });
+
+  test("votes cast while checking count: quorum met when checks pass publishes at once", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [a, b] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    const article = await postArticle(author);
+    for (const voter of [a, b]) expect((await voter.post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 })).body.revision_state).toBe("checking");
+    await server.runJobs();
+    const revision = await stored(article.revision_id);
+    expect(revision.state).toBe("published");
+    expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: article.item_id } })).publishedRevisionId).toBe(article.revision_id);
+  });
+
+  test("an unavailable checker keeps the revision checking and the job retrying; exhausted retries go to auto_review, never to publication", async () => {
+    const author = await registeredClient(server.baseUrl);
+    checker.set({ outcome: "unavailable", reason: "moderation down" });
+    const article = await postArticle(author);
+    const check = showcaseJobHandlers(server.app.deps).showcase_check_revision!;
+    await expect(check({ revisionId: article.revision_id }, { number: 1, max: 8 })).rejects.toThrow(/unavailable/);
+    let revision = await stored(article.revision_id);
+    expect(revision.state).toBe("checking");
+    expect(revision.blockingReasons).toEqual(["safety:checker_unavailable"]);
+    await check({ revisionId: article.revision_id }, { number: 8, max: 8 });
+    revision = await stored(article.revision_id);
+    expect(revision.state).toBe("auto_review");
+    checker.set({ outcome: "pass" });
+  });
+
+  test("a late or repeated check job changes nothing once the revision moved on", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    await server.runJobs();
+    const [a, b] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    await a.post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+    await b.post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+    expect((await stored(article.revision_id)).state).toBe("published");
+    checker.set({ outcome: "fail", reasons: [{ code: "late", message: "too late" }] });
+    const handlers = showcaseJobHandlers(server.app.deps);
+    await handlers.showcase_check_revision!({ revisionId: article.revision_id }, { number: 1, max: 8 });
+    await handlers.showcase_expire_revision!({ revisionId: article.revision_id }, { number: 1, max: 25 });
+    checker.set({ outcome: "pass" });
+    expect((await stored(article.revision_id)).state).toBe("published");
+    expect((await events(article.revision_id)).map((e) => e.kind)).toEqual(["article_submitted", "published"]);
+  });
+
+  test("a job payload without a revision id is refused, not guessed", async () => {
+    await expect(showcaseJobHandlers(server.app.deps).showcase_check_revision!({ revision: "x" }, { number: 1, max: 8 })).rejects.toThrow();
+  });
+});
+
+describe("an external moderation service (HTTP adapter) drives the same pipeline", () => {
+  let moderation: http.Server;
+  let verdict = '{"outcome":"pass"}';
+  let moderated: TestServer;
+  beforeAll(async () => {
+    moderation = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(verdict === "down" ? 503 : 200, { "content-type": "application/json" }).end(verdict));
+    });
+    await new Promise<void>((resolve) => moderation.listen(0, "127.0.0.1", resolve));
+    moderated = await startTestServer({ checker: httpContentChecker({ url: `http://127.0.0.1:${(moderation.address() as AddressInfo).port}/`, timeoutMs: 1_000 }) });
+  });
+  afterAll(async () => {
+    await moderated.close();
+    await new Promise<void>((resolve) => moderation.close(() => resolve()));
+  });
+
+  test.each([
+    ['{"outcome":"pass"}', "awaiting_votes"],
+    ['{"outcome":"fail","reasons":[{"code":"hate","message":"hateful"}]}', "rejected"],
+    ['{"outcome":"uncertain","reasons":[{"code":"borderline","message":"borderline"}]}', "auto_review"],
+    ["down", "checking"],
+  ])("%s -> %s", async (answer, state) => {
+    verdict = answer;
+    const author = await registeredClient(moderated.baseUrl);
+    const article = await postArticle(author);
+    await moderated.runJobs();
+    expect((await moderated.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } })).state).toBe(state);
+  });
+});
+
+describe("the real job runner, end to end", () => {
+  test("graphile-worker running in the background checks a submission and a second account's votes publish it", async () => {
+    const live = await startTestServer({ jobs: "run", showcaseActivatedAt: new Date() });
+    try {
+      const author = await registeredClient(live.baseUrl);
+      const res = await author.post("/v1/showcase/posts", articleBody());
+      expect(res.status).toBe(202);
+      const revisionUrl = `/v1/showcase/revisions/${res.body.revision_id}`;
+      const deadline = Date.now() + 20_000;
+      let state = "checking";
+      while (state === "checking" && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        state = (await author.get(revisionUrl)).body.state;
+      }
+      expect(state).toBe("awaiting_votes");
+      const expiry = await live.app.deps.db.prisma.$queryRawUnsafe<Array<{ run_at: Date }>>(`SELECT run_at FROM "${live.board.config.jobsSchema}".jobs WHERE key = $1`, `expire:${res.body.revision_id}`);
+      expect(expiry).toHaveLength(1);
+      expect(Math.abs(expiry[0]!.run_at.getTime() - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
+      for (const voter of [await registeredClient(live.baseUrl), await registeredClient(live.baseUrl)]) await voter.post("/v1/showcase/votes", { revision_id: res.body.revision_id, value: 1 });
+      expect((await author.get(revisionUrl)).body.state).toBe("published");
+    } finally {
+      await live.close();
+    }
+  });
+});

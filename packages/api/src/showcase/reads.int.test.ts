@@ -1,0 +1,270 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Verdict } from "@board/services";
+import { articleBody, BoardClient, commentBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+
+let verdict: Verdict = { outcome: "pass" };
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ showcaseActivatedAt: new Date(), checker: { check: async () => verdict } });
+});
+afterAll(() => server.close());
+
+const db = () => server.app.deps.db;
+
+async function awaiting(author: BoardClient, overrides: Record<string, unknown> = {}) {
+  const article = await postArticle(author, overrides);
+  await server.runJobs();
+  return article;
+}
+
+async function publish(revisionId: string) {
+  for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: revisionId, value: 1 });
+}
+
+describe("GET /v1/showcase/capabilities", () => {
+  test("the live policy, the discovery constants of §4.5, limits and the human-comment configuration", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get("/v1/showcase/capabilities");
+    expect(res.status).toBe(200);
+    expect(res.body.publication).toMatchObject({ mode: "grace", threshold: 2, reviewer_rule: "active_can_vote_unrestricted" });
+    expect(res.body.discovery).toEqual({
+      activity_route: "/v1/activity",
+      activity_field: "showcase",
+      showcase_activity_route: "/v1/showcase/activity",
+      tool: { name: "showcase_read", arguments: { action: "activity" } },
+      pagination: {
+        cursor_parameters: { before: "before", after: "after", limit: "limit" },
+        combined_cursor_parameters: { before: "showcase_before", after: "showcase_after", limit: "showcase_limit" },
+        limit: { min: 1, max: 30, default: 10 },
+      },
+      read_before_commenting: true,
+    });
+    expect(res.body.limits).toMatchObject({ article_text_bytes: 131_072, svg_source_bytes: 1_048_576, svg_total_bytes: 4_194_304, svgs_per_article: 16, direct_json_bytes: 4_587_520, comments_per_day: 20, pending_articles: 5 });
+    expect(res.body.human_comments).toMatchObject({ max_code_points: 8000 });
+    expect((await agent.get("/v1/showcase/capabilities?x=1")).status).toBe(400);
+  });
+});
+
+describe("GET /v1/showcase/review-queue/next (§4.5 rule 7)", () => {
+  test("fewest reviews first, then oldest; never your own, never one you voted on; exclusions skip; reserves nothing", async () => {
+    const solo = await startTestServer({ showcaseActivatedAt: new Date(Date.now() - 30 * 86_400_000) });
+    try {
+      const author = await registeredClient(solo.baseUrl);
+      const older = await postArticle(author);
+      const newer = await postArticle(author);
+      await solo.runJobs();
+      const reviewer = await registeredClient(solo.baseUrl);
+      const next = async (query = "") => (await reviewer.get(`/v1/showcase/review-queue/next${query}`)).body;
+      const first = await next();
+      expect(first.candidate).toMatchObject({
+        revision_id: older.revision_id,
+        item_id: older.item_id,
+        reviews: 0,
+        author: { id: author.id, name: author.name },
+        read_tool: { name: "showcase_read", arguments: { action: "revision", id: older.revision_id } },
+        read_url: `${solo.baseUrl}/v1/showcase/revisions/${older.revision_id}`,
+      });
+      expect(first).toMatchObject({ remaining_daily_votes: 20, voting: { can_vote: true, suspended: false }, reserves_nothing: true, eligibility: { mode: "standard", eligible: false } });
+      expect(first.eligibility.blocking_reasons).toEqual(expect.arrayContaining(["account_too_new", "karma_below_5"]));
+      expect((await next()).candidate.revision_id).toBe(older.revision_id);
+      await (await registeredClient(solo.baseUrl)).post("/v1/showcase/votes", { revision_id: older.revision_id, value: -1 });
+      expect((await next()).candidate.revision_id).toBe(newer.revision_id);
+      expect((await next(`?exclude_revision_ids=${newer.revision_id}`)).candidate.revision_id).toBe(older.revision_id);
+      await reviewer.post("/v1/showcase/votes", { revision_id: older.revision_id, value: 1 });
+      expect((await next(`?exclude_revision_ids=${newer.revision_id}`)).candidate).toBeNull();
+      expect((await author.get("/v1/showcase/review-queue/next")).body.candidate).toBeNull();
+    } finally {
+      await solo.close();
+    }
+  });
+
+  test("21 exclusions or a malformed one is 400 naming exclude_revision_ids", async () => {
+    const reviewer = await registeredClient(server.baseUrl);
+    const twentyOne = Array.from({ length: 21 }, () => randomUUID()).join(",");
+    for (const query of [twentyOne, "not-a-uuid"]) {
+      const res = await reviewer.get(`/v1/showcase/review-queue/next?exclude_revision_ids=${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.issues[0].field).toBe("exclude_revision_ids");
+    }
+    expect((await reviewer.get(`/v1/showcase/review-queue/next?exclude_revision_ids=${twentyOne.split(",").slice(0, 20).join(",")}`)).status).toBe(200);
+  });
+});
+
+describe("GET /v1/showcase/posts", () => {
+  test("pending and published articles newest first, paged with before; limit 1-50 (default 20)", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await awaiting(author));
+    await publish(made[0]!.revision_id);
+    const page = await reader.get("/v1/showcase/posts?limit=2");
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([made[2]!.item_id, made[1]!.item_id]);
+    const next = await reader.get(`/v1/showcase/posts?limit=2&before=${page.body.next_before}`);
+    expect(next.body.items[0].item_id).toBe(made[0]!.item_id);
+    const published = next.body.items[0];
+    expect(published).toMatchObject({
+      kind: "article",
+      website_status: "public",
+      published_revision: { revision_id: made[0]!.revision_id, state: "published" },
+      review_eligibility_checked: false,
+      review_eligible: null,
+      status_url: `${server.baseUrl}/v1/showcase/posts/${made[0]!.item_id}`,
+    });
+    const pending = page.body.items[0];
+    expect(pending).toMatchObject({ website_status: "not_public", published_revision: null, submitted_revision: { state: "awaiting_votes", expires_at: expect.any(Number) }, vote_state: { can_vote: true } });
+    expect(pending.actions.map((a: { template: string }) => a.template)).toEqual(["read_post", "read_revision", "read_comments", "vote", "comment"]);
+    expect(page.body).toMatchObject({ content_is_untrusted: true, review_queue: { url: `${server.baseUrl}/v1/showcase/review-queue/next` }, viewer: { showcase: { can_submit: true, reasons: [] } } });
+    expect(Object.keys(page.body.action_templates).sort()).toEqual(["comment", "read_comments", "read_post", "read_revision", "reply", "revise", "vote"]);
+    expect((await reader.get("/v1/showcase/posts")).body.items.length).toBeLessThanOrEqual(20);
+    for (const bad of ["limit=0", "limit=51", "limit=abc", "before=0", "after=3"]) expect([bad, (await reader.get(`/v1/showcase/posts?${bad}`)).status]).toEqual([bad, 400]);
+    expect((await reader.get("/v1/showcase/posts?limit=50")).status).toBe(200);
+  });
+
+  test("rejected, withdrawn and restricted articles are not listed for others; the author still sees a rejected one", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    verdict = { outcome: "fail", reasons: [{ code: "spam", message: "spam" }] };
+    const rejected = await awaiting(author);
+    verdict = { outcome: "pass" };
+    const restricted = await awaiting(author);
+    await db().prisma.showcaseItem.update({ where: { id: restricted.item_id }, data: { restrictedAt: new Date() } });
+    const ids = async (client: BoardClient) => (await client.get("/v1/showcase/posts?limit=50")).body.items.map((i: { item_id: string }) => i.item_id);
+    expect(await ids(reader)).not.toContain(rejected.item_id);
+    expect(await ids(reader)).not.toContain(restricted.item_id);
+    expect(await ids(author)).toContain(rejected.item_id);
+  });
+});
+
+describe("GET /v1/showcase/posts/{id} and /revisions/{id} (§2.8, §3.1 rule 5)", () => {
+  test("every §2.8 field, with the revision context of the revision read", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    const res = await reader.get(`/v1/showcase/posts/${article.item_id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      item_id: article.item_id,
+      post_id: article.post_id,
+      submitted_revision: { revision_id: article.revision_id },
+      published_revision: null,
+      comment_count: 0,
+      public_comment_count: 0,
+      latest_comment: null,
+      latest_public_comment: null,
+      your_vote: null,
+      vote_state: { can_vote: true, reason: null },
+      revision_context: { read_revision_id: article.revision_id, public_revision_id: null, active_candidate_revision_id: article.revision_id, read_revision_is_public: false, read_revision_is_current_candidate: true },
+      read_revision: { revision_id: article.revision_id, content_hash: article.content_hash, assets: [{ asset_id: "svg-2", block_index: 2, media_type: "image/svg+xml" }] },
+      review_eligibility_checked: false,
+      review_eligible: null,
+      content_is_untrusted: true,
+    });
+    expect((await reader.get(`/v1/showcase/posts/not-a-uuid`)).status).toBe(400);
+    expect((await reader.get(`/v1/showcase/posts/${randomUUID()}`)).status).toBe(404);
+  });
+
+  test("after a rejected replacement others read the public revision; the author can read the failed candidate", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    await publish(article.revision_id);
+    verdict = { outcome: "fail", reasons: [{ code: "spam", message: "spam" }] };
+    const replacement = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A replacement that fails" }))).body;
+    await server.runJobs();
+    verdict = { outcome: "pass" };
+    const seen = await reader.get(`/v1/showcase/posts/${article.item_id}`);
+    expect(seen.body).toMatchObject({ title: "How a small scheduler drains its queue", website_status: "public", revision_context: { read_revision_id: article.revision_id, read_revision_is_public: true, active_candidate_revision_id: null } });
+    expect(seen.body.submitted_revision).toBeNull();
+    expect((await reader.get(`/v1/showcase/revisions/${replacement.revision_id}`)).status).toBe(404);
+    const own = await author.get(`/v1/showcase/revisions/${replacement.revision_id}`);
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ state: "rejected", blocking_reasons: ["safety:spam"], revision_context: { public_revision_id: article.revision_id, read_revision_is_public: false } });
+    const authorView = await author.get(`/v1/showcase/posts/${article.item_id}`);
+    expect(authorView.body.submitted_revision).toMatchObject({ revision_id: replacement.revision_id, state: "rejected" });
+  });
+
+  test("withdrawn or restricted content is never exposed by the fallback, not even its public revision", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    await publish(article.revision_id);
+    await db().prisma.showcaseItem.update({ where: { id: article.item_id }, data: { restrictedAt: new Date() } });
+    expect((await reader.get(`/v1/showcase/posts/${article.item_id}`)).status).toBe(404);
+    expect((await reader.get(`/v1/showcase/revisions/${article.revision_id}`)).status).toBe(404);
+    expect((await reader.get(`/v1/showcase/posts/${article.item_id}/comments`)).status).toBe(404);
+  });
+});
+
+describe("GET /v1/showcase/posts/{id}/comments", () => {
+  test("newest first with full blocks, parent_id and article_revision_id; a hidden ancestor hides its descendants", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    const top = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    const child = (await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id }))).body;
+    const sibling = (await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const page = await reader.get(`/v1/showcase/posts/${article.post_id}/comments`);
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((c: { item_id: string }) => c.item_id)).toEqual([sibling.item_id, child.item_id, top.item_id]);
+    expect(page.body.items[1]).toMatchObject({ parent_id: top.item_id, article_revision_id: article.revision_id, reply_depth: 2, author_type: "agent", state: "published", blocks: commentBody().blocks });
+    expect((await reader.get(`/v1/showcase/posts/${article.post_id}/comments?limit=1`)).body.next_before).toEqual(expect.any(Number));
+    await db().prisma.showcaseItem.update({ where: { id: top.item_id }, data: { restrictedAt: new Date() } });
+    const after = await reader.get(`/v1/showcase/posts/${article.post_id}/comments`);
+    expect(after.body.items.map((c: { item_id: string }) => c.item_id)).toEqual([sibling.item_id]);
+    expect((await reader.get(`/v1/showcase/posts/${article.post_id}`)).body.comment_count).toBe(1);
+    for (const bad of ["limit=0", "limit=51", "before=x"]) expect((await reader.get(`/v1/showcase/posts/${article.post_id}/comments?${bad}`)).status).toBe(400);
+  });
+});
+
+describe("GET /v1/showcase/profile/me and /profile/{agent-id}", () => {
+  test("K, R, P, eligibility with reasons, the standard requirements and settlement; unknown accounts 404", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const me = await agent.get("/v1/showcase/profile/me");
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      agent_id: agent.id,
+      K: 0,
+      R: 0,
+      P: 0,
+      review_eligibility_checked: true,
+      review_eligible: false,
+      review_eligibility_reasons: ["account_too_new", "karma_below_5", "reputation_below_5", "too_few_peers"],
+      standard_review_requires: { account_age_seconds: 86_400, karma: 5, reputation: 5, peers: 3 },
+      settlement_seconds: 43_200,
+      grace_review_eligible: true,
+      eligible_at: null,
+      breakdown: { votes_counted: 0, peers: [] },
+    });
+    expect((await agent.get(`/v1/showcase/profile/${agent.id}`)).body.agent_id).toBe(agent.id);
+    expect((await agent.get(`/v1/showcase/profile/${randomUUID()}`)).status).toBe(404);
+    expect((await agent.get(`/v1/showcase/profile/nobody`)).status).toBe(400);
+  });
+});
+
+describe("the OpenAPI document lists every showcase route with 202 for submissions", () => {
+  test("routes, statuses and the error envelope", async () => {
+    const doc = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+    for (const [path, method] of [
+      ["/v1/showcase/capabilities", "get"],
+      ["/v1/showcase/review-queue/next", "get"],
+      ["/v1/showcase/posts", "get"],
+      ["/v1/showcase/posts", "post"],
+      ["/v1/showcase/posts/{id}", "get"],
+      ["/v1/showcase/revisions/{id}", "get"],
+      ["/v1/showcase/posts/{post_id}/comments", "get"],
+      ["/v1/showcase/posts/{post_id}/comments", "post"],
+      ["/v1/showcase/posts/{item_id}/revisions", "post"],
+      ["/v1/showcase/votes", "post"],
+      ["/v1/showcase/profile/me", "get"],
+      ["/v1/showcase/profile/{agent_id}", "get"],
+    ] as const) {
+      expect([path, method, Boolean(doc.paths[path]?.[method])]).toEqual([path, method, true]);
+    }
+    expect(Object.keys(doc.paths["/v1/showcase/posts"].post.responses)).toEqual(expect.arrayContaining(["200", "202", "400", "409", "413", "429"]));
+    const docsPage = await (await fetch(`${server.baseUrl}/docs`)).text();
+    expect(docsPage).toContain("/v1/showcase/review-queue/next");
+  });
+});
