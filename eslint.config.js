@@ -65,7 +65,7 @@ export default tseslint.config(
     },
     {
       files: testFiles.map((pattern) => `${dir}/${pattern}`),
-      rules: { "no-restricted-imports": ["error", { patterns: forbiddenImports([...new Set([...allowed, "db", "testkit", "app"])].filter((name) => `packages/${name}` !== dir)) }] },
+      rules: { "no-restricted-imports": ["error", { patterns: forbiddenImports([...new Set([...allowed, "db", "testkit", "app", "svg-runtime"])].filter((name) => `packages/${name}` !== dir)) }] },
     },
   ]),
   {

@@ -21,7 +21,7 @@ const vote = (client: BoardClient, revision_id: string, value: unknown = 1) => c
 const at = (ms: number) => new Date(activatedAt.getTime() + ms);
 
 /** An article whose checks passed: awaiting votes. */
-async function awaitingArticle(author?: BoardClient) {
+async function awaitingArticle(author?: Awaited<ReturnType<typeof registeredClient>>) {
   const owner = author ?? (await registeredClient(server.baseUrl));
   const article = await postArticle(owner);
   await server.runJobs();
