@@ -41,8 +41,12 @@ export function createJobQueue(options: JobQueueOptions) {
     },
     drain: () => runOnce({ ...common, taskList: tasks }),
     async stop() {
-      await runner?.stop();
+      const stopping = runner;
       runner = null;
+      // A runner that ended on its own (its connection was lost) is already stopped.
+      await stopping?.stop().catch((error: Error) => {
+        if (!/already stopped/i.test(error.message)) throw error;
+      });
     },
   };
 }

@@ -6,7 +6,7 @@ import { loadConfig } from "./config";
 import { startBoard } from "./composition-root";
 
 test("shutdown stops accepting but finishes a request already in flight", async () => {
-  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1" });
+  const config = loadConfig({ DATABASE_URL: inject("databaseUrl"), LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", BOARD_JOBS_SCHEMA: `jobs_shutdown_${process.pid}` });
   config.limits = roomyLimits;
   const board = await startBoard(config, { oauth: false });
   const { port } = board.server.address() as AddressInfo;

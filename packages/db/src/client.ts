@@ -37,6 +37,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const prisma = makePrisma(pool);
   let closing: Promise<void> | null = null;
   return {

@@ -48,7 +48,8 @@ describe("GET /v1/showcase/capabilities", () => {
 
 describe("GET /v1/showcase/review-queue/next (§4.5 rule 7)", () => {
   test("fewest reviews first, then oldest; never your own, never one you voted on; exclusions skip; reserves nothing", async () => {
-    const solo = await startTestServer({ showcaseActivatedAt: new Date(Date.now() - 30 * 86_400_000) });
+    // The queue spans the whole board: a database of its own keeps other tests' candidates out.
+    const solo = await startTestServer({ ownDatabase: true, showcaseActivatedAt: new Date(Date.now() - 30 * 86_400_000) });
     try {
       const author = await registeredClient(solo.baseUrl);
       const older = await postArticle(author);
