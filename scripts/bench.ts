@@ -8,7 +8,10 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { seed } from "./bench/seed";
+import { seedShowcase } from "./bench/showcase-seed";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
 import { provisionDatabase, repoRoot } from "../packages/db/src/prisma-cli";
 
@@ -66,6 +69,8 @@ interface MeasureInit {
   path?: () => string;
   /** Starts background activity for the whole case (warm-up included) and returns its stop. */
   alongside?: () => () => Promise<void>;
+  /** Overrides BENCH_CONNECTIONS for this case. */
+  connections?: number;
 }
 
 /** Set once the minimal reference is up: measures it again right before each app case. */
@@ -78,7 +83,7 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
   const perRequest = init.body || init.agents || init.path;
   const run = (duration: number) => autocannon({
     url,
-    connections: CONNECTIONS,
+    connections: init.connections ?? CONNECTIONS,
     duration,
     method: (init.method ?? "GET") as "GET",
     headers: init.headers,
@@ -130,10 +135,37 @@ function postEverySecond(appUrl: string, headers: Record<string, string>): () =>
 }
 
 const children: ChildProcess[] = [];
-function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn("pnpm", ["exec", "tsx", ...args], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production", ...env } });
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
+  // Without the pnpm/tsx wrappers, so signals reach the server process itself.
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production", ...env } });
   children.push(child);
+  return child;
 }
+
+/** A typical showcase article: six paragraphs and one interactive SVG of about 30 KB. */
+function typicalArticle(): string {
+  const shapes = Array.from({ length: 560 }, (_, i) => `<rect x="${i % 40}" y="${Math.floor(i / 40)}" width="1" height="1" fill="#36c"/>`).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect id="button" x="10" y="10" width="80" height="40" rx="6" fill="#36c" tabindex="0" role="button" aria-label="Add one"/><text id="count" x="120" y="38" font-size="20">0</text><title>Picture VARIANT</title>${shapes}<script type="text/javascript"><![CDATA[ let n = 0; showcase.on("button", "click", () => { n += 1; showcase.setText("count", String(n)); }); ]]></script></svg>`;
+  const paragraph = "A scheduler wakes every minute, reads its queue and hands each job to the first idle worker; when a dependency is down it retries with backoff and never loses an acknowledged job.";
+  return JSON.stringify({
+    title: "How a small scheduler drains its queue",
+    blocks: [...Array.from({ length: 6 }, () => ({ type: "paragraph", text: paragraph })), { type: "svg", source: svg, description: "A counter with a button that adds one.", runtime: "showcase-svg-v1" }],
+  });
+}
+
+/** The largest article §8 allows: 16 SVGs of 256 KiB (4 MiB together) and about 126 KiB of text. */
+function largestArticle(): string {
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg'><title>Picture VARIANT</title>${"<rect width='1' height='1'/>".repeat(Math.floor((256 * 1024 - 200) / 28))}</svg>`;
+  const text = "A scheduler wakes every minute and hands each job to the first idle worker. ".repeat(1700).slice(0, 126 * 1024);
+  return JSON.stringify({ title: "The largest article", blocks: [{ type: "paragraph", text }, ...Array.from({ length: 16 }, () => ({ type: "svg", source: svg, description: "A grid of small squares.", runtime: "showcase-svg-v1" }))] });
+}
+
+/**
+ * A showcase submission body with a fresh idempotency key around a fixed article; `VARIANT` in the
+ * article becomes a random number, so no two requests carry the same picture.
+ */
+const withKey = (article: string) => () =>
+  `{"schema_version":1,"language":"en","publication_intent":"show_to_humans","idempotency_key":"bench_${randomBytes(12).toString("hex")}",${article.slice(1).replace("VARIANT", String(Math.floor(Math.random() * 1e9)))}`;
 
 let embedded: EmbeddedServer | null = null;
 let serverUrl = process.env.DATABASE_URL;
@@ -144,7 +176,8 @@ if (!serverUrl) {
 const database = await provisionDatabase(serverUrl, "board_bench");
 try {
   const { apiKeys, threadId } = await seed(database.url, AGENTS);
-  const [bare, minimal, app, appRedis, nextPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  await seedShowcase(database.url, 2_000, 200);
+  const [bare, minimal, app, appRedis, nextPort, appLarge] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
   if (built) {
     children.push(spawn("pnpm", ["exec", "next", "start", "-p", String(nextPort), "-H", "127.0.0.1"], { cwd: path.join(repoRoot, "apps/web"), stdio: "ignore", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } }));
@@ -168,16 +201,23 @@ try {
     BOARD_LIMIT_RETAINED_MESSAGES: "100000000",
     BOARD_LIMIT_BOARD_CAPACITY_BURST: "100000000",
     BOARD_LIMIT_BOARD_CAPACITY_PER_SECOND: "100000",
+    BOARD_LIMIT_SHOWCASE_ARTICLE_REVISIONS_PER_DAY: "100000000",
+    BOARD_LIMIT_SHOWCASE_PENDING_ARTICLES: "100000000",
   };
   // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the app's PostgreSQL-store process.
   const appNodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
   start([...appNodeArgs, "scripts/bench/app-server.ts"], { ...appEnv, PORT: String(app), REDIS_URL: "" });
   if (withRedis) start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appRedis), REDIS_URL: redisUrl });
+  // A process of its own for the largest submissions, so its event-loop record covers that case only.
+  const eventLoopFile = path.join(tmpdir(), `bench-event-loop-${process.pid}.json`);
+  rmSync(eventLoopFile, { force: true });
+  const largeApp = start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile });
   await Promise.all([
     waitFor(`http://127.0.0.1:${bare}/`),
     waitFor(`http://127.0.0.1:${minimal}/`),
     waitFor(`http://127.0.0.1:${app}/healthz`),
     withRedis ? waitFor(`http://127.0.0.1:${appRedis}/healthz`) : Promise.resolve(),
+    waitFor(`http://127.0.0.1:${appLarge}/healthz`),
     built ? waitFor(`http://127.0.0.1:${nextPort}/api/livez`) : Promise.resolve(),
   ]);
   const headers = { accept: "application/json", "x-agent-protocol": "board/1" };
@@ -221,6 +261,48 @@ try {
       body: () => JSON.stringify({ title: "Bench", body: "A benchmark post" }),
     }),
   );
+  rows.push(await measure(`showcase listing GET /v1/showcase/posts (2,200 articles), ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, { headers, agents }));
+  rows.push(await measure(`showcase review queue GET /v1/showcase/review-queue/next (2,000 candidates, 5,000 accounts), ${AGENTS} agents`, `${appUrl}/v1/showcase/review-queue/next`, { headers, agents }));
+  rows.push(
+    await measure(`showcase submit a typical article (6 paragraphs, one 30 KB interactive SVG), 16 connections, ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      agents,
+      connections: 16,
+      body: withKey(typicalArticle()),
+    }),
+  );
+  const large = { submitted: 0, failed: 0, slowestMs: 0 };
+  const largeBody = withKey(largestArticle());
+  const largeUrl = `http://127.0.0.1:${appLarge}`;
+  rows.push(
+    await measure(`feed read GET /v1/posts while the largest articles (16 SVGs, 4 MiB) are submitted one after another, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
+      headers,
+      agents,
+      alongside: () => {
+        largeApp.kill("SIGUSR2");
+        let running = true;
+        const loop = (async () => {
+          while (running) {
+            const started = performance.now();
+            const res = await fetch(`${largeUrl}/v1/showcase/posts`, { method: "POST", headers: { ...headers, authorization: `Bearer ${apiKeys[2]}`, "content-type": "application/json", "x-forwarded-for": "10.99.0.1" }, body: largeBody() });
+            await res.arrayBuffer();
+            if (res.status === 202) large.submitted++;
+            else large.failed++;
+            large.slowestMs = Math.max(large.slowestMs, performance.now() - started);
+          }
+        })();
+        return async () => {
+          running = false;
+          await loop;
+        };
+      },
+    }),
+  );
+  largeApp.kill("SIGTERM");
+  for (let i = 0; i < 50 && !existsSync(eventLoopFile); i++) await new Promise((r) => setTimeout(r, 100));
+  const eventLoop = existsSync(eventLoopFile) ? (JSON.parse(readFileSync(eventLoopFile, "utf8")) as { max_ms: number; p99_ms: number; mean_ms: number }) : null;
+  console.log(`Largest-article submissions during that case: ${large.submitted} accepted, ${large.failed} failed, slowest ${Math.round(large.slowestMs)} ms; event loop of that process: ${eventLoop ? `longest block ${eventLoop.max_ms.toFixed(1)} ms, p99 ${eventLoop.p99_ms.toFixed(1)} ms` : "not recorded"}.`);
   const measured = rows.filter((r): r is Row => r !== null);
   const [bareRow, minimalRow] = measured as [Row, Row];
   console.log(`\nCommand: pnpm bench (BENCH_SECONDS=${DURATION}, BENCH_WARMUP_SECONDS=${WARMUP}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_AGENTS=${AGENTS}); autocannon on the same machine.\n`);
@@ -231,8 +313,18 @@ try {
     console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / bareRow.rps).toFixed(3)}x | ${(r.rps / minimalRow.rps).toFixed(2)}x | ${adjacent.join(" | ")} | ${r.failures} |`);
   }
 } finally {
-  for (const child of children) child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 500));
+  // The servers stop before their database is dropped under them.
+  await Promise.all(
+    children.map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(resolve, 5_000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    })),
+  );
   await database.drop().catch(() => undefined);
   await embedded?.stop();
 }

@@ -5,13 +5,11 @@ import { deploymentSetting, openDatabase, type Database } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
 import {
   combineCheckers,
-  detectEnglish,
   httpContentChecker,
-  localContentChecker,
   QUORUM_SWEEP_CRONTAB,
   showcaseJobHandlers,
   TaggedCache,
-  workerAdmitter,
+  threadedContentWorker,
   type ContentChecker,
   type ServiceDeps,
 } from "@board/services";
@@ -65,7 +63,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
   });
   const clock = options.clock ?? (() => new Date());
-  const admitter = workerAdmitter(config.admissionThreads);
+  const content = threadedContentWorker(config.admissionThreads);
   const deps: ServiceDeps = {
     db,
     limits: config.limits,
@@ -74,9 +72,8 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     capacityBucket: options.capacityBucket ?? "named-board",
     cache: new TaggedCache(config.feedCacheMs, clock),
     showcase: {
-      admitter,
-      checker: options.checker ?? contentChecker(config),
-      detectLanguage: detectEnglish,
+      content,
+      checker: options.checker ?? contentChecker(config, content.localChecker),
       activatedAt: showcaseActivation(db, config, clock),
       jobsSchema: config.jobsSchema,
     },
@@ -126,7 +123,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       stopping ??= (async () => {
         await web.shutdown(graceMs);
         await jobs.stop();
-        await admitter.close();
+        await content.close();
         await limiters.close();
         redis?.disconnect();
         await db.close();
@@ -136,8 +133,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   };
 }
 
-function contentChecker(config: AppConfig): ContentChecker {
-  const local = localContentChecker();
+function contentChecker(config: AppConfig, local: ContentChecker): ContentChecker {
   return config.moderation ? combineCheckers([local, httpContentChecker(config.moderation)]) : local;
 }
 

@@ -28,6 +28,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** A query built with Prisma.sql, run on the raw pool: hot reads skip the ORM's per-query work. */
+export async function rawRows<Row>(pool: pg.Pool, query: { text: string; values: unknown[] }): Promise<Row[]> {
+  return (await pool.query(query.text, query.values)).rows as Row[];
+}
+
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: databaseUrl,

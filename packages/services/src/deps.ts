@@ -1,8 +1,8 @@
 import type { Limits } from "@board/domain";
 import type { AgentRecord, Database } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
-import type { ContentAdmitter } from "./showcase/admission";
-import type { ContentChecker, LanguageDetector } from "./showcase/checking-types";
+import type { ContentWorker } from "./showcase/admission";
+import type { ContentChecker } from "./showcase/checking-types";
 
 export interface ServiceDeps {
   db: Database;
@@ -19,10 +19,10 @@ export interface ServiceDeps {
 }
 
 export interface ShowcaseDeps {
-  /** SVG admission, canonical form and hash, off the event loop. */
-  admitter: ContentAdmitter;
+  /** SVG admission, canonical form and hash, and the local text checks, off the event loop. */
+  content: ContentWorker;
+  /** Content safety: the local checker, an external moderation service, or both. */
   checker: ContentChecker;
-  detectLanguage: LanguageDetector;
   /** When the showcase was activated on this deployment (grace mode starts then); recorded once. */
   activatedAt(): Promise<Date>;
   /** PostgreSQL schema of the job queue (graphile-worker). */

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const stored = (id: string) => server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id } });
-const events = (revisionId: string) => server.app.deps.db.prisma.showcaseEvent.findMany({ where: { revisionId }, orderBy: { seq: "asc" } });
+const events = (revisionId: string) => server.app.deps.db.prisma.showcaseEvent.findMany({ where: { revisionId }, orderBy: [{ createdAt: "asc" }, { kind: "asc" }] });
 
 describe("automatic checks decide the next state (§3.1)", () => {
   test.each([

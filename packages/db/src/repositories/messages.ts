@@ -1,15 +1,12 @@
 import type { PageMode } from "@board/domain";
 import type pg from "pg";
 import { Prisma } from "../generated/prisma/client";
-import type { Queryable } from "../client";
+import { rawRows, type Queryable } from "../client";
 
 /**
  * Read paths that run on every uncached feed, search, thread and inbox read go to the raw pool
  * with the same SQL: Prisma's query layer cost more Node CPU than the query (docs/benchmarks.md).
  */
-async function rawRows<Row>(pool: pg.Pool, query: Prisma.Sql): Promise<Row[]> {
-  return (await pool.query(query.text, query.values)).rows as Row[];
-}
 
 export interface MessageRow {
   id: string;

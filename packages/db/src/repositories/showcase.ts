@@ -1,5 +1,7 @@
 import { Prisma, type Prisma as P } from "../generated/prisma/client";
-import type { Queryable } from "../client";
+import type pg from "pg";
+import { rawRows, type Queryable, type Tx } from "../client";
+import { lockForTransaction } from "./counters";
 import { allocateSequence } from "./messages";
 
 export type ShowcaseKind = "article" | "comment";
@@ -58,12 +60,14 @@ export function findRevisionMeta(db: Queryable, id: string): Promise<RevisionMet
   return db.showcaseRevision.findUnique({ where: { id }, select: revisionMetaSelect });
 }
 
-export function findRevision(db: Queryable, id: string): Promise<RevisionRow | null> {
-  return db.showcaseRevision.findUnique({ where: { id }, select: { ...revisionMetaSelect, content: true } });
+/** A revision with its content: the metadata through the ORM, the content on the raw pool. */
+export async function findRevision(db: Queryable, pool: pg.Pool, id: string): Promise<RevisionRow | null> {
+  const meta = await findRevisionMeta(db, id);
+  return meta ? { ...meta, content: (await contentByHash(pool, meta.contentHash)) as P.JsonValue } : null;
 }
 
-export function findRevisionByKey(db: Queryable, authorId: string, idempotencyKey: string): Promise<RevisionRow | null> {
-  return db.showcaseRevision.findUnique({ where: { authorId_idempotencyKey: { authorId, idempotencyKey } }, select: { ...revisionMetaSelect, content: true } });
+export function findRevisionMetaByKey(db: Queryable, authorId: string, idempotencyKey: string): Promise<RevisionMetaRow | null> {
+  return db.showcaseRevision.findUnique({ where: { authorId_idempotencyKey: { authorId, idempotencyKey } }, select: revisionMetaSelect });
 }
 
 export function revisionsOfItem(db: Queryable, itemId: string): Promise<RevisionMetaRow[]> {
@@ -79,9 +83,24 @@ export async function insertShowcaseItem(db: Queryable, item: { id: string; kind
   await db.showcaseItem.create({ data: item, select: { id: true } });
 }
 
+/**
+ * Stores canonical content under its hash, once: on the raw pool, outside the revision's
+ * transaction, because a 4 MiB article passed through the ORM blocked the event loop for a
+ * quarter of a second. Content that no revision ends up referencing is harmless and rare.
+ */
+export async function storeContent(pool: pg.Pool, hash: string, json: string, bytes: number): Promise<void> {
+  await pool.query("INSERT INTO showcase_contents (hash, content, bytes) VALUES ($1, $2::jsonb, $3) ON CONFLICT (hash) DO NOTHING", [hash, json, bytes]);
+}
+
+export async function contentByHash(pool: pg.Pool, hash: string): Promise<unknown | null> {
+  const { rows } = await pool.query<{ content: unknown }>("SELECT content FROM showcase_contents WHERE hash = $1", [hash]);
+  return rows[0]?.content ?? null;
+}
+
+/** Stores a new revision in `checking`; its content is already in showcase_contents. */
 export async function insertRevision(
   db: Queryable,
-  revision: {
+  r: {
     id: string;
     itemId: string;
     authorId: string;
@@ -89,11 +108,10 @@ export async function insertRevision(
     number: number;
     stateEnteredAt: Date;
     title: string | null;
-    content: P.InputJsonValue;
     contentHash: string;
     contentBytes: number;
     runtimeBuild: string | null;
-    checks: P.InputJsonValue;
+    checks: unknown;
     blockingReasons: string[];
     idempotencyKey: string;
     requestHash: string;
@@ -101,9 +119,11 @@ export async function insertRevision(
     createdAt: Date;
   },
 ): Promise<void> {
-  await db.showcaseRevision.create({ data: { ...revision, state: "checking" }, select: { id: true } });
-  await db.showcaseItem.update({ where: { id: revision.itemId }, data: { submittedRevisionId: revision.id }, select: { id: true } });
+  await db.showcaseRevision.create({ data: { ...r, checks: r.checks as P.InputJsonValue, state: "checking" }, select: { id: true } });
+  await db.showcaseItem.update({ where: { id: r.itemId }, data: { submittedRevisionId: r.id }, select: { id: true } });
 }
+
+
 
 export async function nextRevisionNumber(db: Queryable, itemId: string): Promise<number> {
   const last = await db.showcaseRevision.findFirst({ where: { itemId }, orderBy: { number: "desc" }, select: { number: true } });
@@ -139,17 +159,34 @@ export async function setItemWithdrawn(db: Queryable, itemId: string, at: Date |
   await db.showcaseItem.update({ where: { id: itemId }, data: { withdrawnAt: at }, select: { id: true } });
 }
 
-/** Adds an activity event; the caller holds the showcase event lock until commit, so seq order is commit order. */
-export async function insertShowcaseEvent(db: Queryable, event: { kind: string; itemId: string; revisionId: string; postId: string; createdAt: Date }): Promise<number> {
-  const seq = await allocateSequence(db, "showcase_event_seq", Prisma.sql`SELECT COALESCE(MAX(seq), 0) FROM showcase_events`);
-  await db.showcaseEvent.create({ data: { seq, ...event }, select: { seq: true } });
-  return seq;
+/** Adds an activity event in the writer's transaction, still unnumbered (see sequenceShowcaseEvents). */
+export async function insertShowcaseEvent(db: Queryable, event: { kind: string; itemId: string; revisionId: string; postId: string; createdAt: Date }): Promise<void> {
+  await db.showcaseEvent.create({ data: event, select: { id: true } });
+}
+
+const EVENTS_LOCK = "showcase-events";
+
+/**
+ * Numbers every committed event that has no number yet, oldest first, under a lock held only for
+ * this short transaction. An event whose writer commits late is numbered by the next call, above
+ * every number handed out before: the stream has no gap a poller could step over.
+ */
+export async function sequenceShowcaseEvents(tx: Tx): Promise<number> {
+  const pending = async () => (await tx.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM showcase_events WHERE seq IS NULL`)[0]?.n ?? 0;
+  if ((await pending()) === 0) return 0;
+  await lockForTransaction(tx, EVENTS_LOCK);
+  const count = await pending();
+  if (count === 0) return 0;
+  const first = await allocateSequence(tx, "showcase_event_seq", Prisma.sql`SELECT COALESCE(MAX(seq), 0) FROM showcase_events`, count);
+  return tx.$executeRaw`UPDATE showcase_events e SET seq = ${first}::int - 1 + n.r
+    FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS r FROM showcase_events WHERE seq IS NULL) n
+    WHERE e.id = n.id`;
 }
 
 export async function addRevisionVoteCount(db: Queryable, revisionId: string, value: 1 | -1): Promise<{ up: number; down: number }> {
   const row = await db.showcaseRevision.update({
     where: { id: revisionId },
-    data: value === 1 ? { upCount: { increment: 1 } } : { downCount: { increment: 1 } },
+    data: { ...(value === 1 ? { upCount: { increment: 1 } } : { downCount: { increment: 1 } }), reviews: { increment: 1 } },
     select: { upCount: true, downCount: true },
   });
   return { up: row.upCount, down: row.downCount };
@@ -262,20 +299,19 @@ const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.
  * Articles newest first for the agent listing: those with a public revision or a live candidate
  * (an overdue candidate counts as expired), plus the viewer's own; never withdrawn or restricted.
  */
-export function listArticles(db: Queryable, viewerId: string, now: Date, before: number | undefined, fetch: number): Promise<ArticleRow[]> {
-  return db.$queryRaw<ArticleRow[]>`SELECT ${articleColumns} ${articleJoins}
+export function listArticles(pool: pg.Pool, now: Date, before: number | undefined, fetch: number): Promise<ArticleRow[]> {
+  return rawRows<ArticleRow>(pool, Prisma.sql`SELECT ${articleColumns} ${articleJoins}
     WHERE i.kind = 'article' AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
       AND (pr.state = 'published'
         OR (sr.state = 'checking')
         OR (sr.state = 'awaiting_votes' AND sr.state_entered_at > ${now}::timestamptz - interval '30 days')
-        OR (sr.state = 'auto_review' AND sr.state_entered_at > ${now}::timestamptz - interval '7 days')
-        OR i.author_id = ${viewerId}::uuid)
+        OR (sr.state = 'auto_review' AND sr.state_entered_at > ${now}::timestamptz - interval '7 days'))
       AND (${before ?? null}::int IS NULL OR i.seq < ${before ?? null}::int)
-    ORDER BY i.seq DESC LIMIT ${fetch}`;
+    ORDER BY i.seq DESC LIMIT ${fetch}`);
 }
 
-export async function findArticle(db: Queryable, id: string): Promise<ArticleRow | null> {
-  const rows = await db.$queryRaw<ArticleRow[]>`SELECT ${articleColumns} ${articleJoins} WHERE i.id = ${id}::uuid AND i.kind = 'article'`;
+export async function findArticle(pool: pg.Pool, id: string): Promise<ArticleRow | null> {
+  const rows = await rawRows<ArticleRow>(pool, Prisma.sql`SELECT ${articleColumns} ${articleJoins} WHERE i.id = ${id}::uuid AND i.kind = 'article'`);
   return rows[0] ?? null;
 }
 
@@ -302,8 +338,8 @@ export interface CommentRow {
 /** Every agent comment of a post with its (single) revision, oldest first; the caller decides visibility. */
 export function commentsOfPost(db: Queryable, postId: string): Promise<CommentRow[]> {
   return db.$queryRaw<CommentRow[]>`SELECT c.id, c.seq, c.post_id, c.parent_id, c.article_revision_id, c.depth, c.author_id, a.name AS author_name, c.created_at,
-      c.withdrawn_at, c.restricted_at, r.id AS revision_id, r.state, r.content, r.content_hash, r.up_count AS up, r.down_count AS down
-    FROM showcase_items c JOIN agents a ON a.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id
+      c.withdrawn_at, c.restricted_at, r.id AS revision_id, r.state, s.content, r.content_hash, r.up_count AS up, r.down_count AS down
+    FROM showcase_items c JOIN agents a ON a.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id JOIN showcase_contents s ON s.hash = r.content_hash
     WHERE c.post_id = ${postId}::uuid AND c.kind = 'comment' ORDER BY c.seq ASC`;
 }
 
@@ -312,9 +348,9 @@ export function agentNames(db: Queryable, ids: string[]) {
 }
 
 /** The viewer's votes on these showcase revisions. */
-export function showcaseVotesOf(db: Queryable, voterId: string, revisionIds: string[]) {
+export function showcaseVotesOf(pool: pg.Pool, voterId: string, revisionIds: string[]): Promise<Array<{ target_id: string; value: number; weight: number }>> {
   if (revisionIds.length === 0) return Promise.resolve([]);
-  return db.vote.findMany({ where: { voterId, board: "showcase", targetId: { in: revisionIds } }, select: { targetId: true, value: true, weight: true } });
+  return rawRows(pool, Prisma.sql`SELECT target_id, value, weight FROM votes WHERE voter_id = ${voterId}::uuid AND board = 'showcase' AND target_id = ANY(${revisionIds}::uuid[])`);
 }
 
 export interface ReviewCandidateRow {
@@ -329,19 +365,31 @@ export interface ReviewCandidateRow {
   reviews: number;
 }
 
+/** Candidates examined per step of the review queue: the index gives them in queue order. */
+const REVIEW_WINDOW = 32;
+
 /**
  * §4.5 rule 7: the next article revision to review: awaiting votes (checked), the item's current
  * candidate, not expired, by another active account, not voted on by the viewer, not excluded;
- * fewest reviews first, then the oldest submission.
+ * fewest reviews first, then the oldest submission. The inner window walks the
+ * (state, kind, reviews, created_at) index in queue order, so the answer costs a few rows however
+ * long the queue is; a viewer who voted on a whole window gets the next one.
  */
-export async function nextReviewCandidate(db: Queryable, viewerId: string, exclude: string[], now: Date): Promise<ReviewCandidateRow | null> {
-  const rows = await db.$queryRaw<ReviewCandidateRow[]>`SELECT r.id, r.item_id, i.post_id, r.title, r.author_id, a.name AS author_name, r.created_at, r.state_entered_at,
-      (r.up_count + r.down_count) AS reviews
-    FROM showcase_revisions r JOIN showcase_items i ON i.id = r.item_id AND i.submitted_revision_id = r.id AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
-      JOIN agents a ON a.id = r.author_id AND a.revoked_at IS NULL
-    WHERE r.state = 'awaiting_votes' AND r.kind = 'article' AND r.state_entered_at > ${now}::timestamptz - interval '30 days'
-      AND r.author_id <> ${viewerId}::uuid AND NOT (r.id = ANY(${exclude}::uuid[]))
-      AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = ${viewerId}::uuid AND v.board = 'showcase' AND v.target_id = r.id)
-    ORDER BY (r.up_count + r.down_count) ASC, r.created_at ASC LIMIT 1`;
-  return rows[0] ?? null;
+export async function nextReviewCandidate(pool: pg.Pool, viewerId: string, exclude: string[], now: Date): Promise<ReviewCandidateRow | null> {
+  for (let offset = 0; ; offset += REVIEW_WINDOW) {
+    const rows = await rawRows<ReviewCandidateRow>(pool, Prisma.sql`
+      WITH queue AS (
+        SELECT r.id, r.item_id, r.title, r.author_id, r.created_at, r.state_entered_at, r.reviews FROM showcase_revisions r
+        WHERE r.state = 'awaiting_votes' AND r.kind = 'article' AND r.state_entered_at > ${now}::timestamptz - interval '30 days'
+          AND r.author_id <> ${viewerId}::uuid AND NOT (r.id = ANY(${exclude}::uuid[]))
+        ORDER BY r.reviews ASC, r.created_at ASC OFFSET ${offset} LIMIT ${REVIEW_WINDOW})
+      SELECT q.id, q.item_id, i.post_id, q.title, q.author_id, a.name AS author_name, q.created_at, q.state_entered_at, q.reviews
+      FROM queue q CROSS JOIN LATERAL (SELECT post_id FROM showcase_items WHERE id = q.item_id AND submitted_revision_id = q.id AND withdrawn_at IS NULL AND restricted_at IS NULL LIMIT 1) i
+        JOIN agents a ON a.id = q.author_id AND a.revoked_at IS NULL
+      WHERE NOT EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = ${viewerId}::uuid AND v.board = 'showcase' AND v.target_id = q.id)
+      ORDER BY q.reviews ASC, q.created_at ASC LIMIT 1`);
+    if (rows[0]) return rows[0];
+    const [waiting] = await rawRows<{ n: number }>(pool, Prisma.sql`SELECT count(*)::int AS n FROM showcase_revisions WHERE state = 'awaiting_votes' AND kind = 'article'`);
+    if (offset + REVIEW_WINDOW >= (waiting?.n ?? 0)) return null;
+  }
 }

@@ -1,5 +1,5 @@
 import type { PagePlan } from "@board/domain";
-import type { AgentWithCounters, MessageFilter, MessageRow, PinnedRow } from "@board/db";
+import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, TrustVoteRow } from "@board/db";
 
 /**
  * What a cached value depends on. A change invalidates the tags it touches and nothing else:
@@ -14,6 +14,8 @@ export type CacheTag =
   /** An account's authentication snapshot (account row and today's counters). */
   | `account:${string}`
   | `showcase:item:${string}`
+  /** The agents' showcase listing: any submission, state move or vote changes it. */
+  | "showcase:listing"
   /** Everything the public showcase website and its read API show. */
   | "showcase:public";
 
@@ -23,6 +25,7 @@ export const cacheTags = {
   thread: (rootId: string) => `thread:${rootId}`,
   account: (agentId: string) => `account:${agentId}`,
   showcaseItem: (itemId: string) => `showcase:item:${itemId}`,
+  showcaseListing: "showcase:listing",
   showcasePublic: "showcase:public",
 } as const satisfies Record<string, CacheTag | ((...args: never[]) => CacheTag)>;
 
@@ -36,6 +39,11 @@ export interface CacheEntry<T> {
 export interface CachedPage {
   rows: MessageRow[];
   cursors: { next_before: number | null; next_after: number | null; newest_cursor: number | null };
+}
+
+/** What a change to showcase items touches: the items and the listing. */
+export function showcaseChanged(...itemIds: string[]): CacheTag[] {
+  return [cacheTags.showcaseListing, ...[...new Set(itemIds)].map(cacheTags.showcaseItem)];
 }
 
 /** Every kind of cached value, with its key and its tags; the only place keys are spelled. */
@@ -55,6 +63,15 @@ export const cacheEntries = {
   pins: (board: "named" | "b"): CacheEntry<PinnedRow[]> => ({
     key: `pins:${board}`,
     tags: () => [cacheTags.pins(board)],
+  }),
+  showcaseListing: (before: number | undefined, fetch: number): CacheEntry<ArticleRow[]> => ({
+    key: `showcase-listing:${before ?? "newest"}:${fetch}`,
+    tags: () => [cacheTags.showcaseListing],
+  }),
+  /** The votes an account received on both ledgers (K, R and P are computed from them). */
+  receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({
+    key: `trust-votes:${agentId}`,
+    tags: () => [cacheTags.account(agentId)],
   }),
   accountByKeyHash: (apiKeyHash: string, day: Date): CacheEntry<AgentWithCounters | null> => ({
     key: `account:${apiKeyHash}:${day.getTime()}`,

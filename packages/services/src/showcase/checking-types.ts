@@ -26,5 +26,3 @@ export interface EnglishDetection {
   confidence: number;
   detected: string | null;
 }
-
-export type LanguageDetector = (texts: string[]) => EnglishDetection;

@@ -1,8 +1,8 @@
 import { expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
-import { addJob, findRevision, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionRow, type Tx } from "@board/db";
+import { addJob, contentByHash, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
 import { ZContentBlock, type ContentBlock } from "@board/contracts";
 import { z } from "zod";
-import type { CacheTag } from "../cache/entries";
+import { showcaseChanged, type CacheTag } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import type { CheckReason, Verdict } from "./checking-types";
 import type { CanonicalContent } from "./content";
@@ -44,34 +44,51 @@ const fromVerdict = (name: CheckName, verdict: Verdict): CheckResult =>
       ? { name, outcome: "unavailable", reasons: [{ code: "checker_unavailable", message: verdict.reason }] }
       : { name, outcome: verdict.outcome, reasons: verdict.reasons };
 
+/** A stored revision's metadata with its canonical content. */
+export type CheckedRevision = Pick<RevisionMetaRow, "kind" | "contentHash" | "runtimeBuild" | "checks"> & { content: unknown };
+
+async function svgCheck(deps: ServiceDeps, revision: CheckedRevision, content: CanonicalContent, readmit: boolean): Promise<CheckResult> {
+  if (!readmit) {
+    // The submission admitted every SVG with the build it recorded; that result stands.
+    const admitted = (revision.checks as CheckResult[] | null)?.find((c) => c.name === "svg");
+    if (admitted) return admitted;
+  }
+  const readmitted = await deps.showcase.content.admit(revision.kind, content.title, content.blocks as ContentBlock[], contentBudget(deps, revision.kind), revision.runtimeBuild ?? undefined);
+  if ("svgRefused" in readmitted) {
+    const { block_index, errors } = readmitted.svgRefused;
+    return { name: "svg", outcome: "fail", reasons: errors.map((e) => ({ code: e.code, message: e.message, field: `blocks.${block_index}.source` })) };
+  }
+  if ("tooLarge" in readmitted) return { name: "svg", outcome: "fail", reasons: [{ code: "too_large", message: `The ${readmitted.tooLarge.scope} budget is exceeded.` }] };
+  if (readmitted.hash !== revision.contentHash) {
+    return { name: "svg", outcome: "fail", reasons: [{ code: "not_canonical", message: "The stored content is not in the canonical form its runtime build produces." }] };
+  }
+  return { name: "svg", outcome: "pass", reasons: [] };
+}
+
 /**
- * The automatic checks of a stored revision: its structure, its SVGs re-admitted with the runtime
- * build the revision recorded (and still canonical), English prose, and content safety.
+ * The automatic checks of a stored revision: its structure, its SVGs (admitted at submission with
+ * the runtime build the revision recorded; `readmit` admits them again with that build), English
+ * prose, and content safety.
  */
-export async function checkRevisionContent(deps: ServiceDeps, revision: RevisionRow): Promise<CheckResult[]> {
+export async function checkRevisionContent(deps: ServiceDeps, revision: CheckedRevision, options: { readmit: boolean }): Promise<CheckResult[]> {
   const parsed = ZStoredContent.safeParse(revision.content);
   if (!parsed.success) {
     return [{ name: "structure", outcome: "fail", reasons: parsed.error.issues.map((i) => ({ code: "structure", message: i.message, field: i.path.join(".") })) }];
   }
-  const content = revision.content as unknown as CanonicalContent;
-  const results: CheckResult[] = [{ name: "structure", outcome: "pass", reasons: [] }];
-  const readmitted = await deps.showcase.admitter.admit(revision.kind, content.title, content.blocks as ContentBlock[], contentBudget(deps, revision.kind), revision.runtimeBuild ?? undefined);
-  if (!readmitted.ok) {
-    const reasons = "svgRefused" in readmitted ? readmitted.svgRefused.errors.map((e) => ({ code: e.code, message: e.message, field: `blocks.${readmitted.svgRefused.block_index}.source` })) : [{ code: "too_large", message: `scope ${readmitted.tooLarge.scope}` }];
-    results.push({ name: "svg", outcome: "fail", reasons });
-  } else if (readmitted.hash !== revision.contentHash) {
-    results.push({ name: "svg", outcome: "fail", reasons: [{ code: "not_canonical", message: "The stored content is not in the canonical form its runtime build produces." }] });
-  } else {
-    results.push({ name: "svg", outcome: "pass", reasons: [] });
-  }
-  const language = deps.showcase.detectLanguage(proseOf(content));
-  results.push(
+  const content = revision.content as CanonicalContent;
+  const [svg, language, safety] = await Promise.all([
+    svgCheck(deps, revision, content, options.readmit),
+    deps.showcase.content.detectLanguage(proseOf(content)),
+    deps.showcase.checker.check({ kind: revision.kind, texts: allTextOf(content) }),
+  ]);
+  return [
+    { name: "structure", outcome: "pass", reasons: [] },
+    svg,
     language.outcome === "not_english"
       ? { name: "language", outcome: "fail", reasons: [{ code: "not_english", message: `The showcase publishes English only; the text reads as ${language.detected ?? "another language"} (confidence ${language.confidence.toFixed(2)}).` }] }
       : { name: "language", outcome: "pass", reasons: [] },
-  );
-  results.push(fromVerdict("safety", await deps.showcase.checker.check({ kind: revision.kind, texts: allTextOf(content) })));
-  return results;
+    fromVerdict("safety", safety),
+  ];
 }
 
 /** Any definite failure rejects; otherwise an unavailable checker waits, an uncertain one goes to review. */
@@ -116,7 +133,7 @@ export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: stri
   }
   if (!(await moveRevisionState(tx, revisionId, [from], next.to, now, extra))) return null;
   await scheduleExpiry(deps, tx, revisionId, next.to, now);
-  return [];
+  return showcaseChanged(current.itemId);
 }
 
 export class ChecksUnavailable extends Error {}
@@ -127,9 +144,9 @@ export class ChecksUnavailable extends Error {}
  * revision goes to automatic review instead, never to publication.
  */
 export async function runRevisionChecks(deps: ServiceDeps, revisionId: string, attempt: { number: number; max: number }): Promise<void> {
-  const revision = await findRevision(deps.db.prisma, revisionId);
+  const revision = await findRevisionMeta(deps.db.prisma, revisionId);
   if (!revision || revision.state !== "checking") return;
-  const results = await checkRevisionContent(deps, revision);
+  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: false });
   const verdict = verdictEvent(results);
   const event: RevisionEvent = verdict === "checks_unavailable" && attempt.number >= attempt.max ? "retries_exhausted" : verdict;
   const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000, maxWait: 10_000 });

@@ -12,6 +12,7 @@ import {
 } from "@board/domain";
 import { findAgentById, nextReviewCandidate, trustVotesFor, type AgentRecord } from "@board/db";
 import { currentBuildId } from "@board/svg-runtime";
+import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { currentPolicy, toTrustVotes } from "./publication";
@@ -27,7 +28,7 @@ const reviewer = (agent: AgentRecord): ReviewerAccount => ({
 
 /** K, R, P and eligibility of one account as of now, with the breakdown behind them. */
 async function trustOf(deps: ServiceDeps, agent: AgentRecord, now: Date) {
-  const votes = toTrustVotes(await trustVotesFor(deps.db.prisma, [agent.id]));
+  const votes = toTrustVotes(await deps.cache.get(cacheEntries.receivedTrustVotes(agent.id), () => trustVotesFor(deps.db.prisma, [agent.id])));
   const trust = trustProfile(agent.id, votes, now);
   const standard = reviewerEligibility(reviewer(agent), trust, now);
   const grace = graceReviewerEligibility(reviewer(agent));
@@ -86,7 +87,7 @@ export async function nextReview(deps: ServiceDeps, actor: AgentActor, query: { 
   const now = deps.clock();
   const [{ viewer, block }, candidate, publication] = await Promise.all([
     loadShowcaseViewer(deps, actor),
-    nextReviewCandidate(deps.db.prisma, actor.agentId, exclude, now),
+    nextReviewCandidate(deps.db.pool, actor.agentId, exclude, now),
     currentPolicy(deps, now),
   ]);
   const eligibility = publication.mode === "grace" ? graceReviewerEligibility(reviewer(viewer.agent)) : (await trustOf(deps, viewer.agent, now)).standard;

@@ -25,7 +25,7 @@ export interface CanonicalContent {
 export type TooLarge = { scope: "text" | "svg_source" | "svg_total" | "svg_count"; actual: number; max: number; block_index?: number };
 
 export type ContentAdmission =
-  | { ok: true; content: CanonicalContent; hash: string; bytes: number; runtimeBuild: string | null }
+  | { ok: true; content: CanonicalContent; json: string; hash: string; bytes: number; runtimeBuild: string | null }
   | { ok: false; tooLarge: TooLarge }
   | { ok: false; svgRefused: { block_index: number; errors: AdmissionError[] } };
 
@@ -100,5 +100,5 @@ export function admitContent(kind: ContentKind, title: string | undefined, block
     blocks: canonicalBlocks,
   };
   const { json, hash } = canonicalHash(content);
-  return { ok: true, content, hash, bytes: utf8(json), runtimeBuild };
+  return { ok: true, content, json, hash, bytes: utf8(json), runtimeBuild };
 }

@@ -1,6 +1,6 @@
 import { effectiveRevisionState, type RevisionState } from "@board/domain";
 import { findRevisionMeta, moveRevisionState, revisionsAwaitingVotes } from "@board/db";
-import { cacheTags } from "../cache/entries";
+import { showcaseChanged } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import { settleRevision } from "./checking";
 import { lockRevision } from "./publication";
@@ -19,7 +19,7 @@ export async function expireRevision(deps: ServiceDeps, revisionId: string): Pro
     if (effectiveRevisionState(stored, revision.stateEnteredAt, deps.clock()) !== "expired" || stored === "expired") return null;
     return (await moveRevisionState(tx, revisionId, [stored], "expired", deps.clock())) ? revision.itemId : null;
   });
-  if (expiredItem) deps.cache.invalidate([cacheTags.showcaseItem(expiredItem)]);
+  if (expiredItem) deps.cache.invalidate(showcaseChanged(expiredItem));
 }
 
 /**

@@ -21,9 +21,8 @@ import {
   type TrustVoteRow,
   type Tx,
 } from "@board/db";
-import { cacheTags, type CacheTag } from "../cache/entries";
+import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
-import { SHOWCASE_EVENTS_LOCK } from "./submit";
 
 export async function currentPolicy(deps: ServiceDeps, now: Date): Promise<PublicationPolicy> {
   return publicationPolicy(await deps.showcase.activatedAt(), now);
@@ -96,7 +95,6 @@ export async function publishRevision(tx: Tx, revision: { id: string; itemId: st
     await moveRevisionState(tx, item.publishedRevisionId, ["published"], "superseded", now);
   }
   await setItemPublication(tx, item.id, revision.id, now);
-  await lockForTransaction(tx, SHOWCASE_EVENTS_LOCK);
   await insertShowcaseEvent(tx, { kind: "published", itemId: item.id, revisionId: revision.id, postId: item.postId, createdAt: now });
-  return [cacheTags.showcaseItem(item.id), cacheTags.showcaseItem(item.postId), cacheTags.showcasePublic];
+  return [...showcaseChanged(item.id, item.postId), cacheTags.showcasePublic];
 }

@@ -22,6 +22,7 @@ import {
   type RevisionRow,
   type RevisionSummaryRow,
 } from "@board/db";
+import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
 import { serviceUrl } from "../urls";
@@ -171,8 +172,10 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
 }
 
 async function votesFor(deps: ServiceDeps, viewer: Viewer, revisionIds: string[]) {
-  const rows = await showcaseVotesOf(deps.db.prisma, viewer.agent.id, revisionIds);
-  return new Map<string, Vote>(rows.map((r) => [r.targetId, { value: r.value as 1 | -1, weight: r.weight }]));
+  // An account that never voted needs no lookup (the authentication snapshot knows).
+  if (viewer.actor.snapshot?.hasVotes === false) return new Map<string, Vote>();
+  const rows = await showcaseVotesOf(deps.db.pool, viewer.agent.id, revisionIds);
+  return new Map<string, Vote>(rows.map((r) => [r.target_id, { value: r.value as 1 | -1, weight: r.weight }]));
 }
 
 const reviewQueue = (deps: ServiceDeps) => ({
@@ -186,7 +189,7 @@ export async function listShowcasePosts(deps: ServiceDeps, actor: AgentActor, qu
   const limit = query.limit ?? deps.limits.showcaseListDefault;
   const [{ viewer, block }, rows, publication] = await Promise.all([
     loadShowcaseViewer(deps, actor),
-    listArticles(deps.db.prisma, actor.agentId, now, query.before, limit + 1),
+    deps.cache.get(cacheEntries.showcaseListing(query.before, limit + 1), () => listArticles(deps.db.pool, now, query.before, limit + 1)),
     currentPolicy(deps, now),
   ]);
   const page = rows.slice(0, limit);
@@ -265,12 +268,12 @@ function mayRead(revision: RevisionRow, facts: ReturnType<typeof articleFacts>, 
 /** GET /v1/showcase/posts/{id}: the article as the viewer may read it, with its revision context. */
 export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id: string) {
   const now = deps.clock();
-  const [{ viewer, block }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.prisma, id)]);
+  const [{ viewer, block }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, id)]);
   if (!article) throw notAvailable("showcase article", id);
   const facts = articleFacts(article, viewer.agent.id, now);
   const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   if (!readRow || (facts.hidden && !facts.isAuthor)) throw notAvailable("showcase article", id);
-  const [revision, votes, comments] = await Promise.all([findRevision(deps.db.prisma, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
+  const [revision, votes, comments] = await Promise.all([findRevision(deps.db.prisma, deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
   const visible = visibleComments(comments, viewer.agent.id);
   const latest = visible.at(-1) ?? null;
   const latestPublic = facts.published ? (visible.filter((c) => c.state === "published").at(-1) ?? null) : null;
@@ -293,10 +296,10 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
 /** GET /v1/showcase/revisions/{id}: one exact revision and its canonical assets. */
 export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor, id: string) {
   const now = deps.clock();
-  const [{ viewer }, revision] = await Promise.all([loadShowcaseViewer(deps, actor), findRevision(deps.db.prisma, id)]);
+  const [{ viewer }, revision] = await Promise.all([loadShowcaseViewer(deps, actor), findRevision(deps.db.prisma, deps.db.pool, id)]);
   if (!revision) throw notAvailable("showcase revision", id);
   const item = await findShowcaseItem(deps.db.prisma, revision.itemId);
-  const article = await findArticle(deps.db.prisma, item!.postId);
+  const article = await findArticle(deps.db.pool, item!.postId);
   if (!article) throw notAvailable("showcase revision", id);
   const facts = articleFacts(article, viewer.agent.id, now);
   const ownComment = revision.kind === "comment" && revision.authorId === viewer.agent.id;
@@ -365,7 +368,7 @@ function commentPreview(row: CommentRow) {
 /** GET /v1/showcase/posts/{id}/comments: newest first, full normalised blocks. */
 export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor, query: { post_id: string; before?: number; limit?: number }) {
   const now = deps.clock();
-  const [{ viewer }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.prisma, query.post_id)]);
+  const [{ viewer }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, query.post_id)]);
   if (!article) throw notAvailable("showcase article", query.post_id);
   const facts = articleFacts(article, viewer.agent.id, now);
   if (facts.hidden && !facts.isAuthor) throw notAvailable("showcase article", query.post_id);

@@ -3,7 +3,8 @@ import { BoardError, decideResubmission, isCandidateState, placeComment, resolve
 import {
   addJob,
   countPendingArticles,
-  findRevisionByKey,
+  contentByHash,
+  findRevisionMetaByKey,
   findRevisionMeta,
   findShowcaseItem,
   incrementDailyCounter,
@@ -14,19 +15,20 @@ import {
   moveRevisionState,
   nextRevisionNumber,
   setItemWithdrawn,
+  storeContent,
   type PrismaNamespace,
+  type RevisionMetaRow,
   type RevisionRow,
   type ShowcaseItemRow,
   type Tx,
 } from "@board/db";
 import type { ArticleSubmission, CommentSubmission, ContentBlock, RevisionSubmission } from "@board/contracts";
-import { cacheTags } from "../cache/entries";
+import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
 import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 
-export const SHOWCASE_EVENTS_LOCK = "showcase-events";
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
 const COMMENTS_COUNTER = "showcase-comments";
@@ -48,7 +50,8 @@ const TOO_LARGE_WHAT = {
 } as const;
 
 interface Admitted {
-  content: PrismaNamespace.InputJsonValue;
+  content: Record<string, unknown>;
+  json: string;
   hash: string;
   bytes: number;
   runtimeBuild: string | null;
@@ -56,7 +59,7 @@ interface Admitted {
 
 /** Budgets (413 naming the block), then SVG admission (400 naming the path of each refusal), off the event loop. */
 async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undefined, blocks: ContentBlock[]): Promise<Admitted> {
-  const result = await deps.showcase.admitter.admit(kind, title, blocks, contentBudget(deps, kind));
+  const result = await deps.showcase.content.admit(kind, title, blocks, contentBudget(deps, kind));
   if ("tooLarge" in result) {
     const { scope, actual, max, block_index } = result.tooLarge;
     throw new BoardError(
@@ -71,7 +74,7 @@ async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undef
       issues: errors.map((e) => ({ field: `blocks.${block_index}.source`, message: e.message, code: e.code, svg_path: e.path, line: e.line, column: e.column })),
     });
   }
-  return { content: result.content as unknown as PrismaNamespace.InputJsonValue, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild };
+  return { content: result.content as unknown as Record<string, unknown>, json: result.json, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild };
 }
 
 export const PENDING_CHECKS = [
@@ -81,7 +84,9 @@ export const PENDING_CHECKS = [
   { name: "safety", outcome: "pending", reasons: [] },
 ] as const;
 
-function presentReceipt(deps: ServiceDeps, revision: RevisionRow, postId: string, replayed: boolean) {
+type ReceiptSource = Pick<RevisionRow, "id" | "itemId" | "kind" | "number" | "state" | "contentHash" | "content" | "runtimeBuild" | "checks" | "blockingReasons" | "createdAt">;
+
+function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, postId: string, replayed: boolean) {
   return {
     revision_id: revision.id,
     item_id: revision.itemId,
@@ -122,8 +127,8 @@ interface Placement {
 /**
  * One transaction per submission, serialised per author: the idempotency key is checked first (an
  * exact retry costs nothing), then the target and the quotas, then the revision, its activity
- * event and its check job are written together. The event lock is taken last and held to commit,
- * so event order is commit order.
+ * event and its check job are written together. No lock spans authors: the activity stream numbers
+ * events when they are read (sequenceShowcaseEvents), so submissions never wait for each other.
  */
 async function record(
   deps: ServiceDeps,
@@ -134,14 +139,15 @@ async function record(
   admitted: Admitted,
   place: (tx: Tx, now: Date) => Promise<Placement>,
 ): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
+  await storeContent(deps.db.pool, admitted.hash, admitted.json, admitted.bytes);
+  type Outcome = { kind: "replay"; prior: RevisionMetaRow; postId: string } | { kind: "created"; receipt: SubmissionReceipt };
   const result = await deps.db.prisma.$transaction(
-    async (tx) => {
+    async (tx): Promise<Outcome> => {
       await lockForTransaction(tx, `showcase-author:${actor.agentId}`);
-      const prior = await findRevisionByKey(tx, actor.agentId, key);
+      const prior = await findRevisionMetaByKey(tx, actor.agentId, key);
       if (prior) {
         if (prior.requestHash !== requestHash) throw idempotencyConflict();
-        const item = (await findShowcaseItem(tx, prior.itemId))!;
-        return { created: false, receipt: presentReceipt(deps, prior, item.postId, true) };
+        return { kind: "replay", prior, postId: (await findShowcaseItem(tx, prior.itemId))!.postId };
       }
       const now = deps.clock();
       const placement = await place(tx, now);
@@ -154,11 +160,10 @@ async function record(
         number: placement.number,
         stateEnteredAt: now,
         title: placement.title,
-        content: admitted.content,
         contentHash: admitted.hash,
         contentBytes: admitted.bytes,
         runtimeBuild: admitted.runtimeBuild,
-        checks: PENDING_CHECKS as unknown as PrismaNamespace.InputJsonValue,
+        checks: PENDING_CHECKS,
         blockingReasons: ["checks_pending"],
         idempotencyKey: key,
         requestHash,
@@ -166,15 +171,31 @@ async function record(
         createdAt: now,
       });
       await addJob(tx, deps.showcase.jobsSchema, { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
-      await lockForTransaction(tx, SHOWCASE_EVENTS_LOCK);
       await insertShowcaseEvent(tx, { kind: placement.eventKind, itemId: placement.itemId, revisionId, postId: placement.postId, createdAt: now });
-      const revision = (await findRevisionByKey(tx, actor.agentId, key))!;
-      return { created: true, receipt: presentReceipt(deps, revision, placement.postId, false) };
+      const revision = {
+        id: revisionId,
+        itemId: placement.itemId,
+        kind,
+        number: placement.number,
+        state: "checking" as const,
+        contentHash: admitted.hash,
+        content: admitted.content as PrismaNamespace.JsonValue,
+        runtimeBuild: admitted.runtimeBuild,
+        checks: PENDING_CHECKS as unknown as PrismaNamespace.JsonValue,
+        blockingReasons: ["checks_pending"],
+        createdAt: now,
+      };
+      return { kind: "created", receipt: presentReceipt(deps, revision, placement.postId, false) };
     },
     { timeout: 30_000, maxWait: 10_000 },
   );
-  if (result.created) deps.cache.invalidate([cacheTags.showcaseItem(result.receipt.item_id), cacheTags.showcaseItem(result.receipt.post_id)]);
-  return result;
+  if (result.kind === "replay") {
+    // Read after the transaction: a connection held while waiting for another one starves the pool.
+    const content = (await contentByHash(deps.db.pool, result.prior.contentHash)) as PrismaNamespace.JsonValue;
+    return { created: false, receipt: presentReceipt(deps, { ...result.prior, content }, result.postId, true) };
+  }
+  deps.cache.invalidate(showcaseChanged(result.receipt.item_id, result.receipt.post_id));
+  return { created: true, receipt: result.receipt };
 }
 
 function notFound(field: string, id: string, what: string): BoardError {

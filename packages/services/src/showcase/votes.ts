@@ -1,6 +1,6 @@
 import { BoardError, effectiveRevisionState, type RevisionState } from "@board/domain";
 import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, type Queryable, type VoteTarget } from "@board/db";
-import { cacheTags } from "../cache/entries";
+import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { castLedgerVote } from "../ledger/votes";
 import { settleRevision } from "./checking";
@@ -43,7 +43,7 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
         return { score: up - down, up, down };
       },
       afterCast: async (tx, _target, value, now) => (value === 1 ? ((await settleRevision(deps, tx, input.revision_id, "quorum_reached", null, now)) ?? []) : []),
-      changes: (target) => [cacheTags.showcaseItem(target.rootId)],
+      changes: (target) => showcaseChanged(target.rootId),
     },
     input.value,
   );

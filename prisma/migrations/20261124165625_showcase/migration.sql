@@ -40,7 +40,6 @@ CREATE TABLE "showcase_revisions" (
     "state" "ShowcaseRevisionState" NOT NULL,
     "state_entered_at" TIMESTAMPTZ(3) NOT NULL,
     "title" TEXT,
-    "content" JSONB NOT NULL,
     "content_hash" TEXT NOT NULL,
     "content_bytes" INTEGER NOT NULL,
     "runtime_build" TEXT,
@@ -52,6 +51,7 @@ CREATE TABLE "showcase_revisions" (
     "appeals_used" INTEGER NOT NULL DEFAULT 0,
     "up_count" INTEGER NOT NULL DEFAULT 0,
     "down_count" INTEGER NOT NULL DEFAULT 0,
+    "reviews" INTEGER NOT NULL DEFAULT 0,
     "published_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -59,15 +59,26 @@ CREATE TABLE "showcase_revisions" (
 );
 
 -- CreateTable
+CREATE TABLE "showcase_contents" (
+    "hash" TEXT NOT NULL,
+    "content" JSONB NOT NULL,
+    "bytes" INTEGER NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "showcase_contents_pkey" PRIMARY KEY ("hash")
+);
+
+-- CreateTable
 CREATE TABLE "showcase_events" (
-    "seq" INTEGER NOT NULL,
+    "id" UUID NOT NULL,
+    "seq" INTEGER,
     "kind" TEXT NOT NULL,
     "item_id" UUID NOT NULL,
     "revision_id" UUID NOT NULL,
     "post_id" UUID NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "showcase_events_pkey" PRIMARY KEY ("seq")
+    CONSTRAINT "showcase_events_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -92,10 +103,13 @@ CREATE INDEX "showcase_items_post_id_created_at_idx" ON "showcase_items"("post_i
 CREATE INDEX "showcase_items_author_id_kind_idx" ON "showcase_items"("author_id", "kind");
 
 -- CreateIndex
-CREATE INDEX "showcase_revisions_state_kind_created_at_idx" ON "showcase_revisions"("state", "kind", "created_at");
+CREATE INDEX "showcase_revisions_state_kind_reviews_created_at_idx" ON "showcase_revisions"("state", "kind", "reviews", "created_at");
 
 -- CreateIndex
 CREATE INDEX "showcase_revisions_item_id_created_at_idx" ON "showcase_revisions"("item_id", "created_at");
+
+-- CreateIndex
+CREATE INDEX "showcase_revisions_author_id_state_idx" ON "showcase_revisions"("author_id", "state");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "showcase_revisions_author_id_idempotency_key_key" ON "showcase_revisions"("author_id", "idempotency_key");
@@ -104,7 +118,13 @@ CREATE UNIQUE INDEX "showcase_revisions_author_id_idempotency_key_key" ON "showc
 CREATE UNIQUE INDEX "showcase_revisions_item_id_number_key" ON "showcase_revisions"("item_id", "number");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "showcase_events_seq_key" ON "showcase_events"("seq");
+
+-- CreateIndex
 CREATE INDEX "showcase_events_revision_id_idx" ON "showcase_events"("revision_id");
+
+-- CreateIndex
+CREATE INDEX "showcase_events_created_at_id_idx" ON "showcase_events"("created_at", "id");
 
 -- AddForeignKey
 ALTER TABLE "showcase_items" ADD CONSTRAINT "showcase_items_author_id_fkey" FOREIGN KEY ("author_id") REFERENCES "agents"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
@@ -114,3 +134,6 @@ ALTER TABLE "showcase_revisions" ADD CONSTRAINT "showcase_revisions_item_id_fkey
 
 -- AddForeignKey
 ALTER TABLE "showcase_revisions" ADD CONSTRAINT "showcase_revisions_author_id_fkey" FOREIGN KEY ("author_id") REFERENCES "agents"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "showcase_revisions" ADD CONSTRAINT "showcase_revisions_content_hash_fkey" FOREIGN KEY ("content_hash") REFERENCES "showcase_contents"("hash") ON DELETE RESTRICT ON UPDATE CASCADE;
