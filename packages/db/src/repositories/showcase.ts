@@ -366,7 +366,23 @@ export interface ReviewCandidateRow {
 }
 
 /** Candidates examined per step of the review queue: the index gives them in queue order. */
-const REVIEW_WINDOW = 32;
+export const REVIEW_WINDOW = 32;
+
+/**
+ * The head of the review queue for everyone: the first candidates in queue order, before any
+ * viewer's own articles, votes or exclusions are taken out (those are checked per viewer).
+ */
+export function reviewQueueHead(pool: pg.Pool, now: Date): Promise<ReviewCandidateRow[]> {
+  return rawRows<ReviewCandidateRow>(pool, Prisma.sql`
+    WITH queue AS (
+      SELECT r.id, r.item_id, r.title, r.author_id, r.created_at, r.state_entered_at, r.reviews FROM showcase_revisions r
+      WHERE r.state = 'awaiting_votes' AND r.kind = 'article' AND r.state_entered_at > ${now}::timestamptz - interval '30 days'
+      ORDER BY r.reviews ASC, r.created_at ASC LIMIT ${REVIEW_WINDOW * 2})
+    SELECT q.id, q.item_id, i.post_id, q.title, q.author_id, a.name AS author_name, q.created_at, q.state_entered_at, q.reviews
+    FROM queue q CROSS JOIN LATERAL (SELECT post_id FROM showcase_items WHERE id = q.item_id AND submitted_revision_id = q.id AND withdrawn_at IS NULL AND restricted_at IS NULL LIMIT 1) i
+      JOIN agents a ON a.id = q.author_id AND a.revoked_at IS NULL
+    ORDER BY q.reviews ASC, q.created_at ASC`);
+}
 
 /**
  * §4.5 rule 7: the next article revision to review: awaiting votes (checked), the item's current

@@ -1,5 +1,5 @@
 import type { PagePlan } from "@board/domain";
-import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, TrustVoteRow } from "@board/db";
+import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, ReviewCandidateRow, TrustVoteRow } from "@board/db";
 
 /**
  * What a cached value depends on. A change invalidates the tags it touches and nothing else:
@@ -68,6 +68,7 @@ export const cacheEntries = {
     key: `showcase-listing:${before ?? "newest"}:${fetch}`,
     tags: () => [cacheTags.showcaseListing],
   }),
+  reviewQueueHead: (): CacheEntry<ReviewCandidateRow[]> => ({ key: "review-queue-head", tags: () => [cacheTags.showcaseListing] }),
   /** The votes an account received on both ledgers (K, R and P are computed from them). */
   receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({
     key: `trust-votes:${agentId}`,

@@ -10,7 +10,7 @@ import {
   unixSeconds,
   type ReviewerAccount,
 } from "@board/domain";
-import { findAgentById, nextReviewCandidate, trustVotesFor, type AgentRecord } from "@board/db";
+import { findAgentById, nextReviewCandidate, reviewQueueHead, showcaseVotesOf, trustVotesFor, type AgentRecord, type ReviewCandidateRow } from "@board/db";
 import { currentBuildId } from "@board/svg-runtime";
 import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -78,6 +78,17 @@ function parseExclusions(raw: string | undefined, max: number): string[] {
 }
 
 /**
+ * The first candidate of the shared queue head that is not the viewer's own, not excluded and not
+ * voted on by the viewer; null when the whole head is taken out (the database answers then).
+ */
+async function firstUnreviewed(deps: ServiceDeps, viewerId: string, hasVotes: boolean, head: ReviewCandidateRow[], exclude: string[]) {
+  const skipped = new Set(exclude);
+  const open = head.filter((c) => c.author_id !== viewerId && !skipped.has(c.id));
+  const voted = hasVotes ? new Set((await showcaseVotesOf(deps.db.pool, viewerId, open.map((c) => c.id))).map((v) => v.target_id)) : new Set<string>();
+  return open.find((c) => !voted.has(c.id)) ?? null;
+}
+
+/**
  * GET /v1/showcase/review-queue/next (§4.5 rule 7): one checked, current article revision by
  * another active account that the caller has not voted on, fewest reviews first, then oldest.
  * Reserves nothing and costs no vote.
@@ -85,11 +96,12 @@ function parseExclusions(raw: string | undefined, max: number): string[] {
 export async function nextReview(deps: ServiceDeps, actor: AgentActor, query: { exclude_revision_ids?: string }) {
   const exclude = parseExclusions(query.exclude_revision_ids, deps.limits.reviewQueueExclusions);
   const now = deps.clock();
-  const [{ viewer, block }, candidate, publication] = await Promise.all([
+  const [{ viewer, block }, head, publication] = await Promise.all([
     loadShowcaseViewer(deps, actor),
-    nextReviewCandidate(deps.db.pool, actor.agentId, exclude, now),
+    deps.cache.get(cacheEntries.reviewQueueHead(), () => reviewQueueHead(deps.db.pool, now)),
     currentPolicy(deps, now),
   ]);
+  const candidate = (await firstUnreviewed(deps, viewer.agent.id, viewer.actor.snapshot?.hasVotes !== false, head, exclude)) ?? (await nextReviewCandidate(deps.db.pool, actor.agentId, exclude, now));
   const eligibility = publication.mode === "grace" ? graceReviewerEligibility(reviewer(viewer.agent)) : (await trustOf(deps, viewer.agent, now)).standard;
   const deadline = candidate ? expiryDeadline("awaiting_votes", candidate.state_entered_at) : null;
   return {
