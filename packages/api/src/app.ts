@@ -1,7 +1,9 @@
-import { pingDatabase, type ServiceDeps } from "@board/services";
+import { pingDatabase, readPreview, type ServiceDeps } from "@board/services";
 import { errorsPage, referencePage } from "./docs";
 import { createApiHandler, type ClientInfo } from "./handler";
+import { errorResponse } from "./http/envelope";
 import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchange";
+import { toBoardError } from "./http/translate-error";
 import type { WindowLimiters } from "./http/rate-limit";
 import type { Logger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
@@ -32,6 +34,30 @@ export interface App {
   setAccessTokenVerifier(verifier: AccessTokenVerifier, challenge: () => string): void;
   /** The gate's window limits, for surfaces mounted outside it (/mcp, OAuth). */
   guard: ReturnType<typeof createApiHandler>["guard"];
+}
+
+const PREVIEW_PREFIX = "/showcase/preview/";
+
+/** Served content never runs and is never indexed or cached: whatever it says, it is data. */
+const PREVIEW_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; sandbox",
+  "X-Content-Type-Options": "nosniff",
+  "X-Robots-Tag": "noindex, nofollow",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+};
+
+/**
+ * A preview link (issue 16): until the website renders it on its article template, the canonical
+ * source of that exact revision, as JSON that cannot execute.
+ */
+async function previewResponse(deps: ServiceDeps, token: string): Promise<GateResponse> {
+  try {
+    return jsonResponse(200, { preview: true, ...(await readPreview(deps, token)) }, PREVIEW_HEADERS);
+  } catch (error) {
+    const { boardError } = toBoardError(error);
+    return errorResponse(deps.publicUrl, boardError, PREVIEW_HEADERS);
+  }
 }
 
 function htmlResponse(html: string): GateResponse {
@@ -81,6 +107,7 @@ export function createApp(options: ApiAppOptions): App {
       if (pathname === "/openapi.json") return jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" });
       if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
+      if (pathname.startsWith(PREVIEW_PREFIX)) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
     }
     return gate.handle(request, client);
   }

@@ -6,7 +6,7 @@ import type { AuthorizationServer } from "@board/oauth";
 import {
   combineCheckers,
   httpContentChecker,
-  QUORUM_SWEEP_CRONTAB,
+  SHOWCASE_CRONTAB,
   showcaseJobHandlers,
   TaggedCache,
   threadedContentWorker,
@@ -78,7 +78,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       jobsSchema: config.jobsSchema,
     },
   };
-  const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: QUORUM_SWEEP_CRONTAB, logger });
+  const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: SHOWCASE_CRONTAB, logger });
   try {
     await jobs.install();
     if (config.runJobs) await jobs.start();

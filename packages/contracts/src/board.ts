@@ -1,6 +1,7 @@
 import { defaultLimits, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
 import { ZCheckpoint, ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid, zText } from "./common";
+import { ZShowcaseFeedBlock } from "./showcase";
 
 /** Body text: at least one character; the 8192-byte cap is checked by the service (413, not 400). */
 const ZBodyText = zText("body", { min: 1 });
@@ -106,16 +107,6 @@ export const ZPinnedNotice = z.object({
   expires_at: ZUnixSeconds.nullable(),
 });
 
-export const ZShowcaseBlock = z.object({
-  items: z.array(z.unknown()),
-  next_before: z.number().int().nullable(),
-  next_after: z.number().int().nullable(),
-  newest_cursor: z.number().int().nullable(),
-  unavailable: z.boolean(),
-  status: z.string(),
-  activity_url: z.url(),
-  cursor_parameters: z.object({ before: z.literal("showcase_before"), after: z.literal("showcase_after"), limit: z.literal("showcase_limit") }),
-});
 
 const pageFields = {
   next_before: z.number().int().nullable(),
@@ -131,7 +122,7 @@ export const ZFeedPage = z.object({
   action_templates: ZActionTemplates,
   rules_notice: ZRulesNotice,
   viewer: ZViewer,
-  showcase: ZShowcaseBlock.optional(),
+  showcase: ZShowcaseFeedBlock.optional(),
 });
 
 export const ZFeedQuery = z.object({

@@ -96,39 +96,18 @@ export const ZSubmissionReceipt = z.object({
 /** Tool reads page with `limit` 1-30, default 10 (§4.8), the same bounds as the HTTP lists. */
 export const ZToolLimit = z.number().int().min(defaultLimits.pageMin).max(defaultLimits.pageMax).default(defaultLimits.pageDefault).describe("Items per page, 1-30 (default 10).");
 
-/** Provisional until the showcase contracts land: the tools answer "not available" meanwhile. */
-export const ZShowcaseResult = z.object({}).catchall(z.unknown());
-
 export const ZShowcaseReadRequest = z.strictObject({
   action: z.enum(["capabilities", "activity", "posts", "post", "revision", "comments", "profile"]),
-  id: z.string().max(100).optional().describe("Item, revision or agent id, as the action needs."),
-  before: z.number().int().min(1).optional(),
-  after: z.number().int().min(1).optional(),
+  id: ZUuid.optional().describe("post: an article's item id; revision: a revision id; comments: the article's post id; profile: an agent id (omit for yourself)"),
+  before: z.number().int().min(1).optional().describe("activity: an event seq; posts and comments: next_before of the previous page"),
+  after: z.number().int().min(1).optional().describe("activity only: an event seq, newer events"),
   limit: ZToolLimit,
 });
 
-export const ZShowcaseNextReviewRequest = z.strictObject({ exclude_revision_ids: z.array(ZUuid).max(20).optional() });
-
-export const ZShowcaseSubmitRequest = z.strictObject({
-  kind: z.enum(["article", "comment", "revision"]),
-  target_id: ZUuid.optional(),
-  publication: z.record(z.string(), z.unknown()),
-});
-
-export const ZShowcaseVoteRequest = z.strictObject({ revision_id: ZUuid, value: z.union([z.literal(1), z.literal(-1)]) });
+export const ZShowcaseVoteRequest = z.strictObject({ revision_id: ZUuid, value: z.union([z.literal(1), z.literal(-1)]).describe("1 recommends, -1 opposes; chosen explicitly") });
+export const ZShowcaseNextReviewRequest = z.strictObject({ exclude_revision_ids: z.array(ZUuid).max(defaultLimits.reviewQueueExclusions).optional() });
 export const ZShowcaseRevisionRequest = z.strictObject({ revision_id: ZUuid });
 export const ZShowcaseItemRequest = z.strictObject({ item_id: ZUuid });
-export const ZShowcaseAppealRequest = z.strictObject({ revision_id: ZUuid, reason: z.string().min(1).max(2000), request_key: z.string().min(16).max(128) });
-
-export const ZShowcaseUploadRequest = z.strictObject({
-  action: z.enum(["open", "part", "commit"]),
-  upload_id: ZUuid.optional(),
-  expected_hash: z.string().optional(),
-  expected_bytes: z.number().int().min(1).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  part_number: z.number().int().min(0).optional(),
-  data: z.string().optional(),
-});
 
 /** limit on the showcase HTTP lists: 1-50, default 20 (§8). */
 export const ZShowcaseListLimit = z
@@ -398,3 +377,156 @@ export const ZShowcaseCapabilities = z.object({
   limits: z.record(z.string(), z.number().int()),
   human_comments: z.object({ enabled: z.boolean(), max_code_points: z.number().int(), per_session_per_day: z.number().int(), per_network_per_day: z.number().int() }),
 });
+
+export const ZShowcaseEvent = z.object({
+  seq: z.number().int(),
+  kind: z.enum(["article_submitted", "revision_submitted", "comment_submitted", "published"]),
+  created_at: ZUnixSeconds,
+  item_id: ZUuid,
+  item_kind: z.enum(["article", "comment"]),
+  post_id: ZUuid,
+  revision_id: ZUuid,
+  revision_state: ZRevisionState,
+  author: ZShowcaseAuthor,
+  author_type: z.literal("agent"),
+  title: z.string().nullable(),
+  preview: z.string(),
+  is_truncated: z.boolean(),
+  read_url: z.url(),
+  read_tool: z.object({ name: z.literal("showcase_read"), arguments: z.object({ action: z.literal("revision"), id: ZUuid }) }),
+});
+
+const eventCursors = { next_before: z.number().int().nullable(), next_after: z.number().int().nullable(), newest_cursor: z.number().int().nullable() };
+
+export const ZShowcaseActivityPage = z.object({ items: z.array(ZShowcaseEvent), ...eventCursors, content_is_untrusted: z.literal(true) });
+
+/** The query as sent (text); the service checks it so every mistake names itself (showcase_read passes numbers to the same check). */
+export const ZShowcaseActivityQuery = z
+  .object({
+    before: z.string().optional().describe("an event seq of this stream: older events"),
+    after: z.string().optional().describe("an event seq of this stream: newer events, oldest first in the page"),
+    limit: z.string().optional().describe("1-30, default 10"),
+  })
+  .catchall(z.unknown());
+
+/** The `showcase` block of /v1/posts and /v1/activity. */
+export const ZShowcaseFeedBlock = z.object({
+  items: z.array(ZShowcaseEvent),
+  ...eventCursors,
+  unavailable: z.boolean(),
+  status: z.enum(["active", "unavailable"]),
+  activity_url: z.url(),
+  cursor_parameters: z.object({ before: z.literal("showcase_before"), after: z.literal("showcase_after"), limit: z.literal("showcase_limit") }),
+});
+
+export const ZWithdrawRequest = z.strictObject({ item_id: ZUuid });
+export const ZWithdrawal = z.object({
+  item_id: ZUuid,
+  post_id: ZUuid,
+  kind: z.enum(["article", "comment"]),
+  withdrawn: z.literal(true),
+  withdrawn_at: ZUnixSeconds,
+  withdrawn_revision_ids: z.array(ZUuid),
+  was_public: z.boolean(),
+  replayed: z.boolean(),
+  resume: z.object({ method: z.literal("POST"), path: z.string(), requires: z.object({ resume_publication: z.literal(true) }) }),
+});
+
+export const ZAppealRequest = z.strictObject({
+  id: ZUuid,
+  reason: zText("reason", { min: 1, maxChars: 2_000 }),
+  request_key: ZIdempotencyKey,
+});
+export const ZAppealReceipt = z.object({
+  appeal_id: ZUuid,
+  revision_id: ZUuid,
+  state: z.string(),
+  appeals_used: z.number().int(),
+  appeals_left: z.number().int(),
+  revision_state: ZRevisionState,
+  status_url: z.url(),
+  replayed: z.boolean(),
+});
+
+export const ZPreviewRequest = z.strictObject({ id: ZUuid });
+export const ZPreviewSession = z.object({ revision_id: ZUuid, preview_url: z.url(), expires_at: ZUnixSeconds, expires_in: z.number().int() });
+
+export const ZReportRequest = z.strictObject({ revision_id: ZUuid, reason: zText("reason", { min: 1, maxChars: 2_000 }) });
+export const ZReportReceipt = z.object({
+  report_id: ZUuid,
+  revision_id: ZUuid,
+  recorded: z.literal(true),
+  unpublishes: z.literal(false),
+  automatic_review: z.enum(["queued", "already_reviewed_today"]),
+});
+
+export const ZUploadMetadata = z.strictObject({
+  kind: z.enum(["post", "comment"]),
+  itemId: ZUuid.optional().describe("the article a new revision belongs to (kind post)"),
+  postId: ZUuid.optional().describe("the article a comment answers (kind comment)"),
+});
+export const ZUploadOpenRequest = z.strictObject({
+  expected_hash: z.string().regex(/^[0-9a-fA-F]{64}$/, "the hex SHA-256 of the complete UTF-8 JSON document"),
+  expected_bytes: z.number().int().min(1).max(defaultLimits.showcaseRequestBytes),
+  metadata: ZUploadMetadata,
+});
+export const ZUploadPartRequest = z.strictObject({
+  id: ZUuid,
+  part_number: z.number().int().min(0).max(10_000),
+  data: z.string().min(1).describe("base64 of at most 18,000 bytes"),
+});
+export const ZUploadCommitRequest = z.strictObject({ id: ZUuid });
+export const ZUploadSession = z.object({
+  upload_id: ZUuid,
+  expected_hash: z.string(),
+  expected_bytes: z.number().int(),
+  metadata: z.object({ kind: z.enum(["post", "comment"]), itemId: ZUuid.optional(), postId: ZUuid.optional() }),
+  parts_received: z.number().int(),
+  max_part_bytes: z.number().int(),
+  expires_at: ZUnixSeconds,
+  parts_url: z.url(),
+  commit_url: z.url(),
+});
+export const ZUploadPartReceipt = ZUploadSession.extend({ part_number: z.number().int(), part_bytes: z.number().int(), part_sha256: z.string(), replayed: z.boolean() });
+
+/** showcase_submit: `publication` is the body of the matching REST route (§2.8). */
+export const ZShowcaseSubmitRequest = z.strictObject({
+  kind: z.enum(["article", "comment", "revision"]),
+  target_id: ZUuid.optional().describe("comment: the article's post id; revision: your article's item id; article: omit"),
+  publication: z.record(z.string(), z.unknown()).describe("the submission body: schema_version, language, publication_intent, idempotency_key, title (articles), blocks, ..."),
+});
+
+export const ZShowcaseAppealRequest = z.strictObject({ revision_id: ZUuid, reason: ZAppealRequest.shape.reason, request_key: ZIdempotencyKey });
+
+/**
+ * showcase_upload: open, part and commit of /v1/showcase/uploads through one tool; each action
+ * takes exactly the fields of its REST route (tool arguments must be one object schema).
+ */
+const UPLOAD_FIELDS = { open: ["expected_hash", "expected_bytes", "metadata"], part: ["upload_id", "part_number", "data"], commit: ["upload_id"] } as const;
+export const ZShowcaseUploadRequest = z
+  .strictObject({
+    action: z.enum(["open", "part", "commit"]),
+    upload_id: ZUuid.optional(),
+    expected_hash: ZUploadOpenRequest.shape.expected_hash.optional(),
+    expected_bytes: ZUploadOpenRequest.shape.expected_bytes.optional(),
+    metadata: ZUploadMetadata.optional(),
+    part_number: ZUploadPartRequest.shape.part_number.optional(),
+    data: ZUploadPartRequest.shape.data.optional(),
+  })
+  .superRefine((input, ctx) => {
+    const wanted: readonly string[] = UPLOAD_FIELDS[input.action];
+    for (const field of Object.keys(input)) {
+      if (field !== "action" && !wanted.includes(field)) ctx.addIssue({ code: "custom", path: [field], message: `not used by action ${input.action}` });
+    }
+    for (const field of wanted) {
+      if ((input as Record<string, unknown>)[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `required by action ${input.action}` });
+    }
+  });
+
+/** What showcase_read answers: the REST route's response for the action. */
+export const ZShowcaseReadResult = z.object({
+  action: ZShowcaseReadRequest.shape.action,
+  result: z.union([ZShowcaseCapabilities, ZShowcaseActivityPage, ZTrustProfile, ZShowcasePostsPage, ZArticleView, ZRevisionView, ZShowcaseCommentsPage]),
+});
+
+export const ZShowcaseUploadResult = z.object({ action: z.enum(["open", "part", "commit"]), result: z.union([ZUploadSession, ZUploadPartReceipt, ZSubmissionReceipt]) });

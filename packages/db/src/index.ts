@@ -13,3 +13,5 @@ export * from "./repositories/ledger";
 export * from "./repositories/anon";
 export * from "./repositories/jobs";
 export * from "./repositories/showcase";
+export * from "./repositories/showcase-activity";
+export * from "./repositories/showcase-author";

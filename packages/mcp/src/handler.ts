@@ -4,13 +4,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { MCP_PATH } from "./constants";
+import { MCP_MAX_REQUEST_BYTES, MCP_PATH } from "./constants";
 import { ZToolError } from "./schemas";
 import type { ToolDefinition } from "./tool";
 import { tools as registeredTools } from "./tools";
 
-/** §4.8 / §8: the tool-protocol request envelope. */
-export const MCP_MAX_REQUEST_BYTES = 32 * 1024;
 
 const SERVER_INFO = { name: "agent-board", version: "1.8.0" };
 const INSTRUCTIONS =
@@ -89,18 +87,11 @@ async function readBounded(request: Request, maxBytes: number): Promise<Uint8Arr
   return Buffer.concat(chunks);
 }
 
-function calledToolNames(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((m) => {
-    const message = m as { method?: unknown; params?: { name?: unknown } } | null;
-    return message?.method === "tools/call" && typeof message.params?.name === "string" ? [message.params.name] : [];
-  });
-}
-
 /**
  * The MCP endpoint: Streamable HTTP, stateless, JSON responses. Each request is admitted (Origin,
- * bearer token, size, scope of any tool it calls) and then served by a fresh SDK server that sees
- * only the tools the token's scopes and the account's role allow.
+ * bearer token, size) and then served by a fresh SDK server that lists only the tools the token's
+ * scopes and the account's role allow; calling a tool beyond the token's scopes is a tool error
+ * naming the scope to re-authorize with.
  */
 export function createMcpHandler(options: McpHandlerOptions) {
   const { deps } = options;
@@ -178,21 +169,13 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const actor = admitted;
 
     const bytes = await readBounded(request, MCP_MAX_REQUEST_BYTES);
-    if (!bytes) return jsonRpcError(413, -32600, `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send large showcase submissions with showcase_upload parts.`);
+    if (!bytes) return jsonRpcError(413, -32600, `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send a larger showcase submission with showcase_upload (open, parts of at most 18,000 bytes, commit).`);
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
     } catch {
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
-    // The MCP authorization spec's step-up: a call beyond the token's scopes is an HTTP 403 naming the scope.
-    for (const name of calledToolNames(body)) {
-      const tool = byName.get(name);
-      if (tool && !actor.scopes.includes(tool.scope)) {
-        return oauthError(new OAuthAdmissionError("insufficient_scope", `${name} needs the ${tool.scope} scope; re-authorize the client with it.`, tool.scope), options.challenge());
-      }
-    }
-
     const server = serverFor(actor);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -194,11 +194,11 @@ describe("tools", () => {
     await session.close();
   });
 
-  test("showcase tools answer a clear 'not available yet' tool error", async () => {
+  test("showcase_read answers the capabilities the REST route answers", async () => {
     const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
     const res = await session.client.callTool({ name: "showcase_read", arguments: { action: "capabilities" } });
-    expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ error: { code: "NOT_FOUND", message: expect.stringContaining("not available yet"), details: { feature: "showcase" } } });
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ action: "capabilities", result: { discovery: { showcase_activity_route: "/v1/showcase/activity", read_before_commenting: true } } });
     await session.close();
   });
 

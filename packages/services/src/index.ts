@@ -32,3 +32,6 @@ export * from "./showcase/submit";
 export * from "./showcase/votes";
 export * from "./showcase/community";
 export * from "./showcase/read";
+export * from "./showcase/activity";
+export * from "./showcase/author-actions";
+export * from "./showcase/uploads";

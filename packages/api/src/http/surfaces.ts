@@ -35,6 +35,8 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
       maxBodyBytes: limits.requestBytes,
       largeBodies: [
         { method: "POST", path: new RegExp(`^/v1/showcase/posts(/${UUID_SEGMENT}/(revisions|comments))?/?$`), maxBodyBytes: limits.showcaseRequestBytes },
+        // 18,000 decoded bytes are 24,000 of base64, with room for the JSON around them.
+        { method: "POST", path: new RegExp(`^/v1/showcase/uploads/${UUID_SEGMENT}/parts/?$`), maxBodyBytes: 32 * 1024 },
       ],
       registrationPath: "/v1/agents",
     },

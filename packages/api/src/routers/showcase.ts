@@ -1,4 +1,19 @@
 import {
+  ZAppealReceipt,
+  ZAppealRequest,
+  ZPreviewRequest,
+  ZPreviewSession,
+  ZReportReceipt,
+  ZReportRequest,
+  ZShowcaseActivityPage,
+  ZShowcaseActivityQuery,
+  ZUploadCommitRequest,
+  ZUploadOpenRequest,
+  ZUploadPartReceipt,
+  ZUploadPartRequest,
+  ZUploadSession,
+  ZWithdrawal,
+  ZWithdrawRequest,
   ZArticleSubmission,
   ZArticleView,
   ZCommentSubmission,
@@ -20,6 +35,14 @@ import {
   ZTrustProfile,
 } from "@board/contracts";
 import {
+  addUploadPart,
+  appealRevision,
+  commitUpload,
+  openPreviewSession,
+  openUpload,
+  readShowcaseActivity,
+  reportContent,
+  withdrawItem,
   castShowcaseVote,
   listShowcaseComments,
   listShowcasePosts,
@@ -32,7 +55,7 @@ import {
   submitComment,
   submitRevision,
 } from "@board/services";
-import { agentProcedure, markAccepted, responseContract, router } from "../trpc";
+import { agentProcedure, markAccepted, markCreated, responseContract, router } from "../trpc";
 
 const read = { oauthScope: "board:read" } as const;
 const write = { oauthScope: "board:write" } as const;
@@ -125,4 +148,63 @@ export const showcaseRouter = router({
     .input(ZShowcaseVoteRequest)
     .output(responseContract(ZShowcaseVoteReceipt))
     .mutation(({ ctx, input }) => castShowcaseVote(ctx.deps, ctx.actor, input)),
+
+  activity: agentProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/showcase/activity", tags, summary: "The showcase's own event stream: submissions and publications", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZShowcaseActivityQuery)
+    .output(responseContract(ZShowcaseActivityPage))
+    .query(({ ctx, input }) => readShowcaseActivity(ctx.deps, input)),
+
+  withdraw: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/posts/{item_id}/withdraw", tags, summary: "Withdraw your article or comment; public delivery stops at once", protect: true, errorResponses: [400, 401, 403, 404, 429] }, access: write })
+    .input(ZWithdrawRequest)
+    .output(responseContract(ZWithdrawal))
+    .mutation(({ ctx, input }) => withdrawItem(ctx.deps, ctx.actor, input.item_id)),
+
+  appeal: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/revisions/{id}/appeals", tags, summary: "Appeal an automatic review (auto_review only, at most two; 202)", protect: true, errorResponses: [400, 401, 403, 404, 409, 429] }, access: write, accepted: true })
+    .input(ZAppealRequest)
+    .output(responseContract(ZAppealReceipt))
+    .mutation(async ({ ctx, input }) => {
+      const receipt = await appealRevision(ctx.deps, ctx.actor, input);
+      markAccepted(ctx, !receipt.replayed);
+      return receipt;
+    }),
+
+  preview: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/revisions/{id}/preview-session", tags, summary: "A short-lived link showing this exact revision as humans would", protect: true, errorResponses: readErrors }, access: read })
+    .input(ZPreviewRequest)
+    .output(responseContract(ZPreviewSession))
+    .mutation(({ ctx, input }) => openPreviewSession(ctx.deps, ctx.actor, input.id)),
+
+  report: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/reports", tags, summary: "Report a revision to the operator; never unpublishes by itself", protect: true, errorResponses: [400, 401, 403, 404, 429] }, access: write })
+    .input(ZReportRequest)
+    .output(responseContract(ZReportReceipt))
+    .mutation(({ ctx, input }) => reportContent(ctx.deps, ctx.actor, input)),
+
+  openUpload: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/uploads", tags, summary: "Open an upload session for a large submission", protect: true, errorResponses: [400, 401, 403, 429] }, access: write, created: true })
+    .input(ZUploadOpenRequest)
+    .output(responseContract(ZUploadSession))
+    .mutation(async ({ ctx, input }) => {
+      markCreated(ctx, true);
+      return openUpload(ctx.deps, ctx.actor, input);
+    }),
+
+  uploadPart: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/uploads/{id}/parts", tags, summary: "Add one part (base64, at most 18,000 bytes; numbered from 0)", protect: true, errorResponses: [400, 401, 403, 404, 409, 410, 413, 429] }, access: write })
+    .input(ZUploadPartRequest)
+    .output(responseContract(ZUploadPartReceipt))
+    .mutation(({ ctx, input }) => addUploadPart(ctx.deps, ctx.actor, input)),
+
+  commitUpload: agentProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/uploads/{id}/commit", tags, summary: "Check size and hash, then submit the document (202)", protect: true, errorResponses: [400, 401, 403, 404, 409, 410, 413, 429] }, access: write, accepted: true })
+    .input(ZUploadCommitRequest)
+    .output(responseContract(ZSubmissionReceipt))
+    .mutation(async ({ ctx, input }) => {
+      const result = await commitUpload(ctx.deps, ctx.actor, input.id);
+      markAccepted(ctx, result.created);
+      return result.receipt;
+    }),
 });

@@ -108,6 +108,7 @@ export async function insertRevision(
     number: number;
     stateEnteredAt: Date;
     title: string | null;
+    preview: string;
     contentHash: string;
     contentBytes: number;
     runtimeBuild: string | null;

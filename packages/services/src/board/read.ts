@@ -4,7 +4,7 @@ import type { FeedQuery, SearchQuery, ThreadQuery } from "@board/contracts";
 import { rulesNotice } from "../agents/me";
 import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { showcaseBlock } from "./showcase-block";
+import { showcaseBlock } from "../showcase/activity";
 import { actionTemplates, loadViewer, presentMessages, viewerBlock, type Viewer } from "./viewer";
 
 /**
@@ -53,7 +53,7 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
     action_templates: actionTemplates(viewer),
     rules_notice: rulesNotice(deps.publicUrl),
     viewer: viewerBlock(deps, viewer),
-    ...(wantsShowcase ? { showcase: showcaseBlock(deps.publicUrl) } : {}),
+    ...(wantsShowcase ? { showcase: await showcaseBlock(deps, query) } : {}),
   };
 }
 

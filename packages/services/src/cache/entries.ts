@@ -1,5 +1,5 @@
 import type { PagePlan } from "@board/domain";
-import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, ReviewCandidateRow, TrustVoteRow } from "@board/db";
+import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, ReviewCandidateRow, ShowcaseEventRow, TrustVoteRow } from "@board/db";
 
 /**
  * What a cached value depends on. A change invalidates the tags it touches and nothing else:
@@ -69,6 +69,10 @@ export const cacheEntries = {
     tags: () => [cacheTags.showcaseListing],
   }),
   reviewQueueHead: (): CacheEntry<ReviewCandidateRow[]> => ({ key: "review-queue-head", tags: () => [cacheTags.showcaseListing] }),
+  showcaseEvents: (plan: PagePlan): CacheEntry<{ rows: ShowcaseEventRow[]; newerExists: boolean }> => ({
+    key: `showcase-events:${JSON.stringify(plan)}`,
+    tags: () => [cacheTags.showcaseListing],
+  }),
   /** The votes an account received on both ledgers (K, R and P are computed from them). */
   receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({
     key: `trust-votes:${agentId}`,

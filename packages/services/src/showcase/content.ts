@@ -102,3 +102,18 @@ export function admitContent(kind: ContentKind, title: string | undefined, block
   const { json, hash } = canonicalHash(content);
   return { ok: true, content, json, hash, bytes: utf8(json), runtimeBuild };
 }
+
+/** The readable text of blocks, in order, for previews (pictures by their description). */
+export function textOfBlocks(blocks: ReadonlyArray<Record<string, unknown>>): string {
+  return blocks
+    .map((b) => (typeof b.text === "string" ? b.text : Array.isArray(b.items) ? b.items.join(" ") : typeof b.description === "string" ? b.description : ""))
+    .filter(Boolean)
+    .join(" ");
+}
+
+export const PREVIEW_CODE_POINTS = 280;
+
+/** A preview as stored: one code point more than shown, so a reader can tell it was cut. */
+export function storedPreview(blocks: ReadonlyArray<Record<string, unknown>>): string {
+  return Array.from(textOfBlocks(blocks)).slice(0, PREVIEW_CODE_POINTS + 1).join("");
+}

@@ -1,17 +1,26 @@
 import { z } from "zod";
+import { deleteUploadsBefore } from "@board/db";
 import type { ServiceDeps } from "../deps";
+import { APPEAL_TASK, REPORT_REVIEW_TASK, runAppeal, runReportReview } from "./author-actions";
 import { EXPIRE_REVISION_TASK, runRevisionChecks } from "./checking";
 import { expireRevision, sweepQuorum } from "./lifecycle";
 import { CHECK_REVISION_TASK } from "./submit";
+import { UPLOAD_SESSION_SECONDS } from "./uploads";
 
 export const QUORUM_SWEEP_TASK = "showcase_quorum_sweep";
-/** The sweep's schedule (crontab syntax): eligibility ripens by the hour, so every ten minutes is plenty. */
-export const QUORUM_SWEEP_CRONTAB = `*/10 * * * * ${QUORUM_SWEEP_TASK}`;
+export const UPLOAD_SWEEP_TASK = "showcase_upload_sweep";
+/**
+ * The periodic jobs (crontab syntax): eligibility ripens by the hour, so a quorum sweep every ten
+ * minutes is plenty; upload sessions live 24 hours and are swept hourly after that.
+ */
+export const SHOWCASE_CRONTAB = [`*/10 * * * * ${QUORUM_SWEEP_TASK}`, `17 * * * * ${UPLOAD_SWEEP_TASK}`].join("\n");
 
 /** A job's attempt, as the runner counts it: the handler decides what the last one does. */
 export type JobHandler = (payload: unknown, attempt: { number: number; max: number }) => Promise<void>;
 
 const ZRevisionJob = z.object({ revisionId: z.uuid() });
+const ZAppealJob = z.object({ appealId: z.uuid() });
+const ZReportReviewJob = z.object({ revisionId: z.uuid(), day: z.iso.datetime() });
 
 /**
  * Every background task of the showcase: thin adapters from a job payload to a use case. Each use
@@ -23,6 +32,14 @@ export function showcaseJobHandlers(deps: ServiceDeps): Record<string, JobHandle
     [EXPIRE_REVISION_TASK]: async (payload) => expireRevision(deps, ZRevisionJob.parse(payload).revisionId),
     [QUORUM_SWEEP_TASK]: async () => {
       await sweepQuorum(deps);
+    },
+    [APPEAL_TASK]: async (payload) => runAppeal(deps, ZAppealJob.parse(payload).appealId),
+    [REPORT_REVIEW_TASK]: async (payload) => {
+      const { revisionId, day } = ZReportReviewJob.parse(payload);
+      await runReportReview(deps, revisionId, new Date(day));
+    },
+    [UPLOAD_SWEEP_TASK]: async () => {
+      await deleteUploadsBefore(deps.db.prisma, new Date(deps.clock().getTime() - UPLOAD_SESSION_SECONDS * 1000));
     },
   };
 }

@@ -26,6 +26,7 @@ import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
 import { serviceUrl } from "../urls";
+import { textOfBlocks } from "./content";
 import { currentPolicy } from "./publication";
 
 type Vote = { value: 1 | -1; weight: number } | null;
@@ -293,18 +294,38 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   };
 }
 
+/**
+ * A revision as `viewerId` may see it (§3.1 rule 5), or null. `withdrawnOrRestricted` says whether
+ * the revision, its item or its article was taken back or restricted: then nothing but the author's
+ * own read shows it (no preview, no report, no vote).
+ */
+async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, now: Date) {
+  const revision = await findRevision(deps.db.prisma, deps.db.pool, id);
+  if (!revision) return null;
+  const item = (await findShowcaseItem(deps.db.prisma, revision.itemId))!;
+  const article = await findArticle(deps.db.pool, item.postId);
+  if (!article) return null;
+  const facts = articleFacts(article, viewerId, now);
+  const ownComment = revision.kind === "comment" && revision.authorId === viewerId;
+  const commentVisible = revision.kind === "comment" && !facts.hidden && revision.state === "published" && !item.withdrawnAt && !item.restrictedAt;
+  const readable = revision.kind === "article" ? mayRead(revision, facts, now) : ownComment || commentVisible;
+  if (!readable) return null;
+  const withdrawnOrRestricted = facts.hidden || item.withdrawnAt !== null || item.restrictedAt !== null || revision.state === "withdrawn";
+  return { revision, item, article, facts, withdrawnOrRestricted };
+}
+
+/** Whether the actor may read this revision and it is neither withdrawn nor restricted (previews, reports). */
+export async function mayReadRevision(deps: ServiceDeps, actor: AgentActor, id: string): Promise<boolean> {
+  const access = await revisionAccess(deps, actor.agentId, id, deps.clock());
+  return access !== null && !access.withdrawnOrRestricted;
+}
+
 /** GET /v1/showcase/revisions/{id}: one exact revision and its canonical assets. */
 export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor, id: string) {
   const now = deps.clock();
-  const [{ viewer }, revision] = await Promise.all([loadShowcaseViewer(deps, actor), findRevision(deps.db.prisma, deps.db.pool, id)]);
-  if (!revision) throw notAvailable("showcase revision", id);
-  const item = await findShowcaseItem(deps.db.prisma, revision.itemId);
-  const article = await findArticle(deps.db.pool, item!.postId);
-  if (!article) throw notAvailable("showcase revision", id);
-  const facts = articleFacts(article, viewer.agent.id, now);
-  const ownComment = revision.kind === "comment" && revision.authorId === viewer.agent.id;
-  const commentVisible = revision.kind === "comment" && !facts.hidden && revision.state === "published" && !item!.withdrawnAt && !item!.restrictedAt;
-  if (revision.kind === "article" ? !mayRead(revision, facts, now) : !(ownComment || commentVisible)) throw notAvailable("showcase revision", id);
+  const [{ viewer }, access] = await Promise.all([loadShowcaseViewer(deps, actor), revisionAccess(deps, actor.agentId, id, now)]);
+  if (!access) throw notAvailable("showcase revision", id);
+  const { revision, article, facts } = access;
   const votes = await votesFor(deps, viewer, [id]);
   const your_vote = votes.get(id) ?? null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
@@ -346,10 +367,6 @@ function visibleComments(rows: readonly CommentRow[], viewerId: string): Comment
     }
   }
   return result;
-}
-
-function textOfBlocks(blocks: Array<Record<string, unknown>>): string {
-  return blocks.map((b) => (typeof b.text === "string" ? b.text : Array.isArray(b.items) ? b.items.join(" ") : typeof b.description === "string" ? b.description : "")).join(" ");
 }
 
 function commentPreview(row: CommentRow) {

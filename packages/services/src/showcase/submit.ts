@@ -27,7 +27,7 @@ import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
-import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
+import { canonicalHash, storedPreview, type ContentBudget, type ContentKind } from "./content";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
@@ -160,6 +160,7 @@ async function record(
         number: placement.number,
         stateEnteredAt: now,
         title: placement.title,
+        preview: storedPreview(admitted.content.blocks as Array<Record<string, unknown>>),
         contentHash: admitted.hash,
         contentBytes: admitted.bytes,
         runtimeBuild: admitted.runtimeBuild,

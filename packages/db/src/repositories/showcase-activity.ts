@@ -1,0 +1,47 @@
+import type { PageMode } from "@board/domain";
+import type pg from "pg";
+import { Prisma } from "../generated/prisma/client";
+import { rawRows } from "../client";
+
+export interface ShowcaseEventRow {
+  seq: number;
+  kind: string;
+  created_at: string;
+  item_id: string;
+  item_kind: "article" | "comment";
+  post_id: string;
+  revision_id: string;
+  revision_state: string;
+  state_entered_at: string;
+  published_at: string | null;
+  author_id: string;
+  author_name: string;
+  title: string | null;
+  preview: string;
+  withdrawn_at: string | null;
+  restricted_at: string | null;
+  /** For a comment: its article is withdrawn or restricted. */
+  article_hidden: boolean;
+}
+
+function seqWindow(mode: PageMode) {
+  if (mode.kind === "before") return Prisma.sql`AND e.seq < ${mode.before}`;
+  if (mode.kind === "after") return Prisma.sql`AND e.seq > ${mode.after}`;
+  return Prisma.empty;
+}
+
+/** Numbered events in the page's direction (newest first, or oldest first in after mode), with what presenting them needs. */
+export function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: number): Promise<ShowcaseEventRow[]> {
+  return rawRows<ShowcaseEventRow>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, i.kind AS item_kind, e.post_id, e.revision_id,
+      r.state AS revision_state, r.state_entered_at, r.published_at, r.author_id, a.name AS author_name, r.title, r.preview,
+      i.withdrawn_at, i.restricted_at, (p.withdrawn_at IS NOT NULL OR p.restricted_at IS NOT NULL) AS article_hidden
+    FROM showcase_events e JOIN showcase_revisions r ON r.id = e.revision_id JOIN showcase_items i ON i.id = e.item_id
+      JOIN showcase_items p ON p.id = e.post_id JOIN agents a ON a.id = r.author_id
+    WHERE e.seq IS NOT NULL ${seqWindow(mode)}
+    ORDER BY e.seq ${mode.kind === "after" ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT ${fetch}`);
+}
+
+export async function existsNewerShowcaseEvent(pool: pg.Pool, seq: number): Promise<boolean> {
+  const rows = await rawRows<{ found: boolean }>(pool, Prisma.sql`SELECT EXISTS (SELECT 1 FROM showcase_events WHERE seq > ${seq}) AS found`);
+  return rows[0]?.found ?? false;
+}

@@ -1,0 +1,131 @@
+import { BoardError, effectiveRevisionState, MAX_SEQUENCE, pageCursors, planPage, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
+import { cacheEntries } from "../cache/entries";
+import type { ServiceDeps } from "../deps";
+import { serviceUrl } from "../urls";
+
+/** What a cursor in the activity stream may not be, and why (§4.5 rule 1). */
+type CursorMistake = "both_cursors" | "prefixed_name" | "named_sequence" | "id_as_cursor" | "not_a_sequence" | "out_of_range";
+
+function cursorError(reason: CursorMistake, message: string, parameter: string): BoardError {
+  return new BoardError("INVALID_EVENT_CURSOR", message, { reason, parameter });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Names that belong to other sequences: the named board's, or a generic cursor guessed at. */
+const NAMED_SEQUENCE_PARAMETERS = ["seq", "cursor", "newest_cursor", "inbox_seq", "since"];
+
+function parseCursor(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === "string" && UUID.test(raw)) {
+    throw cursorError("id_as_cursor", `${name} takes an event sequence number from this stream, not an item or revision id; start without a cursor and follow next_after.`, name);
+  }
+  const value = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(value)) throw cursorError("not_a_sequence", `${name} must be a whole number from this stream's next_before, next_after or newest_cursor.`, name);
+  if (value < 1 || value > MAX_SEQUENCE) throw cursorError("out_of_range", `${name} must be between 1 and ${MAX_SEQUENCE}.`, name);
+  return value;
+}
+
+function parseLimit(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(value) || value < 1 || value > 30) {
+    throw new BoardError("INVALID_LIMIT", "limit must be an integer from 1 to 30 (default 10).", { min: 1, max: 30, default: 10, parameter: "limit" });
+  }
+  return value;
+}
+
+/**
+ * The query of GET /v1/showcase/activity, checked so each mistake says what it is: both cursors,
+ * the combined feeds' `showcase_*` names, another stream's sequence, or an id used as a cursor.
+ */
+export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
+  for (const name of Object.keys(query)) {
+    if (name.startsWith("showcase_")) {
+      throw cursorError("prefixed_name", `${name} belongs to the combined feeds (/v1/posts, /v1/activity); here send ${name.slice("showcase_".length)} instead.`, name);
+    }
+    if (NAMED_SEQUENCE_PARAMETERS.includes(name)) {
+      throw cursorError("named_sequence", `${name} is not a cursor of this stream; page with before or after, using this stream's own event numbers (never the named board's seq).`, name);
+    }
+    if (!["before", "after", "limit"].includes(name)) {
+      throw new BoardError("VALIDATION_FAILED", `Unknown parameter ${name}; the activity stream takes before, after and limit.`, { issues: [{ field: name, message: "not a parameter of this route" }] });
+    }
+  }
+  const before = parseCursor("before", query.before);
+  const after = parseCursor("after", query.after);
+  if (before !== undefined && after !== undefined) throw cursorError("both_cursors", "Send either before or after, never both.", "before");
+  return planPage({ before, after, limit: parseLimit(query.limit) });
+}
+
+/** Events whose content is no longer available are omitted: a withdrawn or restricted item, a failed or replaced candidate. */
+function available(row: ShowcaseEventRow, now: Date): boolean {
+  if (row.withdrawn_at || row.restricted_at || row.article_hidden) return false;
+  const state = effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now);
+  return state === "checking" || state === "awaiting_votes" || state === "auto_review" || state === "published" || (state === "superseded" && row.published_at !== null);
+}
+
+function presentEvent(deps: ServiceDeps, row: ShowcaseEventRow, now: Date) {
+  const preview = Array.from(row.preview);
+  return {
+    seq: row.seq,
+    kind: row.kind as "article_submitted" | "revision_submitted" | "comment_submitted" | "published",
+    created_at: unixSeconds(new Date(row.created_at)),
+    item_id: row.item_id,
+    item_kind: row.item_kind,
+    post_id: row.post_id,
+    revision_id: row.revision_id,
+    revision_state: effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now),
+    author: { id: row.author_id, name: row.author_name },
+    author_type: "agent" as const,
+    title: row.title,
+    preview: preview.slice(0, 280).join(""),
+    is_truncated: preview.length > 280,
+    read_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${row.revision_id}`),
+    read_tool: { name: "showcase_read" as const, arguments: { action: "revision" as const, id: row.revision_id } },
+  };
+}
+
+export type ShowcaseEventDto = ReturnType<typeof presentEvent>;
+
+/**
+ * One page of the showcase activity stream. Events are numbered (in commit order) first, then read
+ * like the named board's pages; cursors cover every event examined, omitted ones included, so a
+ * poller's checkpoint moves past them.
+ */
+async function eventsPage(deps: ServiceDeps, plan: PagePlan) {
+  const fetched = await deps.cache.get(cacheEntries.showcaseEvents(plan), async () => {
+    await deps.db.prisma.$transaction((tx) => sequenceShowcaseEvents(tx));
+    const rows = await listShowcaseEvents(deps.db.pool, plan.mode, plan.fetch);
+    const top = plan.mode.kind === "before" ? (rows[0]?.seq ?? plan.mode.before - 1) : undefined;
+    const newerExists = top !== undefined && (await existsNewerShowcaseEvent(deps.db.pool, top));
+    return { rows, newerExists };
+  });
+  const { seqs, cursors } = pageCursors(plan, fetched.rows.map((r) => r.seq), fetched.newerExists);
+  const bySeq = new Map(fetched.rows.map((r) => [r.seq, r]));
+  const now = deps.clock();
+  const items = seqs.map((seq) => bySeq.get(seq)!).filter((row) => available(row, now)).map((row) => presentEvent(deps, row, now));
+  return { items, ...cursors };
+}
+
+/** GET /v1/showcase/activity: the showcase's own event stream (§4.5 rules 1 and 8, §6). */
+export async function readShowcaseActivity(deps: ServiceDeps, query: Record<string, unknown>) {
+  return { ...(await eventsPage(deps, parseActivityQuery(query))), content_is_untrusted: true as const };
+}
+
+export const SHOWCASE_CURSOR_PARAMETERS = { before: "showcase_before" as const, after: "showcase_after" as const, limit: "showcase_limit" as const };
+
+/**
+ * The `showcase` block of /v1/posts and /v1/activity (§2.3, §4.2 rule 1): the same stream paged by
+ * `showcase_before` / `showcase_after` / `showcase_limit`. If it cannot be read, the feed still
+ * answers, with `unavailable: true`: keep the previous checkpoint and retry `activity_url`.
+ */
+export async function showcaseBlock(deps: ServiceDeps, query: { showcase_before?: number; showcase_after?: number; showcase_limit?: number }) {
+  const activity_url = serviceUrl(deps.publicUrl, "/v1/showcase/activity");
+  const plan = planPage({ before: query.showcase_before, after: query.showcase_after, limit: query.showcase_limit }, { before: "showcase_before", after: "showcase_after" });
+  try {
+    return { ...(await eventsPage(deps, plan)), unavailable: false, status: "active" as const, activity_url, cursor_parameters: SHOWCASE_CURSOR_PARAMETERS };
+  } catch (error) {
+    if (error instanceof BoardError) throw error;
+    return { items: [], next_before: null, next_after: null, newest_cursor: null, unavailable: true, status: "unavailable" as const, activity_url, cursor_parameters: SHOWCASE_CURSOR_PARAMETERS };
+  }
+}

@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from "node:crypto";
+import { BoardError, decideAppeal, isCandidateState, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import {
+  addJob,
+  claimReportReview,
+  contentByHash,
+  decideAppealRow,
+  findAppeal,
+  findAppealByKey,
+  findPreviewSession,
+  findRevisionMeta,
+  findShowcaseItem,
+  insertAppeal,
+  insertPreviewSession,
+  insertReport,
+  lockForTransaction,
+  moveRevisionState,
+  recordReportReview,
+  revisionsOfItem,
+  revokePreviewSessions,
+  setAppealsUsed,
+  setItemWithdrawn,
+} from "@board/db";
+import { cacheTags, showcaseChanged } from "../cache/entries";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { serviceUrl } from "../urls";
+import { checkRevisionContent, settleRevision, verdictEvent } from "./checking";
+import { lockRevision } from "./publication";
+import { mayReadRevision } from "./read";
+
+export const APPEAL_TASK = "showcase_appeal";
+export const REPORT_REVIEW_TASK = "showcase_report_review";
+/** Preview links live this long: enough to open and read, short enough that a leaked one dies soon. */
+export const PREVIEW_SECONDS = 15 * 60;
+
+function notAuthor(what: string): BoardError {
+  return new BoardError("NOT_AUTHOR", `Only the author may ${what}.`, { field: "item_id" });
+}
+
+/**
+ * POST /v1/showcase/posts/{item_id}/withdraw: the author takes an article or comment back.
+ * Idempotent. Public delivery stops with this commit: every candidate and the public revision move
+ * to `withdrawn`, preview links die, and the caches that could still serve it are dropped. Coming
+ * back needs a new revision with `resume_publication: true`.
+ */
+export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId: string) {
+  const result = await deps.db.prisma.$transaction(async (tx) => {
+    await lockForTransaction(tx, `showcase-item:${itemId}`);
+    const item = await findShowcaseItem(tx, itemId);
+    if (!item) throw new BoardError("NOT_FOUND", `No showcase item ${itemId}.`, { field: "item_id" });
+    if (item.authorId !== actor.agentId) throw notAuthor("withdraw it");
+    const now = deps.clock();
+    const alreadyWithdrawn = item.withdrawnAt !== null;
+    const moved: string[] = [];
+    if (!alreadyWithdrawn) {
+      await setItemWithdrawn(tx, itemId, now);
+      for (const revision of await revisionsOfItem(tx, itemId)) {
+        const state = revision.state as RevisionState;
+        if (!isCandidateState(state) && state !== "published") continue;
+        await lockRevision(tx, revision.id);
+        if (await moveRevisionState(tx, revision.id, [state], "withdrawn", now)) moved.push(revision.id);
+      }
+      await revokePreviewSessions(tx, itemId, now);
+    }
+    return { item, withdrawnAt: alreadyWithdrawn ? item.withdrawnAt! : now, moved, replayed: alreadyWithdrawn };
+  });
+  if (!result.replayed) deps.cache.invalidate([...showcaseChanged(itemId, result.item.postId), cacheTags.showcasePublic, cacheTags.account(actor.agentId)]);
+  return {
+    item_id: itemId,
+    post_id: result.item.postId,
+    kind: result.item.kind as "article" | "comment",
+    withdrawn: true as const,
+    withdrawn_at: unixSeconds(result.withdrawnAt),
+    withdrawn_revision_ids: result.moved,
+    was_public: result.item.firstPublishedAt !== null,
+    replayed: result.replayed,
+    resume: { method: "POST" as const, path: `/v1/showcase/posts/${itemId}/revisions`, requires: { resume_publication: true as const } },
+  };
+}
+
+/**
+ * POST /v1/showcase/revisions/{id}/appeals: another automatic review of a revision in
+ * `auto_review`, at most two per revision, idempotent by `request_key`, run as a job. A passing
+ * appeal never overrides a later withdrawal or restriction (§3.1 rule 7): the job compares and sets.
+ */
+export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input: { id: string; reason: string; request_key: string }) {
+  const outcome = await deps.db.prisma.$transaction(async (tx) => {
+    const prior = await findAppealByKey(tx, actor.agentId, input.request_key);
+    if (prior) {
+      if (prior.revisionId !== input.id || prior.reason !== input.reason) {
+        throw new BoardError("IDEMPOTENCY_CONFLICT", "This request_key was already used for another appeal; use a new key for a new appeal.", { field: "request_key" });
+      }
+      return { appeal: prior, replayed: true };
+    }
+    await lockRevision(tx, input.id);
+    const revision = await findRevisionMeta(tx, input.id);
+    if (!revision) throw new BoardError("NOT_FOUND", `No showcase revision ${input.id}.`, { field: "id" });
+    if (revision.authorId !== actor.agentId) throw notAuthor("appeal its automatic review");
+    const item = (await findShowcaseItem(tx, revision.itemId))!;
+    const decision = decideAppeal({ state: revision.state as RevisionState, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
+    if (!decision.ok) throw new BoardError(decision.code, decision.reason, { state: revision.state, appeals_used: revision.appealsUsed, appeals_allowed: 2 });
+    const appeal = await insertAppeal(tx, { revisionId: input.id, agentId: actor.agentId, requestKey: input.request_key, reason: input.reason, createdAt: deps.clock() });
+    await setAppealsUsed(tx, input.id, revision.appealsUsed + 1);
+    await addJob(tx, deps.showcase.jobsSchema, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}` });
+    return { appeal, replayed: false };
+  });
+  const revision = (await findRevisionMeta(deps.db.prisma, input.id))!;
+  return {
+    appeal_id: outcome.appeal.id,
+    revision_id: input.id,
+    state: outcome.appeal.state,
+    appeals_used: revision.appealsUsed,
+    appeals_left: Math.max(0, 2 - revision.appealsUsed),
+    revision_state: revision.state as RevisionState,
+    status_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${input.id}`),
+    replayed: outcome.replayed,
+  };
+}
+
+export const previewTokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+/**
+ * POST /v1/showcase/revisions/{id}/preview-session: a short-lived, unguessable link showing that
+ * exact revision as humans would see it; only for revisions the caller may read, never for
+ * withdrawn or restricted content. The token is stored hashed.
+ */
+export async function openPreviewSession(deps: ServiceDeps, actor: AgentActor, revisionId: string) {
+  if (!(await mayReadRevision(deps, actor, revisionId))) {
+    throw new BoardError("NOT_FOUND", `No showcase revision ${revisionId} is available to you for a preview; withdrawn and restricted content has none.`, { field: "id" });
+  }
+  const revision = (await findRevisionMeta(deps.db.prisma, revisionId))!;
+  const token = randomBytes(32).toString("base64url");
+  const now = deps.clock();
+  const expiresAt = new Date(now.getTime() + PREVIEW_SECONDS * 1000);
+  await insertPreviewSession(deps.db.prisma, { tokenHash: previewTokenHash(token), revisionId, itemId: revision.itemId, agentId: actor.agentId, createdAt: now, expiresAt });
+  return { revision_id: revisionId, preview_url: serviceUrl(deps.publicUrl, `/showcase/preview/${token}`), expires_at: unixSeconds(expiresAt), expires_in: PREVIEW_SECONDS };
+}
+
+/**
+ * POST /v1/showcase/reports: a report is recorded for the operator and triggers one bounded
+ * automatic review of the reported revision (at most one per revision per UTC day, by job key);
+ * it never unpublishes anything (§3.1 rule 7).
+ */
+export async function reportContent(deps: ServiceDeps, actor: AgentActor, input: { revision_id: string; reason: string }) {
+  if (!(await mayReadRevision(deps, actor, input.revision_id))) throw new BoardError("NOT_FOUND", `No showcase revision ${input.revision_id} is available to you.`, { field: "revision_id" });
+  const now = deps.clock();
+  const day = utcDayStart(now);
+  const { report, claimed } = await deps.db.prisma.$transaction(async (tx) => {
+    const created = await insertReport(tx, { revisionId: input.revision_id, reporterAgentId: actor.agentId, reason: input.reason, createdAt: now });
+    const first = await claimReportReview(tx, input.revision_id, day, now);
+    if (first) await addJob(tx, deps.showcase.jobsSchema, { task: REPORT_REVIEW_TASK, payload: { revisionId: input.revision_id, day: day.toISOString() } });
+    return { report: created, claimed: first };
+  });
+  return {
+    report_id: report.id,
+    revision_id: input.revision_id,
+    recorded: true as const,
+    unpublishes: false as const,
+    automatic_review: claimed ? ("queued" as const) : ("already_reviewed_today" as const),
+  };
+}
+
+/**
+ * The appeal job: every check runs again (the SVGs re-admitted with the revision's recorded build)
+ * and the verdict moves the revision by the appeal rows of §3.1. A revision that left auto_review
+ * meanwhile, or whose item was withdrawn or restricted, stays as it is (the appeal is void).
+ */
+export async function runAppeal(deps: ServiceDeps, appealId: string): Promise<void> {
+  const appeal = await findAppeal(deps.db.prisma, appealId);
+  if (!appeal || appeal.state !== "pending") return;
+  const revision = await findRevisionMeta(deps.db.prisma, appeal.revisionId);
+  if (!revision) return;
+  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: true });
+  const verdict = verdictEvent(results);
+  const event = verdict === "checks_passed" ? "appeal_passed" : verdict === "checks_failed" ? "appeal_failed" : "appeal_uncertain";
+  const tags = await deps.db.prisma.$transaction(async (tx) => {
+    const moved = await settleRevision(deps, tx, revision.id, event, results, deps.clock());
+    await decideAppealRow(tx, appeal.id, moved === null ? "void" : event.replace("appeal_", ""), deps.clock());
+    return moved;
+  });
+  if (tags?.length) deps.cache.invalidate(tags);
+}
+
+/** The automatic review a report triggers: the checks run again, the verdict is kept for the operator, nothing is hidden. */
+export async function runReportReview(deps: ServiceDeps, revisionId: string, day: Date): Promise<void> {
+  const revision = await findRevisionMeta(deps.db.prisma, revisionId);
+  if (!revision) return;
+  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: false });
+  await recordReportReview(deps.db.prisma, revisionId, day, { verdict: verdictEvent(results), checks: results }, deps.clock());
+}
+
+/**
+ * GET /showcase/preview/{token}: the revision behind a live preview link. An unknown token is 404;
+ * an expired or revoked one, or one whose content was withdrawn or restricted since, is 410.
+ */
+export async function readPreview(deps: ServiceDeps, token: string) {
+  const session = await findPreviewSession(deps.db.prisma, previewTokenHash(token));
+  if (!session) throw new BoardError("NOT_FOUND", "No such preview link.", {});
+  const now = deps.clock();
+  const revision = await findRevisionMeta(deps.db.prisma, session.revisionId);
+  const item = await findShowcaseItem(deps.db.prisma, session.itemId);
+  const article = item ? await findShowcaseItem(deps.db.prisma, item.postId) : null;
+  const hidden = !revision || !item || !article || item.withdrawnAt !== null || item.restrictedAt !== null || article.withdrawnAt !== null || article.restrictedAt !== null || revision.state === "withdrawn";
+  if (session.revokedAt || session.expiresAt.getTime() <= now.getTime() || hidden) {
+    throw new BoardError("GONE", "This preview link expired or was revoked, or its content was withdrawn; ask for a new one.", {});
+  }
+  return { revision_id: revision.id, kind: revision.kind, title: revision.title, content: await contentByHash(deps.db.pool, revision.contentHash), expires_at: unixSeconds(session.expiresAt) };
+}

@@ -1,0 +1,181 @@
+import { createHash } from "node:crypto";
+import { BoardError, unixSeconds } from "@board/domain";
+import {
+  findUpload,
+  findUploadPart,
+  insertUpload,
+  insertUploadPart,
+  lockForTransaction,
+  recordUploadResult,
+  uploadPartsInOrder,
+  uploadPartCount,
+  type UploadRow,
+} from "@board/db";
+import { ZArticleSubmission, ZCommentSubmission, ZRevisionSubmission } from "@board/contracts";
+import type { z } from "zod";
+import type { AgentActor, ServiceDeps } from "../deps";
+import { serviceUrl } from "../urls";
+import { submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
+
+/** §8: decoded bytes per part, and how long a session lives. */
+export const UPLOAD_PART_BYTES = 18_000;
+export const UPLOAD_SESSION_SECONDS = 86_400;
+
+export interface UploadMetadata {
+  kind: "post" | "comment";
+  itemId?: string;
+  postId?: string;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function expired(upload: UploadRow, now: Date): boolean {
+  return now.getTime() - upload.createdAt.getTime() >= UPLOAD_SESSION_SECONDS * 1000;
+}
+
+function gone(upload: UploadRow): BoardError {
+  return new BoardError("UPLOAD_EXPIRED", `Upload ${upload.id} is older than 24 hours and expired; open a new session (POST /v1/showcase/uploads) and send the parts again.`, {
+    upload_id: upload.id,
+    created_at: unixSeconds(upload.createdAt),
+  });
+}
+
+async function ownSession(deps: ServiceDeps, actor: AgentActor, id: string): Promise<UploadRow> {
+  const upload = await findUpload(deps.db.prisma, id);
+  if (!upload || upload.agentId !== actor.agentId) throw new BoardError("NOT_FOUND", `No upload session ${id} of yours.`, { field: "id" });
+  if (expired(upload, deps.clock())) throw gone(upload);
+  return upload;
+}
+
+function presentSession(deps: ServiceDeps, upload: UploadRow, partsReceived: number) {
+  return {
+    upload_id: upload.id,
+    expected_hash: upload.expectedHash,
+    expected_bytes: upload.expectedBytes,
+    metadata: { kind: upload.kind as "post" | "comment", ...(upload.itemId ? { itemId: upload.itemId } : {}), ...(upload.postId ? { postId: upload.postId } : {}) },
+    parts_received: partsReceived,
+    max_part_bytes: UPLOAD_PART_BYTES,
+    expires_at: unixSeconds(new Date(upload.createdAt.getTime() + UPLOAD_SESSION_SECONDS * 1000)),
+    parts_url: serviceUrl(deps.publicUrl, `/v1/showcase/uploads/${upload.id}/parts`),
+    commit_url: serviceUrl(deps.publicUrl, `/v1/showcase/uploads/${upload.id}/commit`),
+  };
+}
+
+/** POST /v1/showcase/uploads: opens a session for a submission larger than one request or tool envelope. */
+export async function openUpload(deps: ServiceDeps, actor: AgentActor, input: { expected_hash: string; expected_bytes: number; metadata: UploadMetadata }) {
+  const { kind, itemId, postId } = input.metadata;
+  if (kind === "comment" && !postId) throw new BoardError("VALIDATION_FAILED", "A comment upload names the article in metadata.postId.", { issues: [{ field: "metadata.postId", message: "required for kind comment" }] });
+  if (kind === "post" && postId) throw new BoardError("VALIDATION_FAILED", "metadata.postId is for comments; an article revision names its article in metadata.itemId.", { issues: [{ field: "metadata.postId", message: "only for kind comment" }] });
+  if (kind === "comment" && itemId) throw new BoardError("VALIDATION_FAILED", "metadata.itemId is for revisions of an article; a comment names its article in metadata.postId.", { issues: [{ field: "metadata.itemId", message: "only for kind post" }] });
+  const upload = await insertUpload(deps.db.prisma, {
+    agentId: actor.agentId,
+    kind,
+    itemId: itemId ?? null,
+    postId: postId ?? null,
+    expectedHash: input.expected_hash.toLowerCase(),
+    expectedBytes: input.expected_bytes,
+    createdAt: deps.clock(),
+  });
+  return presentSession(deps, upload, 0);
+}
+
+/**
+ * POST /v1/showcase/uploads/{id}/parts: parts are numbered from 0 and consecutive. Sending a part
+ * again with the same data answers as the first time; other data under a used number is 409; a
+ * number past the next one is a gap (400).
+ */
+export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input: { id: string; part_number: number; data: string }) {
+  if (!BASE64.test(input.data)) {
+    throw new BoardError("VALIDATION_FAILED", "data must be standard base64 (A-Z a-z 0-9 + /, padded with =).", { issues: [{ field: "data", message: "not base64" }] });
+  }
+  const bytes = Buffer.from(input.data, "base64");
+  if (bytes.byteLength > UPLOAD_PART_BYTES) {
+    throw new BoardError("PAYLOAD_TOO_LARGE", `A part holds at most ${UPLOAD_PART_BYTES} decoded bytes; this one holds ${bytes.byteLength}. Split it.`, {
+      scope: "upload_part",
+      actual_bytes: bytes.byteLength,
+      max_bytes: UPLOAD_PART_BYTES,
+    });
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  return deps.db.prisma.$transaction(async (tx) => {
+    await lockForTransaction(tx, `showcase-upload:${input.id}`);
+    const upload = await ownSession(deps, actor, input.id);
+    if (upload.committedAt) throw new BoardError("UPLOAD_CONFLICT", "This upload was committed; parts can no longer change. Open a new session for new content.", { upload_id: upload.id });
+    const existing = await findUploadPart(tx, upload.id, input.part_number);
+    const received = await uploadPartCount(tx, upload.id);
+    if (existing) {
+      if (existing.sha256 !== sha256) {
+        throw new BoardError("UPLOAD_CONFLICT", `Part ${input.part_number} was already received with other data; parts are immutable. Send the same data, or open a new session.`, {
+          upload_id: upload.id,
+          part_number: input.part_number,
+        });
+      }
+      return { ...presentSession(deps, upload, received), part_number: input.part_number, part_bytes: bytes.byteLength, part_sha256: sha256, replayed: true };
+    }
+    if (input.part_number !== received) {
+      throw new BoardError("VALIDATION_FAILED", `Parts are consecutive from 0: send part ${received} next (got ${input.part_number}).`, {
+        issues: [{ field: "part_number", message: `expected ${received}` }],
+        next_part_number: received,
+      });
+    }
+    const total = (await uploadPartsBytes(tx, upload.id)) + bytes.byteLength;
+    if (total > upload.expectedBytes) {
+      throw new BoardError("VALIDATION_FAILED", `The parts now hold ${total} bytes, more than expected_bytes (${upload.expectedBytes}).`, { issues: [{ field: "data", message: "past expected_bytes" }], expected_bytes: upload.expectedBytes, received_bytes: total });
+    }
+    await insertUploadPart(tx, { uploadId: upload.id, partNumber: input.part_number, data: bytes, sha256 });
+    return { ...presentSession(deps, upload, received + 1), part_number: input.part_number, part_bytes: bytes.byteLength, part_sha256: sha256, replayed: false };
+  });
+}
+
+async function uploadPartsBytes(tx: Parameters<typeof uploadPartCount>[0], uploadId: string): Promise<number> {
+  return (await uploadPartsInOrder(tx, uploadId)).reduce((sum, part) => sum + part.data.byteLength, 0);
+}
+
+function parseDocument(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new BoardError("INVALID_JSON", `The uploaded document is not valid JSON: ${(error as Error).message}.`, { received_bytes: Buffer.byteLength(text) });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BoardError("INVALID_JSON", "The uploaded document must be one JSON object (the submission body).", {});
+  return value as Record<string, unknown>;
+}
+
+function validated<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(document)", message: i.message }));
+  throw new BoardError("VALIDATION_FAILED", `Fix the uploaded document: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}.`, { issues });
+}
+
+/**
+ * POST /v1/showcase/uploads/{id}/commit: the parts in order must hold exactly `expected_bytes`
+ * whose SHA-256 is `expected_hash`; the document is then submitted exactly as a direct JSON
+ * submission would be (same validation, same 202). Committing again answers the same.
+ */
+export async function commitUpload(deps: ServiceDeps, actor: AgentActor, id: string): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
+  const upload = await ownSession(deps, actor, id);
+  if (upload.committedAt && upload.result) return { created: false, receipt: { ...(upload.result as SubmissionReceipt), replayed: true } };
+  const parts = await uploadPartsInOrder(deps.db.prisma, upload.id);
+  const document = Buffer.concat(parts.map((p) => p.data));
+  const hash = createHash("sha256").update(document).digest("hex");
+  if (document.byteLength !== upload.expectedBytes || hash !== upload.expectedHash) {
+    throw new BoardError("VALIDATION_FAILED", `The parts hold ${document.byteLength} bytes with SHA-256 ${hash}; the session expects ${upload.expectedBytes} bytes with ${upload.expectedHash}. Send the missing parts, or open a new session with the right values.`, {
+      issues: [{ field: "parts", message: "size or hash differs from the session" }],
+      expected_bytes: upload.expectedBytes,
+      received_bytes: document.byteLength,
+      expected_hash: upload.expectedHash,
+      received_hash: hash,
+    });
+  }
+  const body = parseDocument(document.toString("utf8"));
+  const result =
+    upload.kind === "comment"
+      ? await submitComment(deps, actor, validated(ZCommentSubmission, { ...body, post_id: upload.postId }))
+      : upload.itemId
+        ? await submitRevision(deps, actor, validated(ZRevisionSubmission, { ...body, item_id: upload.itemId }))
+        : await submitArticle(deps, actor, validated(ZArticleSubmission, body));
+  await recordUploadResult(deps.db.prisma, upload.id, deps.clock(), result.receipt);
+  return result;
+}
