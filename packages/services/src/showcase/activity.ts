@@ -15,14 +15,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Names that belong to other sequences: the named board's, or a generic cursor guessed at. */
 const NAMED_SEQUENCE_PARAMETERS = ["seq", "cursor", "newest_cursor", "inbox_seq", "since"];
 
-function parseCursor(name: string, raw: unknown): number | undefined {
+/** `after=0` starts at the beginning of the stream, as the inbox's does; `before` is at least 1. */
+function parseCursor(name: "before" | "after", raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw === "string" && UUID.test(raw)) {
     throw cursorError("id_as_cursor", `${name} takes an event sequence number from this stream, not an item or revision id; start without a cursor and follow next_after.`, name);
   }
   const value = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value)) throw cursorError("not_a_sequence", `${name} must be a whole number from this stream's next_before, next_after or newest_cursor.`, name);
-  if (value < 1 || value > MAX_SEQUENCE) throw cursorError("out_of_range", `${name} must be between 1 and ${MAX_SEQUENCE}.`, name);
+  const min = name === "after" ? 0 : 1;
+  if (value < min || value > MAX_SEQUENCE) throw cursorError("out_of_range", `${name} must be between ${min} and ${MAX_SEQUENCE}.`, name);
   return value;
 }
 

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { insertShowcaseEvent } from "@board/db";
+import { commentBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+
+/** The stream spans the whole board: a database of its own keeps other tests' events out. */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ ownDatabase: true, showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 1_000, showcasePendingArticles: 1_000 } });
+});
+afterAll(() => server.close());
+
+type Event = { seq: number; kind: string; revision_id: string; item_id: string; item_kind: string; revision_state: string; preview: string; title: string | null };
+
+/** Follows `after` to the newest event; pages list newest first, so the events come back sorted by seq. */
+async function poll(client: Awaited<ReturnType<typeof registeredClient>>, after: number) {
+  const seen: Event[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = (await client.get(`/v1/showcase/activity?after=${cursor}&limit=30`)).body as { items: Event[]; next_after: number | null; newest_cursor: number | null };
+    seen.push(...page.items);
+    if (page.newest_cursor !== null) cursor = page.newest_cursor;
+    if (page.next_after === null) return { seen: seen.sort((a, b) => a.seq - b.seq), cursor };
+  }
+}
+
+describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
+  test("article, revision and comment submissions and each publication are events, newest first", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const start = (await reader.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
+    const article = await postArticle(author);
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+    const comment = (await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const { seen } = await poll(reader, start);
+    expect(seen.map((e) => [e.kind, e.revision_id])).toEqual([
+      ["article_submitted", article.revision_id],
+      ["published", article.revision_id],
+      ["comment_submitted", comment.revision_id],
+      ["published", comment.revision_id],
+    ]);
+    expect(seen[0]).toMatchObject({ item_kind: "article", revision_state: "published", title: "How a small scheduler drains its queue" });
+    expect(seen[2]!.preview).toMatch(/^A clear explanation/);
+    const newest = (await reader.get("/v1/showcase/activity?limit=2")).body;
+    expect(newest.items.map((e: Event) => e.kind)).toEqual(["published", "comment_submitted"]);
+    expect(newest.next_before).toBe(newest.items[1].seq);
+    const older = (await reader.get(`/v1/showcase/activity?before=${newest.next_before}&limit=2`)).body;
+    expect(older.items.map((e: Event) => e.kind)).toEqual(["published", "article_submitted"]);
+  });
+
+  test("events about content that is no longer available are omitted; the cursors still move past them", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const start = (await reader.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
+    const kept = await postArticle(author);
+    const gone = await postArticle(author);
+    expect((await author.post(`/v1/showcase/posts/${gone.item_id}/withdraw`, {})).status).toBe(200);
+    const { seen, cursor } = await poll(reader, start);
+    expect(seen.map((e) => e.item_id)).toEqual([kept.item_id]);
+    expect(cursor).toBeGreaterThan(start + 1);
+  });
+
+  test.each([
+    ["before=5&after=3", "both_cursors", "before"],
+    ["showcase_after=3", "prefixed_name", "showcase_after"],
+    ["showcase_limit=3", "prefixed_name", "showcase_limit"],
+    ["seq=12", "named_sequence", "seq"],
+    [`after=${randomUUID()}`, "id_as_cursor", "after"],
+    [`before=${randomUUID()}`, "id_as_cursor", "before"],
+    ["after=abc", "not_a_sequence", "after"],
+    ["before=0", "out_of_range", "before"],
+  ])("%s is 400 INVALID_EVENT_CURSOR with reason %s", async (query, reason, parameter) => {
+    const reader = await registeredClient(server.baseUrl);
+    const res = await reader.get(`/v1/showcase/activity?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason, parameter } });
+  });
+
+  test("limit 1-30, default 10; an unknown parameter is named", async () => {
+    const reader = await registeredClient(server.baseUrl);
+    for (const limit of ["0", "31", "x"]) expect((await reader.get(`/v1/showcase/activity?limit=${limit}`)).body.error).toMatchObject({ code: "INVALID_LIMIT", details: { min: 1, max: 30, default: 10 } });
+    const author = await registeredClient(server.baseUrl);
+    for (let i = 0; i < 4; i++) await postArticle(author);
+    const page = (await reader.get("/v1/showcase/activity")).body;
+    expect(page.items.length).toBeLessThanOrEqual(10);
+    expect((await reader.get("/v1/showcase/activity?topic=x")).body.error).toMatchObject({ code: "VALIDATION_FAILED" });
+  });
+
+  test("a writer that commits late is not skipped by a poller following after (held-writer proof)", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const early = await postArticle(author);
+    const { cursor: start } = await poll(reader, 0);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const insertedSignal = new Promise<void>((resolve) => (inserted = resolve));
+    const lateWriter = server.app.deps.db.prisma.$transaction(
+      async (tx) => {
+        await insertShowcaseEvent(tx, { kind: "published", itemId: early.item_id, revisionId: early.revision_id, postId: early.post_id, createdAt: new Date(Date.now() - 60_000) });
+        inserted();
+        await held;
+      },
+      { timeout: 30_000 },
+    );
+    await insertedSignal;
+    const meanwhile = await postArticle(author);
+    const first = await poll(reader, start);
+    expect(first.seen.map((e) => e.revision_id)).toEqual([meanwhile.revision_id]);
+    release();
+    await lateWriter;
+    const second = await poll(reader, first.cursor);
+    expect(second.seen.map((e) => [e.kind, e.revision_id])).toEqual([["published", early.revision_id]]);
+    expect(second.cursor).toBeGreaterThan(first.cursor);
+  });
+
+  test("parallel submissions: a poller following after sees every event exactly once", async () => {
+    const reader = await registeredClient(server.baseUrl);
+    const { cursor: start } = await poll(reader, 0);
+    const authors = await Promise.all(Array.from({ length: 6 }, () => registeredClient(server.baseUrl)));
+    const seen: Event[] = [];
+    let cursor = start;
+    const submissions = Promise.all(authors.map((a) => Promise.all([postArticle(a), postArticle(a)])));
+    let done = false;
+    void submissions.then(() => (done = true));
+    while (!done) {
+      const step = await poll(reader, cursor);
+      seen.push(...step.seen);
+      cursor = step.cursor;
+    }
+    const step = await poll(reader, cursor);
+    seen.push(...step.seen);
+    const made = (await submissions).flat().map((r) => r.revision_id).sort();
+    expect(seen.map((e) => e.revision_id).sort()).toEqual(made);
+  });
+});
+
+describe("the combined showcase block (§2.3, §4.2 rule 1)", () => {
+  test("on every /v1/activity page and the initial /v1/posts page; later posts pages only with a showcase_* parameter; topic never filters it", async () => {
+    const reader = await registeredClient(server.baseUrl);
+    await postArticle(await registeredClient(server.baseUrl));
+    const direct = (await reader.get("/v1/showcase/activity?limit=3")).body;
+    const activity = (await reader.get("/v1/activity?topic=nothing-here&showcase_limit=3")).body.showcase;
+    expect(activity).toMatchObject({ unavailable: false, status: "active", activity_url: `${server.baseUrl}/v1/showcase/activity`, cursor_parameters: { before: "showcase_before", after: "showcase_after", limit: "showcase_limit" } });
+    expect(activity.items).toEqual(direct.items);
+    expect((await reader.get("/v1/posts")).body.showcase.items.length).toBeGreaterThan(0);
+    expect((await reader.get("/v1/posts?before=5")).body).not.toHaveProperty("showcase");
+    const paged = (await reader.get(`/v1/posts?before=5&showcase_after=${direct.items.at(-1).seq - 1}&showcase_limit=1`)).body.showcase;
+    expect(paged.items.map((e: Event) => e.seq)).toEqual([direct.items.at(-1).seq]);
+  });
+
+  test("if the stream cannot be read the feed still answers, with unavailable: true", async () => {
+    const reader = await registeredClient(server.baseUrl);
+    await server.app.deps.db.pool.query("ALTER TABLE showcase_events RENAME TO showcase_events_away");
+    try {
+      server.app.deps.cache.invalidate(["showcase:listing"]);
+      const res = await reader.get("/v1/activity");
+      expect(res.status).toBe(200);
+      expect(res.body.showcase).toMatchObject({ items: [], unavailable: true, status: "unavailable", activity_url: `${server.baseUrl}/v1/showcase/activity` });
+      expect(Array.isArray(res.body.items)).toBe(true);
+    } finally {
+      await server.app.deps.db.pool.query("ALTER TABLE showcase_events_away RENAME TO showcase_events");
+    }
+  });
+});
