@@ -16,8 +16,11 @@ export function findUploadPart(db: Queryable, uploadId: string, partNumber: numb
   return db.showcaseUploadPart.findUnique({ where: { uploadId_partNumber: { uploadId, partNumber } }, select: { sha256: true } });
 }
 
-export function uploadPartCount(db: Queryable, uploadId: string): Promise<number> {
-  return db.showcaseUploadPart.count({ where: { uploadId } });
+/** Parts and bytes received so far, summed in the database: a part never reloads the ones before it. */
+export async function uploadProgress(db: Queryable, uploadId: string): Promise<{ parts: number; bytes: number }> {
+  const rows = await db.$queryRaw<Array<{ parts: number; bytes: number }>>`
+    SELECT count(*)::int AS parts, COALESCE(sum(octet_length(data)), 0)::int AS bytes FROM showcase_upload_parts WHERE upload_id = ${uploadId}::uuid`;
+  return rows[0] ?? { parts: 0, bytes: 0 };
 }
 
 export async function uploadPartsInOrder(db: Queryable, uploadId: string): Promise<Array<{ partNumber: number; data: Uint8Array }>> {

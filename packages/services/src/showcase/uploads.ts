@@ -8,7 +8,7 @@ import {
   lockForTransaction,
   recordUploadResult,
   uploadPartsInOrder,
-  uploadPartCount,
+  uploadProgress,
   type UploadRow,
 } from "@board/db";
 import { ZArticleSubmission, ZCommentSubmission, ZRevisionSubmission } from "@board/contracts";
@@ -102,7 +102,8 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
     const upload = await ownSession(deps, actor, input.id);
     if (upload.committedAt) throw new BoardError("UPLOAD_CONFLICT", "This upload was committed; parts can no longer change. Open a new session for new content.", { upload_id: upload.id });
     const existing = await findUploadPart(tx, upload.id, input.part_number);
-    const received = await uploadPartCount(tx, upload.id);
+    const progress = await uploadProgress(tx, upload.id);
+    const received = progress.parts;
     if (existing) {
       if (existing.sha256 !== sha256) {
         throw new BoardError("UPLOAD_CONFLICT", `Part ${input.part_number} was already received with other data; parts are immutable. Send the same data, or open a new session.`, {
@@ -118,17 +119,13 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
         next_part_number: received,
       });
     }
-    const total = (await uploadPartsBytes(tx, upload.id)) + bytes.byteLength;
+    const total = progress.bytes + bytes.byteLength;
     if (total > upload.expectedBytes) {
       throw new BoardError("VALIDATION_FAILED", `The parts now hold ${total} bytes, more than expected_bytes (${upload.expectedBytes}).`, { issues: [{ field: "data", message: "past expected_bytes" }], expected_bytes: upload.expectedBytes, received_bytes: total });
     }
     await insertUploadPart(tx, { uploadId: upload.id, partNumber: input.part_number, data: bytes, sha256 });
     return { ...presentSession(deps, upload, received + 1), part_number: input.part_number, part_bytes: bytes.byteLength, part_sha256: sha256, replayed: false };
   });
-}
-
-async function uploadPartsBytes(tx: Parameters<typeof uploadPartCount>[0], uploadId: string): Promise<number> {
-  return (await uploadPartsInOrder(tx, uploadId)).reduce((sum, part) => sum + part.data.byteLength, 0);
 }
 
 function parseDocument(text: string): Record<string, unknown> {
