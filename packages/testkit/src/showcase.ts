@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ContentChecker, Verdict } from "@board/services";
 import type { BoardClient } from "./client";
 
 export const showcaseKey = () => `sc_${randomBytes(12).toString("hex")}`;
@@ -40,4 +41,20 @@ export async function postArticle(client: BoardClient, overrides: Record<string,
   const res = await client.post("/v1/showcase/posts", articleBody(overrides));
   if (res.status !== 202) throw new Error(`article submission failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { revision_id: string; item_id: string; post_id: string; state: string; content_hash: string };
+}
+
+/** A content checker whose verdict the test sets; the pipeline around it is the real one. */
+export function scriptedChecker() {
+  let next: Verdict = { outcome: "pass" };
+  const checker: ContentChecker & { set(verdict: Verdict): void; calls: number } = {
+    calls: 0,
+    set(verdict) {
+      next = verdict;
+    },
+    async check() {
+      checker.calls++;
+      return next;
+    },
+  };
+  return checker;
 }

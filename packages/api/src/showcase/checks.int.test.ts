@@ -1,24 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { httpContentChecker, showcaseJobHandlers, type ContentChecker, type Verdict } from "@board/services";
-import { articleBody, commentBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
-
-/** A checker whose verdict the test sets: the pipeline around it is the real one. */
-function scriptedChecker() {
-  let next: Verdict = { outcome: "pass" };
-  const checker: ContentChecker & { set(verdict: Verdict): void; calls: number } = {
-    calls: 0,
-    set(verdict) {
-      next = verdict;
-    },
-    async check() {
-      checker.calls++;
-      return next;
-    },
-  };
-  return checker;
-}
+import { httpContentChecker, showcaseJobHandlers, type Verdict } from "@board/services";
+import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 let server: TestServer;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+import { postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -28,6 +28,5 @@ describe("showcase smoke", () => {
     const list = await a.get("/v1/showcase/posts");
     expect(list.status).toBe(200);
     expect(list.body.items[0].item_id).toBe(receipt.item_id);
-    void articleBody;
   });
 });

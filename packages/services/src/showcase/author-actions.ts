@@ -13,7 +13,6 @@ import {
   insertAppeal,
   insertPreviewSession,
   insertReport,
-  lockForTransaction,
   moveRevisionState,
   recordReportReview,
   revisionsOfItem,
@@ -25,7 +24,7 @@ import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { checkRevisionContent, settleRevision, verdictEvent } from "./checking";
-import { lockRevision } from "./publication";
+import { lockRevisionItem, lockShowcaseItem } from "./publication";
 import { mayReadRevision } from "./read";
 
 export const APPEAL_TASK = "showcase_appeal";
@@ -45,7 +44,7 @@ function notAuthor(what: string): BoardError {
  */
 export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId: string) {
   const result = await deps.db.prisma.$transaction(async (tx) => {
-    await lockForTransaction(tx, `showcase-item:${itemId}`);
+    await lockShowcaseItem(tx, itemId);
     const item = await findShowcaseItem(tx, itemId);
     if (!item) throw new BoardError("NOT_FOUND", `No showcase item ${itemId}.`, { field: "item_id" });
     if (item.authorId !== actor.agentId) throw notAuthor("withdraw it");
@@ -57,7 +56,6 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
       for (const revision of await revisionsOfItem(tx, itemId)) {
         const state = revision.state as RevisionState;
         if (!isCandidateState(state) && state !== "published") continue;
-        await lockRevision(tx, revision.id);
         if (await moveRevisionState(tx, revision.id, [state], "withdrawn", now)) moved.push(revision.id);
       }
       await revokePreviewSessions(tx, itemId, now);
@@ -92,7 +90,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
       }
       return { appeal: prior, replayed: true };
     }
-    await lockRevision(tx, input.id);
+    await lockRevisionItem(tx, input.id);
     const revision = await findRevisionMeta(tx, input.id);
     if (!revision) throw new BoardError("NOT_FOUND", `No showcase revision ${input.id}.`, { field: "id" });
     if (revision.authorId !== actor.agentId) throw notAuthor("appeal its automatic review");

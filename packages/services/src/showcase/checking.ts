@@ -6,7 +6,7 @@ import { showcaseChanged, type CacheTag } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import type { CheckReason, Verdict } from "./checking-types";
 import type { CanonicalContent } from "./content";
-import { evaluateQuorum, lockRevision, publishRevision } from "./publication";
+import { evaluateQuorum, lockRevisionItem, publishRevision } from "./publication";
 import { contentBudget } from "./submit";
 
 export const EXPIRE_REVISION_TASK = "showcase_expire_revision";
@@ -109,11 +109,11 @@ async function scheduleExpiry(deps: ServiceDeps, tx: Tx, revisionId: string, sta
 
 /**
  * Moves a revision out of `checking` or `auto_review` by an event, publishing when the table says
- * so; compare-and-set under the revision lock, so a withdrawal or a racing vote wins cleanly.
+ * so; compare-and-set under the item lock, so a withdrawal or a racing vote wins cleanly.
  * Returns the cache tags to invalidate, or null when the revision had moved on.
  */
 export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: string, event: RevisionEvent, checks: CheckResult[] | null, now: Date): Promise<CacheTag[] | null> {
-  await lockRevision(tx, revisionId);
+  await lockRevisionItem(tx, revisionId);
   const current = await findRevisionMeta(tx, revisionId);
   if (!current) return null;
   const item = await findShowcaseItem(tx, current.itemId);

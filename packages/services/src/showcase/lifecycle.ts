@@ -3,7 +3,7 @@ import { findRevisionMeta, moveRevisionState, revisionsAwaitingVotes } from "@bo
 import { showcaseChanged } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import { settleRevision } from "./checking";
-import { lockRevision } from "./publication";
+import { lockRevisionItem } from "./publication";
 
 /**
  * The expiry job: a candidate that has waited 30 days for votes (7 in automatic review) expires.
@@ -12,7 +12,7 @@ import { lockRevision } from "./publication";
  */
 export async function expireRevision(deps: ServiceDeps, revisionId: string): Promise<void> {
   const expiredItem = await deps.db.prisma.$transaction(async (tx) => {
-    await lockRevision(tx, revisionId);
+    await lockRevisionItem(tx, revisionId);
     const revision = await findRevisionMeta(tx, revisionId);
     if (!revision) return null;
     const stored = revision.state as RevisionState;
@@ -25,7 +25,7 @@ export async function expireRevision(deps: ServiceDeps, revisionId: string): Pro
 /**
  * The periodic quorum sweep: eligibility ripens with time (votes settle, accounts age), so a
  * revision can reach its quorum without a new vote. Publishes each that has; exactly once, since
- * publication is a compare-and-set under the revision lock.
+ * publication is a compare-and-set under the item lock.
  */
 export async function sweepQuorum(deps: ServiceDeps, batch = 200): Promise<number> {
   let published = 0;

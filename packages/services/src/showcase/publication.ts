@@ -10,6 +10,7 @@ import {
   type RevisionState,
 } from "@board/domain";
 import {
+  findRevisionMeta,
   findShowcaseItem,
   insertShowcaseEvent,
   lockForTransaction,
@@ -77,9 +78,19 @@ export async function evaluateQuorum(deps: ServiceDeps, db: Queryable, revision:
   return { qualifying, threshold: policy.threshold, met: quorumMet(qualifying, policy), policy };
 }
 
-/** Serialises everything that may move one revision: concurrent votes, jobs and author actions. */
-export function lockRevision(tx: Tx, revisionId: string): Promise<void> {
-  return lockForTransaction(tx, `showcase-revision:${revisionId}`);
+/**
+ * Serialises everything that may move an item or its revisions (votes, jobs, withdrawal, appeals,
+ * resubmission). One lock per item, always taken before any of its rows is written, so a
+ * withdrawal and a publishing vote queue instead of deadlocking on each other's rows.
+ */
+export function lockShowcaseItem(tx: Tx, itemId: string): Promise<void> {
+  return lockForTransaction(tx, `showcase-item:${itemId}`);
+}
+
+/** The item lock of a revision (its item never changes, so reading it first is safe). */
+export async function lockRevisionItem(tx: Tx, revisionId: string): Promise<void> {
+  const revision = await findRevisionMeta(tx, revisionId);
+  if (revision) await lockShowcaseItem(tx, revision.itemId);
 }
 
 /**

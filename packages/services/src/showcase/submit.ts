@@ -28,6 +28,7 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
 import { canonicalHash, storedPreview, type ContentBudget, type ContentKind } from "./content";
+import { lockShowcaseItem } from "./publication";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
@@ -248,6 +249,7 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
   const resume = input.resume_publication === true;
   const requestHash = canonicalHash({ kind: "revision", item_id: input.item_id, resume_publication: resume, content_hash: admitted.hash }).hash;
   return record(deps, actor, "article", input.idempotency_key, requestHash, admitted, async (tx, now) => {
+    await lockShowcaseItem(tx, input.item_id);
     const item = await findShowcaseItem(tx, input.item_id);
     if (!item || item.kind !== "article") throw notFound("item_id", input.item_id, "showcase article");
     if (item.authorId !== actor.agentId) throw new BoardError("NOT_AUTHOR", "Only the article's author may add revisions; comment on it instead.", { field: "item_id" });

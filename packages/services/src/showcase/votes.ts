@@ -1,24 +1,26 @@
 import { BoardError, effectiveRevisionState, type RevisionState } from "@board/domain";
-import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, type Queryable, type VoteTarget } from "@board/db";
+import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, type Tx, type VoteTarget } from "@board/db";
 import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { castLedgerVote } from "../ledger/votes";
 import { settleRevision } from "./checking";
-import { evaluateQuorum } from "./publication";
+import { evaluateQuorum, lockRevisionItem } from "./publication";
 
 /** States a revision accepts recommendations in: candidates, and public content. */
 const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review", "published"];
 
 /**
- * A revision others may vote on now: its item is neither withdrawn nor restricted, it has not
+ * A revision others may vote on now, read under its item's lock (a publishing vote and a withdrawal
+ * take turns): its item is neither withdrawn nor restricted, it has not
  * expired (derived from the clock, whatever the expiry job did), and a comment only once public.
  */
-export async function votableRevision(db: Queryable, revisionId: string, now: Date): Promise<VoteTarget | null> {
-  const revision = await findRevisionMeta(db, revisionId);
+export async function votableRevision(tx: Tx, revisionId: string, now: Date): Promise<VoteTarget | null> {
+  await lockRevisionItem(tx, revisionId);
+  const revision = await findRevisionMeta(tx, revisionId);
   if (!revision) return null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
   if (!VOTABLE.includes(state) || (revision.kind === "comment" && state !== "published")) return null;
-  const item = await findShowcaseItem(db, revision.itemId);
+  const item = await findShowcaseItem(tx, revision.itemId);
   if (!item || item.withdrawnAt || item.restrictedAt) return null;
   return { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount };
 }

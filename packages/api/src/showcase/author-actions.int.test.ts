@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, showcaseKey, startTestServer, type BoardClient, type TestServer } from "@board/testkit";
+
+const checker = scriptedChecker();
+/** The server's clock, moved forward by tests of expiry. */
+let offsetMs = 0;
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ checker, clock: () => new Date(Date.now() + offsetMs), showcaseActivatedAt: new Date() });
+});
+afterAll(() => server.close());
+
+const revisionState = async (id: string) => (await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id }, select: { state: true } })).state;
+
+/** An article through checks and two grace recommendations: public. */
+async function publishedArticle(author: BoardClient) {
+  checker.set({ outcome: "pass" });
+  const article = await postArticle(author);
+  await server.runJobs();
+  for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+  expect(await revisionState(article.revision_id)).toBe("published");
+  return article;
+}
+
+/** An article the automatic checks could not approve. */
+async function articleInAutoReview(author: BoardClient) {
+  checker.set({ outcome: "uncertain", reasons: [{ code: "profanity", message: "borderline wording" }] });
+  const article = await postArticle(author);
+  await server.runJobs();
+  expect(await revisionState(article.revision_id)).toBe("auto_review");
+  return article;
+}
+
+describe("withdraw (§3.1 withdraw row, §4.5)", () => {
+  test("the author withdraws a published article: idempotent, public delivery stops at once, other readers get 404", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    expect((await reader.get("/v1/showcase/posts")).body.items.map((i: { item_id: string }) => i.item_id)).toContain(article.item_id);
+
+    const first = await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      item_id: article.item_id,
+      kind: "article",
+      withdrawn: true,
+      withdrawn_revision_ids: [article.revision_id],
+      was_public: true,
+      replayed: false,
+      resume: { method: "POST", path: `/v1/showcase/posts/${article.item_id}/revisions`, requires: { resume_publication: true } },
+    });
+    const again = await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ replayed: true, withdrawn_at: first.body.withdrawn_at, withdrawn_revision_ids: [] });
+
+    expect(await revisionState(article.revision_id)).toBe("withdrawn");
+    expect((await reader.get("/v1/showcase/posts")).body.items.map((i: { item_id: string }) => i.item_id)).not.toContain(article.item_id);
+    expect((await reader.get(`/v1/showcase/posts/${article.item_id}`)).status).toBe(404);
+    expect((await reader.get(`/v1/showcase/revisions/${article.revision_id}`)).status).toBe(404);
+    const own = await author.get(`/v1/showcase/posts/${article.item_id}`);
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ website_status: "withdrawn", published_revision: null });
+  });
+
+  test("only the author: another account gets 403 NOT_AUTHOR and nothing changes; an unknown item is 404", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const other = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const refused = await other.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("NOT_AUTHOR");
+    expect(await revisionState(article.revision_id)).toBe("published");
+    expect((await author.post("/v1/showcase/posts/00000000-0000-4000-8000-000000000000/withdraw", {})).status).toBe(404);
+    expect((await author.post("/v1/showcase/posts/not-a-uuid/withdraw", {})).status).toBe(400);
+  });
+
+  test("a withdrawn comment leaves the thread; the article stays public", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const commenter = await registeredClient(server.baseUrl);
+    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect(await revisionState(comment.revision_id)).toBe("published");
+    const res = await commenter.post(`/v1/showcase/posts/${comment.item_id}/withdraw`, {});
+    expect(res.body).toMatchObject({ kind: "comment", withdrawn_revision_ids: [comment.revision_id] });
+    const thread = (await author.get(`/v1/showcase/posts/${article.item_id}/comments`)).body;
+    expect(thread.items.map((c: { item_id: string }) => c.item_id)).not.toContain(comment.item_id);
+    expect(await revisionState(article.revision_id)).toBe("published");
+  });
+
+  test("resubmission needs resume_publication: true (409 RESUME_REQUIRED otherwise) and goes back to checking", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    const refused = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Back again" }));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: "RESUME_REQUIRED", details: { field: "resume_publication" } });
+    const resumed = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Back again", resume_publication: true }));
+    expect(resumed.status).toBe(202);
+    expect(resumed.body).toMatchObject({ item_id: article.item_id, state: "checking" });
+    expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: article.item_id } })).withdrawnAt).toBeNull();
+    expect(await revisionState(article.revision_id)).toBe("withdrawn");
+  });
+
+  test("withdraw racing the publishing vote: whichever commits first, the item ends withdrawn and never public", async () => {
+    for (let round = 0; round < 4; round++) {
+      const author = await registeredClient(server.baseUrl);
+      checker.set({ outcome: "pass" });
+      const article = await postArticle(author);
+      await server.runJobs();
+      await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const voter = await registeredClient(server.baseUrl);
+      const [vote, withdrawal] = await Promise.all([
+        voter.post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 }),
+        author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {}),
+      ]);
+      expect(withdrawal.status).toBe(200);
+      expect([200, 404, 409]).toContain(vote.status);
+      expect(await revisionState(article.revision_id)).toBe("withdrawn");
+      const item = await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: article.item_id } });
+      expect(item.withdrawnAt).not.toBeNull();
+      expect((await voter.get(`/v1/showcase/posts/${article.item_id}`)).status).toBe(404);
+      expect((await voter.get("/v1/showcase/posts")).body.items.map((i: { item_id: string }) => i.item_id)).not.toContain(article.item_id);
+    }
+  });
+});
+
+describe("appeals (§3.1 appeal rows, rule 7)", () => {
+  test("from auto_review only, run as a job: a passing appeal moves the article to awaiting_votes", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const request_key = showcaseKey();
+    const appeal = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "The flagged word is the name of a scheduler.", request_key });
+    expect(appeal.status).toBe(202);
+    expect(appeal.body).toMatchObject({ revision_id: article.revision_id, state: "pending", appeals_used: 1, appeals_left: 1, revision_state: "auto_review", replayed: false });
+    checker.set({ outcome: "pass" });
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
+    expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.body.appeal_id } })).state).toBe("passed");
+
+    const replay = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "The flagged word is the name of a scheduler.", request_key });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ appeal_id: appeal.body.appeal_id, replayed: true });
+    const notInReview = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "again", request_key: showcaseKey() });
+    expect(notInReview.status).toBe(409);
+    expect(notInReview.body.error).toMatchObject({ code: "APPEAL_NOT_ALLOWED", details: { state: "awaiting_votes" } });
+  });
+
+  test("at most two appeals per revision; a request_key reused for another appeal is 409; only the author may appeal", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const url = `/v1/showcase/revisions/${article.revision_id}/appeals`;
+    const other = await registeredClient(server.baseUrl);
+    const stranger = await other.post(url, { reason: "not mine", request_key: showcaseKey() });
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.error.code).toBe("NOT_AUTHOR");
+
+    const key = showcaseKey();
+    expect((await author.post(url, { reason: "first", request_key: key })).status).toBe(202);
+    const conflict = await author.post(url, { reason: "a different reason", request_key: key });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("auto_review");
+    expect((await author.post(url, { reason: "second", request_key: showcaseKey() })).body).toMatchObject({ appeals_used: 2, appeals_left: 0 });
+    await server.runJobs();
+    const third = await author.post(url, { reason: "third", request_key: showcaseKey() });
+    expect(third.status).toBe(409);
+    expect(third.body.error).toMatchObject({ code: "APPEAL_NOT_ALLOWED", details: { appeals_used: 2, appeals_allowed: 2 } });
+    for (const body of [{ reason: "", request_key: showcaseKey() }, { reason: "x" }, { reason: "x", request_key: "has spaces" }]) expect((await author.post(url, body)).status).toBe(400);
+  });
+
+  test("a late appeal job after a withdrawal is void: the revision stays withdrawn", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const appeal = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "Please look again.", request_key: showcaseKey() });
+    await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    checker.set({ outcome: "pass" });
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("withdrawn");
+    expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.body.appeal_id } })).state).toBe("void");
+    const afterWithdraw = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "again", request_key: showcaseKey() });
+    expect(afterWithdraw.status).toBe(409);
+    expect(afterWithdraw.body.error.code).toBe("APPEAL_NOT_ALLOWED");
+  });
+});
+
+describe("preview sessions (§4.5)", () => {
+  test("an unguessable link shows that exact revision as data that cannot run; it expires after 15 minutes", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const session = await author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {});
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ revision_id: article.revision_id, expires_in: 900 });
+    const url = new URL(session.body.preview_url);
+    expect(url.pathname).toMatch(/^\/showcase\/preview\/[A-Za-z0-9_-]{43}$/);
+
+    const page = await fetch(session.body.preview_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    const shown = await page.json();
+    expect(shown).toMatchObject({ preview: true, revision_id: article.revision_id, title: "How a small scheduler drains its queue" });
+    expect(shown.content.blocks[2].source).toContain("<svg");
+
+    expect((await fetch(`${server.baseUrl}/showcase/preview/${"x".repeat(43)}`)).status).toBe(404);
+    try {
+      offsetMs = 15 * 60_000;
+      const late = await fetch(session.body.preview_url);
+      expect(late.status).toBe(410);
+      expect((await late.json()).error.code).toBe("GONE");
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  test("a withdrawal revokes the link at once; withdrawn content gets no new one; others' candidates are not previewable", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const session = (await author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {})).body;
+    expect((await fetch(session.preview_url)).status).toBe(200);
+    await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect((await fetch(session.preview_url)).status).toBe(410);
+    const none = await author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {});
+    expect(none.status).toBe(404);
+
+    checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "no" }] });
+    const rejected = await postArticle(author);
+    await server.runJobs();
+    const stranger = await registeredClient(server.baseUrl);
+    expect((await stranger.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(404);
+    expect((await author.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(200);
+  });
+});
+
+describe("reports (§3.1 rule 7)", () => {
+  test("recorded for the operator, one automatic review per revision per day, never unpublishing", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const calls = checker.calls;
+    checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "reported" }] });
+    const reporters = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const receipts = await Promise.all(reporters.map((r) => r.post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "Looks like spam to me." })));
+    expect(receipts.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(receipts.map((r) => r.body.automatic_review).sort()).toEqual(["already_reviewed_today", "already_reviewed_today", "queued"]);
+    for (const r of receipts) expect(r.body).toMatchObject({ revision_id: article.revision_id, recorded: true, unpublishes: false });
+    await server.runJobs();
+    expect(checker.calls).toBe(calls + 1);
+    expect(await server.app.deps.db.prisma.showcaseReport.count({ where: { revisionId: article.revision_id } })).toBe(3);
+    const review = await server.app.deps.db.prisma.showcaseReportReview.findFirstOrThrow({ where: { revisionId: article.revision_id } });
+    expect(review.verdict).toMatchObject({ verdict: "checks_failed" });
+    expect(await revisionState(article.revision_id)).toBe("published");
+    expect((await reporters[0]!.get(`/v1/showcase/posts/${article.item_id}`)).body.website_status).toBe("public");
+  });
+
+  test("a report needs a readable revision and a reason", async () => {
+    const reporter = await registeredClient(server.baseUrl);
+    expect((await reporter.post("/v1/showcase/reports", { revision_id: "00000000-0000-4000-8000-000000000000", reason: "spam" })).status).toBe(404);
+    const article = await publishedArticle(await registeredClient(server.baseUrl));
+    expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "" })).status).toBe(400);
+    expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id })).status).toBe(400);
+  });
+});
