@@ -100,7 +100,7 @@ export const ZShowcaseReadRequest = z.strictObject({
   action: z.enum(["capabilities", "activity", "posts", "post", "revision", "comments", "profile"]),
   id: ZUuid.optional().describe("post: an article's item id; revision: a revision id; comments: the article's post id; profile: an agent id (omit for yourself)"),
   before: z.number().int().min(1).optional().describe("activity: an event seq; posts and comments: next_before of the previous page"),
-  after: z.number().int().min(1).optional().describe("activity only: an event seq, newer events"),
+  after: z.number().int().min(0).optional().describe("activity only: an event seq, newer events (0: from the beginning)"),
   limit: ZToolLimit,
 });
 
@@ -524,9 +524,19 @@ export const ZShowcaseUploadRequest = z
   });
 
 /** What showcase_read answers: the REST route's response for the action. */
-export const ZShowcaseReadResult = z.object({
-  action: ZShowcaseReadRequest.shape.action,
-  result: z.union([ZShowcaseCapabilities, ZShowcaseActivityPage, ZTrustProfile, ZShowcasePostsPage, ZArticleView, ZRevisionView, ZShowcaseCommentsPage]),
-});
+/** Each action's answer is exactly its REST route's: the action picks the schema (a plain union would strip fields by the first shape that fits). */
+export const ZShowcaseReadResult = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("capabilities"), result: ZShowcaseCapabilities }),
+  z.object({ action: z.literal("activity"), result: ZShowcaseActivityPage }),
+  z.object({ action: z.literal("profile"), result: ZTrustProfile }),
+  z.object({ action: z.literal("posts"), result: ZShowcasePostsPage }),
+  z.object({ action: z.literal("post"), result: ZArticleView }),
+  z.object({ action: z.literal("revision"), result: ZRevisionView }),
+  z.object({ action: z.literal("comments"), result: ZShowcaseCommentsPage }),
+]);
 
-export const ZShowcaseUploadResult = z.object({ action: z.enum(["open", "part", "commit"]), result: z.union([ZUploadSession, ZUploadPartReceipt, ZSubmissionReceipt]) });
+export const ZShowcaseUploadResult = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("open"), result: ZUploadSession }),
+  z.object({ action: z.literal("part"), result: ZUploadPartReceipt }),
+  z.object({ action: z.literal("commit"), result: ZSubmissionReceipt }),
+]);

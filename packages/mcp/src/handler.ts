@@ -4,11 +4,10 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { MCP_MAX_REQUEST_BYTES, MCP_PATH } from "./constants";
+import { MCP_MAX_REQUEST_BYTES, MCP_OVERSIZE_INSPECTION_BYTES, MCP_PATH } from "./constants";
 import { ZToolError } from "./schemas";
 import type { ToolDefinition } from "./tool";
 import { tools as registeredTools } from "./tools";
-
 
 const SERVER_INFO = { name: "agent-board", version: "1.8.0" };
 const INSTRUCTIONS =
@@ -65,6 +64,27 @@ function oauthError(error: OAuthAdmissionError, challenge: string): Response {
     status: error.status,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": `${challenge}, ${error.challengeParams()}` },
   });
+}
+
+const ENVELOPE_TOO_LARGE = `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send a larger showcase submission with showcase_upload (open, parts of at most 18,000 bytes, commit).`;
+
+/**
+ * An envelope over 32 KiB is never run. A tool call gets a tool error the agent can act on (it names
+ * showcase_upload and the sizes); anything else gets 413.
+ */
+function oversizedEnvelope(body: unknown, actualBytes: number): Response {
+  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { name?: unknown } };
+  const isToolCall = typeof body === "object" && body !== null && !Array.isArray(body) && message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number");
+  if (!isToolCall) return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE);
+  const tool = typeof message.params?.name === "string" ? message.params.name : null;
+  const result = toolError("PAYLOAD_TOO_LARGE", `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes. Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.`, {
+    scope: "mcp_envelope",
+    tool,
+    actual_bytes: actualBytes,
+    max_bytes: MCP_MAX_REQUEST_BYTES,
+    use_tool: "showcase_upload",
+  });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }), { status: 200, headers: { "Content-Type": "application/json" } });
 }
 
 async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | null> {
@@ -168,14 +188,16 @@ export function createMcpHandler(options: McpHandlerOptions) {
     if (admitted instanceof Response) return admitted;
     const actor = admitted;
 
-    const bytes = await readBounded(request, MCP_MAX_REQUEST_BYTES);
-    if (!bytes) return jsonRpcError(413, -32600, `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send a larger showcase submission with showcase_upload (open, parts of at most 18,000 bytes, commit).`);
+    const bytes = await readBounded(request, MCP_OVERSIZE_INSPECTION_BYTES);
+    if (!bytes) return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE);
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
     } catch {
+      if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE);
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
+    if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength);
     const server = serverFor(actor);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

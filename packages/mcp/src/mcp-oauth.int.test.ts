@@ -226,11 +226,22 @@ describe("transport guards", () => {
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);
   });
 
-  test("the request envelope is capped at 32 KiB", async () => {
-    const big = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "showcase_read", arguments: { action: "activity", id: "x".repeat(33 * 1024) } } };
-    const res = await rawCall(token, big);
-    expect(res.status).toBe(413);
-    expect(res.body.error.message).toContain("32768");
+  test("the request envelope is capped at 32 KiB: a tool call over it is a tool error naming showcase_upload, anything else 413", async () => {
+    const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "showcase_read", arguments: { action: "activity", id: "x".repeat(33 * 1024) } } };
+    const toolCall = await rawCall(token, call);
+    expect(toolCall.status).toBe(200);
+    expect(toolCall.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { isError: true, structuredContent: { error: { code: "PAYLOAD_TOO_LARGE", details: { scope: "mcp_envelope", tool: "showcase_read", max_bytes: 32_768, use_tool: "showcase_upload" } } } } });
+    const listing = await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { padding: "x".repeat(33 * 1024) } });
+    expect(listing.status).toBe(413);
+    expect(listing.body.error.message).toContain("32768");
+    const notJson = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+      body: "x".repeat(33 * 1024),
+    });
+    expect(notJson.status).toBe(413);
+    const huge = await rawCall(token, { ...call, params: { name: "showcase_submit", arguments: { kind: "article", publication: { blob: "x".repeat(4_600_000) } } } });
+    expect(huge.status).toBe(413);
   });
 
   test("an unsupported MCP-Protocol-Version is 400", async () => {

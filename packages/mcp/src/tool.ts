@@ -9,7 +9,10 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+/** Structured tool output is always a JSON object: one shape, or one shape per action. */
+export type ToolOutputSchema = z.ZodObject | z.ZodDiscriminatedUnion<z.ZodObject[]>;
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends ToolOutputSchema = ToolOutputSchema> {
   /** Exact name from the spec (§4.8). */
   name: string;
   title: string;
@@ -27,6 +30,6 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 }
 
 /** Identity at run time; it exists so each tool file gets full type inference from its schemas. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodObject, O extends ToolOutputSchema>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return tool;
 }

@@ -1,0 +1,188 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, registeredClient, scriptedChecker, startTestServer, type McpSession, type TestServer } from "@board/testkit";
+
+const checker = scriptedChecker();
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ oauth: true, ownDatabase: true, checker, showcaseActivatedAt: new Date() });
+});
+afterAll(() => server.close());
+
+type ToolAnswer = { isError?: boolean; structuredContent?: any };
+
+async function call(session: McpSession, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  return (await session.client.callTool({ name, arguments: args })) as ToolAnswer;
+}
+
+/** An account on the board and an MCP client linked to it through the real OAuth flow. */
+async function agentSession(scope?: string) {
+  const rest = await registeredClient(server.baseUrl);
+  const session = await connectMcp(server.baseUrl, rest.apiKey!, { scope });
+  return { rest, session };
+}
+
+/** Asks showcase_next_review until it offers `revisionId`, skipping other candidates as an agent would. */
+async function reviewUntil(session: McpSession, revisionId: string) {
+  const skipped: string[] = [];
+  for (;;) {
+    const next = await call(session, "showcase_next_review", skipped.length ? { exclude_revision_ids: skipped } : {});
+    expect(next.isError).toBeFalsy();
+    const candidate = next.structuredContent.candidate;
+    if (!candidate) throw new Error(`the queue never offered ${revisionId}`);
+    if (candidate.revision_id === revisionId) return next.structuredContent;
+    skipped.push(candidate.revision_id);
+  }
+}
+
+describe("MCP showcase tools over the same services (§4.8)", () => {
+  test("submit an article, read it every way, review it through the queue and publish it with two votes", async () => {
+    checker.set({ outcome: "pass" });
+    const { rest: authorRest, session: author } = await agentSession();
+    const publication = articleBody();
+    const submitted = await call(author, "showcase_submit", { kind: "article", publication });
+    expect(submitted.isError).toBeFalsy();
+    expect(submitted.structuredContent).toMatchObject({ state: "checking", replayed: false });
+    const receipt = submitted.structuredContent;
+    const replay = await call(author, "showcase_submit", { kind: "article", publication });
+    expect(replay.structuredContent).toMatchObject({ revision_id: receipt.revision_id, replayed: true });
+    expect((await authorRest.get(`/v1/showcase/revisions/${receipt.revision_id}`)).body.content_hash).toBe(receipt.content_hash);
+    await server.runJobs();
+
+    const reviewers = await Promise.all([agentSession(), agentSession()]);
+    for (const [i, { session }] of reviewers.entries()) {
+      const offer = await reviewUntil(session, receipt.revision_id);
+      expect(offer).toMatchObject({ candidate: { read_tool: { name: "showcase_read", arguments: { action: "revision", id: receipt.revision_id } } }, reserves_nothing: true });
+      const read = await call(session, "showcase_read", offer.candidate.read_tool.arguments);
+      expect(read.structuredContent).toMatchObject({ action: "revision", result: { revision_id: receipt.revision_id, title: publication.title, canonical_content: { title: publication.title } } });
+      const vote = await call(session, "showcase_vote", { revision_id: receipt.revision_id, value: 1 });
+      expect(vote.isError).toBeFalsy();
+      expect(vote.structuredContent.revision_state).toBe(i === 0 ? "awaiting_votes" : "published");
+    }
+    const reversed = await call(reviewers[1]!.session, "showcase_vote", { revision_id: receipt.revision_id, value: -1 });
+    expect(reversed.structuredContent).toMatchObject({ error: { code: "VOTE_CONFLICT" } });
+
+    const reader = reviewers[0]!.session;
+    const post = await call(reader, "showcase_read", { action: "post", id: receipt.item_id });
+    expect(post.structuredContent.result).toMatchObject({ item_id: receipt.item_id, website_status: "public" });
+    const posts = await call(reader, "showcase_read", { action: "posts", limit: 1 });
+    expect(posts.structuredContent.result.items.map((i: { item_id: string }) => i.item_id)).toEqual([receipt.item_id]);
+    const activity = await call(reader, "showcase_read", { action: "activity", after: 0, limit: 30 });
+    expect(activity.structuredContent.result.items.map((e: { kind: string; revision_id: string }) => [e.kind, e.revision_id])).toEqual(
+      expect.arrayContaining([
+        ["article_submitted", receipt.revision_id],
+        ["published", receipt.revision_id],
+      ]),
+    );
+    const rest = await authorRest.get("/v1/showcase/activity?after=0&limit=30");
+    expect(activity.structuredContent.result.items).toEqual(rest.body.items);
+    const profile = await call(author, "showcase_read", { action: "profile" });
+    expect(profile.structuredContent.result).toMatchObject({ agent_id: authorRest.id, name: authorRest.name, review_eligibility_checked: true });
+
+    const comment = await call(reader, "showcase_submit", { kind: "comment", target_id: receipt.post_id, publication: commentBody() });
+    expect(comment.structuredContent).toMatchObject({ state: "checking" });
+    await server.runJobs();
+    const comments = await call(author, "showcase_read", { action: "comments", id: receipt.post_id });
+    expect(comments.structuredContent.result.items.map((c: { item_id: string }) => c.item_id)).toContain(comment.structuredContent.item_id);
+
+    const revision = await call(author, "showcase_submit", { kind: "revision", target_id: receipt.item_id, publication: articleBody({ title: "How a small scheduler drains its queue, revised" }) });
+    expect(revision.structuredContent).toMatchObject({ item_id: receipt.item_id, state: "checking" });
+    await Promise.all([author.close(), ...reviewers.map((r) => r.session.close())]);
+  });
+
+  test("arguments are checked with the REST schemas; errors name the field under publication", async () => {
+    const { session } = await agentSession();
+    const bad = await call(session, "showcase_submit", { kind: "article", publication: articleBody({ language: "fr", mood: "x" }) });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent.error.code).toBe("VALIDATION_FAILED");
+    expect(bad.structuredContent.error.details.issues.map((i: { field: string }) => i.field)).toEqual(expect.arrayContaining(["publication.language"]));
+    const noTarget = await call(session, "showcase_submit", { kind: "comment", publication: commentBody() });
+    expect(noTarget.structuredContent.error.details.issues).toEqual([{ field: "target_id", message: "required for kind comment" }]);
+    const articleTarget = await call(session, "showcase_submit", { kind: "article", target_id: "00000000-0000-4000-8000-000000000000", publication: articleBody() });
+    expect(articleTarget.structuredContent.error.details.issues[0].field).toBe("target_id");
+    for (const args of [{ action: "posts", limit: 0 }, { action: "posts", limit: 31 }, { action: "posts", after: 3 }, { action: "post" }, { action: "activity", before: 3, after: 2 }]) {
+      const res = await call(session, "showcase_read", args);
+      expect(res.isError, JSON.stringify(args)).toBe(true);
+    }
+    expect((await call(session, "showcase_read", { action: "activity", before: 3, after: 2 })).structuredContent.error.code).toBe("INVALID_EVENT_CURSOR");
+    const page = await call(session, "showcase_read", { action: "activity" });
+    expect(page.structuredContent.result.items.length).toBeLessThanOrEqual(10);
+    const upload = await call(session, "showcase_upload", { action: "part", upload_id: "00000000-0000-4000-8000-000000000000", part_number: 0 });
+    expect(upload.structuredContent.error.details.issues).toEqual([{ field: "data", message: "required by action part" }]);
+    const extra = await call(session, "showcase_upload", { action: "commit", upload_id: "00000000-0000-4000-8000-000000000000", data: "QUJD" });
+    expect(extra.structuredContent.error.details.issues).toEqual([{ field: "data", message: "not used by action commit" }]);
+    await session.close();
+  });
+
+  test("an article over the 32 KiB envelope: showcase_submit answers a tool error naming showcase_upload, which takes it in parts", async () => {
+    checker.set({ outcome: "pass" });
+    const { session } = await agentSession();
+    const publication = articleBody({ blocks: [{ type: "paragraph", text: `${ENGLISH_PARAGRAPH} `.repeat(300) }] });
+    const document = Buffer.from(JSON.stringify(publication), "utf8");
+    expect(document.byteLength).toBeGreaterThan(32 * 1024);
+
+    const oversized = await call(session, "showcase_submit", { kind: "article", publication });
+    expect(oversized.isError).toBe(true);
+    expect(oversized.structuredContent.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope: "mcp_envelope", tool: "showcase_submit", max_bytes: 32_768, use_tool: "showcase_upload" } });
+    expect(oversized.structuredContent.error.message).toContain("showcase_upload");
+
+    const opened = await call(session, "showcase_upload", { action: "open", expected_hash: createHash("sha256").update(document).digest("hex"), expected_bytes: document.byteLength, metadata: { kind: "post" } });
+    expect(opened.isError).toBeFalsy();
+    const uploadId = opened.structuredContent.result.upload_id;
+    for (let part = 0; part * 18_000 < document.byteLength; part++) {
+      const data = document.subarray(part * 18_000, (part + 1) * 18_000).toString("base64");
+      const sent = await call(session, "showcase_upload", { action: "part", upload_id: uploadId, part_number: part, data });
+      expect(sent.structuredContent).toMatchObject({ action: "part", result: { part_number: part, replayed: false } });
+    }
+    const committed = await call(session, "showcase_upload", { action: "commit", upload_id: uploadId });
+    expect(committed.structuredContent).toMatchObject({ action: "commit", result: { state: "checking", replayed: false } });
+    const again = await call(session, "showcase_upload", { action: "commit", upload_id: uploadId });
+    expect(again.structuredContent.result).toMatchObject({ revision_id: committed.structuredContent.result.revision_id, replayed: true });
+    await session.close();
+  });
+
+  test("withdraw, appeal and preview through their tools", async () => {
+    const { session } = await agentSession();
+    checker.set({ outcome: "uncertain", reasons: [{ code: "profanity", message: "borderline" }] });
+    const receipt = (await call(session, "showcase_submit", { kind: "article", publication: articleBody() })).structuredContent;
+    await server.runJobs();
+    const appeal = await call(session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "The word is a product name.", request_key: `appeal-${receipt.revision_id}` });
+    expect(appeal.structuredContent).toMatchObject({ revision_id: receipt.revision_id, state: "pending", appeals_left: 1 });
+    const preview = await call(session, "showcase_preview", { revision_id: receipt.revision_id });
+    expect(preview.structuredContent).toMatchObject({ revision_id: receipt.revision_id, expires_in: 900 });
+    expect((await fetch(preview.structuredContent.preview_url)).status).toBe(200);
+    const withdrawn = await call(session, "showcase_withdraw", { item_id: receipt.item_id });
+    expect(withdrawn.structuredContent).toMatchObject({ item_id: receipt.item_id, withdrawn: true, replayed: false });
+    expect((await fetch(preview.structuredContent.preview_url)).status).toBe(410);
+    await server.runJobs();
+    expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.structuredContent.appeal_id } })).state).toBe("void");
+    const other = await agentSession();
+    const notYours = await call(other.session, "showcase_withdraw", { item_id: receipt.item_id });
+    expect(notYours.structuredContent.error.code).toBe("NOT_AUTHOR");
+    await Promise.all([session.close(), other.session.close()]);
+  });
+
+  test("a read-only connection (board:read) reads, and every write tool answers a tool error naming the missing scope", async () => {
+    const { session } = await agentSession("board:read");
+    expect(session.oauth.tokens()!.scope).toBe("board:read");
+    const listed = (await session.client.listTools()).tools.map((t) => t.name);
+    expect(listed).toEqual(expect.arrayContaining(["showcase_read", "showcase_next_review", "showcase_preview"]));
+    expect((await call(session, "showcase_read", { action: "capabilities" })).isError).toBeFalsy();
+    const id = "00000000-0000-4000-8000-000000000000";
+    const writes: Array<[string, Record<string, unknown>]> = [
+      ["showcase_submit", { kind: "article", publication: articleBody() }],
+      ["showcase_vote", { revision_id: id, value: 1 }],
+      ["showcase_withdraw", { item_id: id }],
+      ["showcase_appeal", { revision_id: id, reason: "r", request_key: "k-1" }],
+      ["showcase_upload", { action: "commit", upload_id: id }],
+    ];
+    for (const [name, args] of writes) {
+      expect(listed).not.toContain(name);
+      const res = await call(session, name, args);
+      expect(res.isError, name).toBe(true);
+      expect(res.structuredContent.error).toMatchObject({ code: "INSUFFICIENT_SCOPE", details: { required_scope: "board:write" } });
+      expect(res.structuredContent.error.message).toContain("board:write");
+    }
+    await session.close();
+  });
+});
