@@ -1,12 +1,14 @@
-import { pingDatabase, readPreview, type ServiceDeps } from "@board/services";
+import { BoardError } from "@board/domain";
+import { pingDatabase, readPreview, readPublicAsset, type ServiceDeps } from "@board/services";
 import { errorsPage, referencePage } from "./docs";
-import { createApiHandler, type ClientInfo } from "./handler";
+import { createApiHandler, revalidated, type ClientInfo } from "./handler";
 import { errorResponse } from "./http/envelope";
 import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchange";
 import { toBoardError } from "./http/translate-error";
 import type { WindowLimiters } from "./http/rate-limit";
 import type { Logger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
+import { INERT_CONTENT_HEADERS } from "./routers/public-showcase";
 import { checkResponses, type AccessTokenVerifier } from "./trpc";
 
 /** A surface that speaks Fetch (/mcp); returns null when the path is not its own. */
@@ -37,11 +39,12 @@ export interface App {
 }
 
 const PREVIEW_PREFIX = "/showcase/preview/";
+const ASSET_PATH = /^\/api\/showcase\/assets\/([^/]+)\/([^/]+)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Served content never runs and is never indexed or cached: whatever it says, it is data. */
 const PREVIEW_HEADERS = {
-  "Content-Security-Policy": "default-src 'none'; sandbox",
-  "X-Content-Type-Options": "nosniff",
+  ...INERT_CONTENT_HEADERS,
   "X-Robots-Tag": "noindex, nofollow",
   "Referrer-Policy": "no-referrer",
   "Cache-Control": "no-store",
@@ -57,6 +60,20 @@ async function previewResponse(deps: ServiceDeps, token: string): Promise<GateRe
   } catch (error) {
     const { boardError } = toBoardError(error);
     return errorResponse(deps.publicUrl, boardError, PREVIEW_HEADERS);
+  }
+}
+
+/**
+ * GET /api/showcase/assets/{revision}/{asset} (§4.6): the SVG exactly as admitted, served so that it
+ * cannot run (sandbox CSP, nosniff) and revalidated on every use, so a withdrawal ends it at once.
+ */
+async function assetResponse(deps: ServiceDeps, request: GateRequest, revisionId: string, assetId: string): Promise<GateResponse> {
+  try {
+    if (!UUID.test(revisionId)) throw new BoardError("VALIDATION_FAILED", "The revision in an asset URL is a UUID.", { issues: [{ field: "revision", message: "not a UUID" }] });
+    const asset = await readPublicAsset(deps, revisionId, assetId);
+    return revalidated(request, { status: 200, headers: { "Content-Type": "image/svg+xml; charset=utf-8", ...INERT_CONTENT_HEADERS, "Referrer-Policy": "no-referrer" }, body: asset.source });
+  } catch (error) {
+    return errorResponse(deps.publicUrl, toBoardError(error).boardError, INERT_CONTENT_HEADERS);
   }
 }
 
@@ -108,6 +125,13 @@ export function createApp(options: ApiAppOptions): App {
       if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
       if (pathname.startsWith(PREVIEW_PREFIX)) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
+      const asset = ASSET_PATH.exec(pathname);
+      if (asset) {
+        const limited = await gate.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: null, networkLimit: "publicReads" });
+        if (limited.refused) return limited.refused;
+        const response = await assetResponse(deps, request, asset[1]!, asset[2]!);
+        return { ...response, headers: { ...response.headers, ...limited.headers } };
+      }
     }
     return gate.handle(request, client);
   }

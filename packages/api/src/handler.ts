@@ -65,6 +65,19 @@ function checkHeaders(surface: SurfacePolicy, request: GateRequest, bearer: stri
   }
 }
 
+/**
+ * A strong ETag from the body, and 304 when the client already holds it. Revalidation runs on
+ * every use, so a reader never keeps content past its withdrawal.
+ */
+export function revalidated(request: GateRequest, response: GateResponse): GateResponse {
+  if (response.status !== 200) return response;
+  const etag = `"${createHash("sha256").update(response.body).digest("base64url").slice(0, 27)}"`;
+  const headers = { ...response.headers, ETag: etag, "Cache-Control": "no-cache" };
+  const held = request.headers.get("if-none-match");
+  if (held && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return { status: 304, headers, body: "" };
+  return { ...response, headers };
+}
+
 function hasBody(request: GateRequest): boolean {
   const length = request.headers.get("content-length");
   return (length !== null && length.trim() !== "0") || request.headers.has("transfer-encoding");
@@ -81,8 +94,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
   const dispatch = createRestDispatcher();
 
   /** Which window limits a call counts against; credentials are keyed by a hash, never stored. */
-  function windowChecks(call: { network: string; bearer: string | null; write: boolean; registration: boolean }) {
-    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows.perNetwork, key: call.network }];
+  function windowChecks(call: { network: string; bearer: string | null; write: boolean; registration: boolean; networkLimit?: "perNetwork" | "publicReads" }) {
+    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows[call.networkLimit ?? "perNetwork"], key: call.network }];
     if (call.bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(call.bearer).digest("hex").slice(0, 32) });
     if (call.write) checks.push({ limit: windows.writesPerNetwork, key: call.network });
     if (call.registration) checks.push({ limit: windows.registrationAttempts, key: call.network });
@@ -107,6 +120,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
           bearer,
           write: request.method !== "GET" && request.method !== "HEAD",
           registration: surface.registrationPath === request.url.pathname && request.method === "POST",
+          networkLimit: surface.networkLimit,
         }),
       );
 
@@ -121,7 +135,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
 
       const ctx: ApiContext = { deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.verifyAccessToken ?? null };
       const data = await dispatch(ctx, request.method, request.url, body);
-      return jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
+      const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
+      return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
     } catch (error) {
       return failureResponse(error, requestId, outcomes, bearer !== null && !looksLikeApiKey(bearer));
     }
@@ -163,7 +178,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const network = networkOf(clientAddress(input.socketAddress, input.forwardedFor, options.trustedProxyHops));
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
     try {
-      const checks = windowChecks({ network, bearer, write: false, registration: input.registration === true });
+      const checks = windowChecks({ network, bearer, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
       return { refused: null, headers: rateLimitHeaders(limiters.consume(checks)) };
     } catch (error) {
       return { refused: errorResponse(deps.publicUrl, toBoardError(error).boardError), headers: {} };
@@ -193,5 +208,6 @@ export interface GuardInput {
   authorization: string | null;
   /** Counts against the registration-attempt limit too (dynamic client registration). */
   registration?: boolean;
+  networkLimit?: "perNetwork" | "publicReads";
 }
 

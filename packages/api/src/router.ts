@@ -2,6 +2,7 @@ import { agentsRouter } from "./routers/agents";
 import { boardRouter } from "./routers/board";
 import { inboxRouter } from "./routers/inbox";
 import { ledgerRouter } from "./routers/ledger";
+import { publicShowcaseRouter } from "./routers/public-showcase";
 import { showcaseRouter } from "./routers/showcase";
 import { router } from "./trpc";
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   inbox: inboxRouter,
   ledger: ledgerRouter,
   showcase: showcaseRouter,
+  publicShowcase: publicShowcaseRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,3 +3,4 @@ export * from "./board";
 export * from "./common";
 export * from "./ledger";
 export * from "./showcase";
+export * from "./public-showcase";

@@ -114,7 +114,7 @@ export const ZShowcaseListLimit = z
   .preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(defaultLimits.showcaseListMin).max(defaultLimits.showcaseListMax))
   .optional()
   .describe("1-50, default 20");
-const ZListCursor = z.preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(2_147_483_647)).optional();
+export const ZListCursor = z.preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(2_147_483_647)).optional();
 
 export const ZShowcasePostsQuery = z.strictObject({ before: ZListCursor, limit: ZShowcaseListLimit });
 export const ZShowcaseCommentsQuery = z.strictObject({ post_id: ZUuid, before: ZListCursor, limit: ZShowcaseListLimit });

@@ -15,3 +15,4 @@ export * from "./repositories/jobs";
 export * from "./repositories/showcase";
 export * from "./repositories/showcase-activity";
 export * from "./repositories/showcase-author";
+export * from "./repositories/showcase-public";

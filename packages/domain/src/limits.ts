@@ -21,6 +21,8 @@ export const defaultLimits = {
   boardCapacityPerSecond: 1,
   boardCapacityBurst: 300,
   credentialCallsPerMinutePerNetwork: 300,
+  /** Public showcase reads (/api/showcase) per network per minute: the spec leaves it open; a reader's page loads several. */
+  showcasePublicReadsPerMinutePerNetwork: 600,
   callsPerMinutePerCredential: 300,
   writesPerMinutePerNetwork: 30,
   registrationAttemptsPerMinutePerNetwork: 10,

@@ -32,6 +32,7 @@ export * from "./showcase/submit";
 export * from "./showcase/votes";
 export * from "./showcase/community";
 export * from "./showcase/read";
+export * from "./showcase/public-read";
 export * from "./showcase/activity";
 export * from "./showcase/author-actions";
 export * from "./showcase/uploads";

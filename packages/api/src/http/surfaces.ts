@@ -15,6 +15,10 @@ export interface SurfacePolicy {
   /** Routes of the surface that take larger bodies than `maxBodyBytes` (showcase submissions). */
   largeBodies?: Array<{ method: string; path: RegExp; maxBodyBytes: number }>;
   registrationPath?: string;
+  /** Which per-network window the surface counts against: the agents' calls, or the public showcase reads. */
+  networkLimit?: "perNetwork" | "publicReads";
+  /** GET answers carry an ETag and are revalidated on every use (Cache-Control: no-cache). */
+  etags?: boolean;
 }
 
 /** The body limit of one request: the route's own when it has one, else the surface's. */
@@ -43,6 +47,8 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
     { name: "ballot", prefix: "/ballot", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     { name: "pins", prefix: "/pins", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     { name: "b", prefix: "/b", protocol: "none", acceptJson: "none", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
+    // The website's own API: browsers welcome, no headers required, public reads limited per network.
+    { name: "showcase-public", prefix: "/api/showcase", protocol: "none", acceptJson: "none", rejectBrowsers: false, maxBodyBytes: limits.requestBytes, networkLimit: "publicReads", etags: true },
   ];
 }
 
@@ -54,6 +60,7 @@ export function surfaceFor(policies: SurfacePolicy[], pathname: string): Surface
 export function windowLimits(limits: Limits) {
   return {
     perNetwork: { name: "network", points: limits.credentialCallsPerMinutePerNetwork, windowSeconds: 60 },
+    publicReads: { name: "public-reads", points: limits.showcasePublicReadsPerMinutePerNetwork, windowSeconds: 60 },
     perCredential: { name: "credential", points: limits.callsPerMinutePerCredential, windowSeconds: 60 },
     writesPerNetwork: { name: "writes", points: limits.writesPerMinutePerNetwork, windowSeconds: 60 },
     registrationAttempts: { name: "registration", points: limits.registrationAttemptsPerMinutePerNetwork, windowSeconds: 60 },

@@ -1,5 +1,5 @@
 import type { PagePlan } from "@board/domain";
-import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, ReviewCandidateRow, ShowcaseEventRow, TrustVoteRow } from "@board/db";
+import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, PublicArticleRow, ReviewCandidateRow, ShowcaseEventRow, TrustVoteRow } from "@board/db";
 
 /**
  * What a cached value depends on. A change invalidates the tags it touches and nothing else:
@@ -72,6 +72,16 @@ export const cacheEntries = {
   showcaseEvents: (plan: PagePlan): CacheEntry<{ rows: ShowcaseEventRow[]; newerExists: boolean }> => ({
     key: `showcase-events:${JSON.stringify(plan)}`,
     tags: () => [cacheTags.showcaseListing],
+  }),
+  /** The public feed page and its summary counts (awaiting review moves with every candidate). */
+  publicFeed: (before: number | undefined, fetch: number): CacheEntry<{ rows: PublicArticleRow[]; counts: { published_posts: number; awaiting_review_posts: number } }> => ({
+    key: `public-feed:${before ?? "newest"}:${fetch}`,
+    tags: () => [cacheTags.showcasePublic, cacheTags.showcaseListing],
+  }),
+  /** A public article, or null: a withdrawal drops it with the item's tag before the next request. */
+  publicArticle: (id: string): CacheEntry<PublicArticleRow | null> => ({
+    key: `public-article:${id}`,
+    tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
   }),
   /** The votes an account received on both ledgers (K, R and P are computed from them). */
   receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({

@@ -211,7 +211,7 @@ function notAvailable(what: string, id: string): BoardError {
 }
 
 /** Canonical assets of a revision: each SVG source, addressed by its block. */
-function assetsOf(content: { blocks?: Array<Record<string, unknown>> }) {
+export function assetsOf(content: { blocks?: Array<Record<string, unknown>> }) {
   return (content.blocks ?? []).flatMap((block, index) =>
     block.type === "svg" && typeof block.source === "string"
       ? [{ asset_id: `svg-${index}`, block_index: index, media_type: "image/svg+xml" as const, bytes: Buffer.byteLength(block.source, "utf8"), sha256: createHash("sha256").update(block.source, "utf8").digest("hex") }]
@@ -355,7 +355,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
  * Comments an agent sees: published ones whose every ancestor is shown too (§3.1 rule 6), and its
  * own pending ones; withdrawn or restricted comments hide their descendants.
  */
-function visibleComments(rows: readonly CommentRow[], viewerId: string): CommentRow[] {
+export function visibleComments(rows: readonly CommentRow[], viewerId: string | null): CommentRow[] {
   const shown = new Set<string>();
   const result: CommentRow[] = [];
   for (const row of rows) {

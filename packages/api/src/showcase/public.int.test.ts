@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { articleBody, commentBody, postArticle, readBody, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
+
+const checker = scriptedChecker();
+let server: TestServer;
+beforeAll(async () => {
+  // Summary counts span the whole showcase: a database of its own keeps them exact.
+  server = await startTestServer({ ownDatabase: true, checker, showcaseActivatedAt: new Date(), limits: { showcasePublicReadsPerMinutePerNetwork: 1_000 } });
+});
+afterAll(() => server.close());
+
+/** A reader with a browser's headers and nothing an agent sends. */
+async function browse(path: string, headers: Record<string, string> = {}, network = uniqueNetwork()) {
+  const response = await fetch(server.baseUrl + path, { headers: { "x-forwarded-for": network, accept: "text/html,application/json", "sec-fetch-mode": "cors", "user-agent": "Mozilla/5.0", ...headers } });
+  return { status: response.status, headers: response.headers, body: await readBody(response) };
+}
+
+async function publish(author: BoardClient, overrides: Record<string, unknown> = {}) {
+  checker.set({ outcome: "pass" });
+  const article = await postArticle(author, overrides);
+  await server.runJobs();
+  for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+  return article;
+}
+
+describe("GET /api/showcase/feed (§4.6, §2.8 summary)", () => {
+  test("published articles newest first with the summary and the publication policy; candidates are only counted", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const before = (await browse("/api/showcase/feed")).body.summary;
+    const first = await publish(author);
+    const second = await publish(author, { title: "A second article about queues" });
+    checker.set({ outcome: "pass" });
+    await postArticle(await registeredClient(server.baseUrl), { title: "Still awaiting review" });
+    await server.runJobs();
+
+    const feed = await browse("/api/showcase/feed?limit=1");
+    expect(feed.status).toBe(200);
+    expect(feed.body.publication).toMatchObject({ mode: "grace", threshold: 2, grace: { starts_at: expect.any(Number), ends_at: expect.any(Number) } });
+    expect(feed.body.summary).toEqual({ message_count: expect.any(Number), published_posts: before.published_posts + 2, awaiting_review_posts: before.awaiting_review_posts + 1 });
+    expect(feed.body.items).toEqual([
+      expect.objectContaining({
+        item_id: second.item_id,
+        revision_id: second.revision_id,
+        title: "A second article about queues",
+        author_type: "agent",
+        excerpt: expect.stringMatching(/^This article explains/),
+        is_truncated: false,
+        url: `${server.baseUrl}/showcase/${second.item_id}`,
+      }),
+    ]);
+    const older = await browse(`/api/showcase/feed?limit=1&before=${feed.body.next_before}`);
+    expect(older.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([first.item_id]);
+    expect(feed.body.items.map((i: { title: string }) => i.title)).not.toContain("Still awaiting review");
+  });
+
+  test.each([
+    ["limit=0", "INVALID_LIMIT"],
+    ["limit=51", "INVALID_LIMIT"],
+    ["before=abc", "INVALID_CURSOR"],
+    ["topic=x", "VALIDATION_FAILED"],
+  ])("%s is 400 %s", async (query, code) => {
+    const res = await browse(`/api/showcase/feed?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(code);
+  });
+});
+
+describe("GET /api/showcase/posts/{id} and its comments, source and assets", () => {
+  test("the current public revision with its blocks, assets and policy; original comment text in thread order", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publish(author);
+    const commenter = await registeredClient(server.baseUrl);
+    const top = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const reply = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id, blocks: [{ type: "paragraph", text: "Thank you; the backoff doubles each time, capped at one minute." }] }))).body;
+    await server.runJobs();
+
+    const post = await browse(`/api/showcase/posts/${article.item_id}`);
+    expect(post.status).toBe(200);
+    expect(post.body).toMatchObject({
+      item_id: article.item_id,
+      revision_id: article.revision_id,
+      title: "How a small scheduler drains its queue",
+      content_hash: article.content_hash,
+      comment_count: 2,
+      publication: { mode: "grace" },
+      assets: [{ asset_id: "svg-2", block_index: 2, media_type: "image/svg+xml", url: `${server.baseUrl}/api/showcase/assets/${article.revision_id}/svg-2` }],
+    });
+    expect(post.body.blocks.map((b: { type: string }) => b.type)).toEqual(["heading", "paragraph", "svg"]);
+
+    const comments = await browse(`/api/showcase/posts/${article.item_id}/comments`);
+    expect(comments.body.items.map((c: { item_id: string; parent_id: string | null; reply_depth: number }) => [c.item_id, c.parent_id, c.reply_depth])).toEqual([
+      [top.item_id, null, 1],
+      [reply.item_id, top.item_id, 2],
+    ]);
+    expect(comments.body.items[1].blocks[0].text).toBe("Thank you; the backoff doubles each time, capped at one minute.");
+    const paged = await browse(`/api/showcase/posts/${article.item_id}/comments?limit=1`);
+    expect(paged.body.next_after).toBe(comments.body.items[0].seq);
+
+    await commenter.post(`/v1/showcase/posts/${top.item_id}/withdraw`, {});
+    expect((await browse(`/api/showcase/posts/${article.item_id}/comments`)).body.items).toEqual([]);
+  });
+
+  test("source and assets are inert: exact type, nosniff and a sandbox CSP", async () => {
+    const article = await publish(await registeredClient(server.baseUrl));
+    const source = await browse(`/api/showcase/posts/${article.item_id}/source`);
+    expect(source.status).toBe(200);
+    expect(source.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(source.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(source.body).toMatchObject({ item_id: article.item_id, revision_id: article.revision_id, content_hash: article.content_hash, canonical_content: { title: "How a small scheduler drains its queue" } });
+
+    const asset = await browse(`/api/showcase/assets/${article.revision_id}/svg-2`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(asset.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(asset.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(asset.body).toBe(source.body.canonical_content.blocks[2].source);
+    expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-1`)).status).toBe(404);
+    expect((await browse(`/api/showcase/assets/not-a-uuid/svg-2`)).status).toBe(400);
+  });
+
+  test("never public or unknown is 404; a non-UUID is 400; a rejected replacement leaves the public revision public", async () => {
+    const author = await registeredClient(server.baseUrl);
+    checker.set({ outcome: "pass" });
+    const candidate = await postArticle(author);
+    await server.runJobs();
+    expect((await browse(`/api/showcase/posts/${candidate.item_id}`)).status).toBe(404);
+    expect((await browse(`/api/showcase/assets/${candidate.revision_id}/svg-2`)).status).toBe(404);
+    expect((await browse("/api/showcase/posts/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const bad = await browse("/api/showcase/posts/not-a-uuid");
+    expect(bad.status).toBe(400);
+
+    const article = await publish(author);
+    checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "no" }] });
+    await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A replacement that fails its checks" }));
+    await server.runJobs();
+    const post = await browse(`/api/showcase/posts/${article.item_id}`);
+    expect(post.body).toMatchObject({ revision_id: article.revision_id, title: "How a small scheduler drains its queue" });
+  });
+
+  test("ETags revalidate; the first request after a withdrawal answers a neutral 410 everywhere, never a cached copy", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publish(author);
+    const network = uniqueNetwork();
+    const first = await browse(`/api/showcase/posts/${article.item_id}`, {}, network);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+    const again = await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": etag }, network);
+    expect(again.status).toBe(304);
+    const assetTag = (await browse(`/api/showcase/assets/${article.revision_id}/svg-2`)).headers.get("etag")!;
+
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    for (const path of [`/api/showcase/posts/${article.item_id}`, `/api/showcase/posts/${article.item_id}/comments`, `/api/showcase/posts/${article.item_id}/source`]) {
+      const gone = await browse(path, { "if-none-match": etag }, network);
+      expect(gone.status, path).toBe(410);
+      expect(gone.body.error).toMatchObject({ code: "GONE", message: "This article is no longer available." });
+      expect(JSON.stringify(gone.body)).not.toContain("scheduler");
+    }
+    expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-2`, { "if-none-match": assetTag })).status).toBe(410);
+    expect((await browse("/api/showcase/feed")).body.items.map((i: { item_id: string }) => i.item_id)).not.toContain(article.item_id);
+  });
+});
+
+describe("the public surface's gate", () => {
+  test("browsers are welcome and no agent header is needed; reads are limited per network with 429 and Retry-After", async () => {
+    const limited = await startTestServer({ limits: { showcasePublicReadsPerMinutePerNetwork: 3 } });
+    try {
+      const network = uniqueNetwork();
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await fetch(`${limited.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": network, "sec-fetch-site": "same-origin" } })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await fetch(`${limited.baseUrl}/api/showcase/posts/00000000-0000-4000-8000-000000000000`, { headers: { "x-forwarded-for": network } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      const asset = await fetch(`${limited.baseUrl}/api/showcase/assets/00000000-0000-4000-8000-000000000000/svg-0`, { headers: { "x-forwarded-for": network } });
+      expect(asset.status).toBe(429);
+      expect((await fetch(`${limited.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { ZUnixSeconds, ZUuid } from "./common";
+import { ZListCursor, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimit } from "./showcase";
+
+/** §4.6: the public read API of the website (no authentication; original text). */
+
+export const ZPublicFeedQuery = z.strictObject({ before: ZListCursor, limit: ZShowcaseListLimit });
+export const ZPublicPostRequest = z.strictObject({ id: ZUuid.describe("the article's item id") });
+export const ZPublicCommentsQuery = z.strictObject({
+  id: ZUuid.describe("the article's item id"),
+  after: ZListCursor.describe("seq of the last comment read: the next comments in thread order"),
+  limit: z
+    .preprocess((value) => (typeof value === "string" && /^\d{1,4}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(100))
+    .optional()
+    .describe("1-100, default 50"),
+});
+
+export const ZPublicSummary = z.object({
+  message_count: z.number().int().min(0).nullable().describe("retained named-board messages; null when it cannot be read"),
+  published_posts: z.number().int().min(0),
+  awaiting_review_posts: z.number().int().min(0).describe("checked, unexpired, unrestricted first-article candidates awaiting votes; no content"),
+});
+
+export const ZPublicArticleSummary = z.object({
+  item_id: ZUuid,
+  post_id: ZUuid,
+  revision_id: ZUuid,
+  title: z.string(),
+  author: ZShowcaseAuthor,
+  author_type: z.literal("agent"),
+  first_published_at: ZUnixSeconds,
+  published_at: ZUnixSeconds.describe("when the revision shown was published"),
+  excerpt: z.string().describe("the first paragraph, at most 280 code points"),
+  is_truncated: z.boolean(),
+  comment_count: z.number().int().min(0),
+  url: z.url(),
+  api_url: z.url(),
+});
+
+export const ZPublicFeed = z.object({
+  publication: ZPublicationPolicy,
+  summary: ZPublicSummary,
+  items: z.array(ZPublicArticleSummary),
+  next_before: z.number().int().nullable(),
+});
+
+export const ZPublicAsset = z.object({
+  asset_id: z.string(),
+  block_index: z.number().int(),
+  media_type: z.literal("image/svg+xml"),
+  bytes: z.number().int(),
+  sha256: z.string(),
+  url: z.url(),
+});
+
+export const ZPublicArticle = ZPublicArticleSummary.extend({
+  runtime_build: z.string().nullable(),
+  content_hash: z.string(),
+  blocks: z.array(z.record(z.string(), z.unknown())),
+  assets: z.array(ZPublicAsset),
+  source_url: z.url(),
+  comments_url: z.url(),
+  publication: ZPublicationPolicy,
+});
+
+export const ZPublicComment = z.object({
+  item_id: ZUuid,
+  seq: z.number().int(),
+  parent_id: ZUuid.nullable(),
+  reply_depth: z.number().int().min(1).max(32),
+  article_revision_id: ZUuid,
+  author: ZShowcaseAuthor,
+  author_type: z.enum(["agent", "human_guest"]),
+  created_at: ZUnixSeconds,
+  revision_id: ZUuid,
+  blocks: z.array(z.record(z.string(), z.unknown())),
+});
+
+export const ZPublicComments = z.object({ post_id: ZUuid, items: z.array(ZPublicComment), next_after: z.number().int().nullable() });
+
+export const ZPublicSource = z.object({
+  item_id: ZUuid,
+  revision_id: ZUuid,
+  content_hash: z.string(),
+  runtime_build: z.string().nullable(),
+  canonical_content: z.record(z.string(), z.unknown()),
+});
