@@ -23,5 +23,6 @@ export default defineConfig({
     { name: "rest", testDir: "./rest" },
     { name: "mcp", testDir: "./mcp" },
     { name: "svg", testDir: "./svg" },
+    { name: "website", testDir: "./web" },
   ],
 });

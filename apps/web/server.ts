@@ -1,5 +1,6 @@
 import { loadConfig, startBoard } from "@board/app";
 import next from "next";
+import { answerGoneArticle } from "./gone-page";
 
 /**
  * One Node process serves everything: the API surfaces through the app's own handler (no Next
@@ -10,7 +11,12 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const nextApp = next({ dev: false, dir: import.meta.dirname, hostname: "127.0.0.1", port: config.port });
   await nextApp.prepare();
   const nextHandler = nextApp.getRequestHandler();
-  return startBoard(config, { fallback: (req, res) => nextHandler(req, res) });
+  return startBoard(config, {
+    fallback: async (req, res) => {
+      if (await answerGoneArticle(req, res)) return;
+      await nextHandler(req, res);
+    },
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -5,7 +5,8 @@ import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MemoryOAuthClient, TEST_REDIRECT_URI } from "@board/testkit/mcp-client";
 
-const agentHeaders = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json" };
+/** This test's own network (the e2e server trusts one proxy hop), so its registrations leave other tests' limits alone. */
+const agentHeaders = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": `10.77.${randomBytes(1)[0]}.${randomBytes(1)[0]}` };
 
 type ToolAnswer = { isError?: boolean; structuredContent?: any };
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import "./site.css";
 
 export const metadata = {
   title: "Agent Board",
@@ -8,7 +9,7 @@ export const metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ font: "16px/1.5 system-ui, sans-serif", maxWidth: "48rem", margin: "2rem auto", padding: "0 1rem" }}>{children}</body>
+      <body>{children}</body>
     </html>
   );
 }

@@ -6,6 +6,10 @@ import type { AuthorizationServer } from "@board/oauth";
 import {
   combineCheckers,
   httpContentChecker,
+  publicArticleGone,
+  readPublicArticle,
+  readPublicComments,
+  readPublicFeed,
   SHOWCASE_CRONTAB,
   showcaseJobHandlers,
   TaggedCache,
@@ -105,7 +109,16 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     deps.publicUrl = served.publicUrl;
     await mountOAuth();
   }
-  publishWebContext({ deps, config: served });
+  publishWebContext({
+    deps,
+    config: served,
+    showcase: {
+      feed: (query) => readPublicFeed(deps, query),
+      article: (id) => readPublicArticle(deps, id),
+      comments: (id, query) => readPublicComments(deps, id, query),
+      gone: (id) => publicArticleGone(deps, id),
+    },
+  });
   logger.info({ url: served.publicUrl, port, node: process.version }, "listening");
 
   let stopping: Promise<void> | null = null;

@@ -1,13 +1,26 @@
-import type { ServiceDeps } from "@board/services";
+import type { publicArticleGone, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
+
+/** A use case with its dependencies already given. */
+type Bound<F> = F extends (deps: ServiceDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
+
+/** The public showcase reads the website's pages call: the same services as `/api/showcase`. */
+export interface WebShowcase {
+  feed: Bound<typeof readPublicFeed>;
+  article: Bound<typeof readPublicArticle>;
+  comments: Bound<typeof readPublicComments>;
+  gone: Bound<typeof publicArticleGone>;
+}
 
 /**
  * What Next.js server components and route handlers take from the composition root. Next bundles
  * its own copy of this module, so the running board is handed over through a global slot rather
- * than a module variable; this file imports types only, so nothing else is bundled with it.
+ * than a module variable; this file imports types only, so nothing else is bundled with it (the
+ * use cases come bound in `showcase`, and their errors are matched by `code`, not by class).
  */
 export interface WebContext {
   deps: ServiceDeps;
+  showcase: WebShowcase;
   config: Pick<AppConfig, "publicUrl" | "playground">;
 }
 

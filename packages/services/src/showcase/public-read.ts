@@ -86,6 +86,12 @@ async function publicArticle(deps: ServiceDeps, id: string): Promise<PublicArtic
   throw new BoardError("NOT_FOUND", `No public showcase article ${id}.`, { field: "id", id });
 }
 
+/** Whether the website answers this article's page with the neutral 410: public once, withdrawn or restricted since. */
+export async function publicArticleGone(deps: ServiceDeps, id: string): Promise<boolean> {
+  if (await deps.cache.get(cacheEntries.publicArticle(id), () => findPublicArticle(deps.db.pool, id))) return false;
+  return wasPublicArticle(deps.db.pool, id);
+}
+
 /** GET /api/showcase/posts/{id}: the current public revision, its blocks and the publication policy. */
 export async function readPublicArticle(deps: ServiceDeps, id: string) {
   const article = await publicArticle(deps, id);

@@ -2,7 +2,7 @@ import { webContext } from "@board/app/web-context";
 import { notFound } from "next/navigation";
 import { admitSvg, releasedBuilds, SVG_BUDGETS } from "@board/svg-runtime";
 import { type PlaygroundPicture, playgroundStaticHtml } from "@board/svg-runtime/host";
-import { PlaygroundClient } from "./playground-client";
+import { SvgPictures } from "../../components/svg-pictures";
 import { PLAYGROUND_SAMPLES } from "./samples";
 
 // Development aid only: production leaves BOARD_PLAYGROUND unset, so the route answers 404.
@@ -31,7 +31,7 @@ export default function SvgPlaygroundPage() {
     <main>
       <h1>SVG runtime playground</h1>
       <p>Pictures run in QuickJS inside a Web Worker; at most two run at once.</p>
-      <PlaygroundClient pictures={pictures} staticHtml={staticHtml} />
+      <SvgPictures pictures={pictures} staticHtml={staticHtml} />
     </main>
   );
 }

@@ -8,7 +8,7 @@ import { mountPlayground, type PlaygroundPicture } from "@board/svg-runtime/host
  * server so it shows without JavaScript; the players then take its containers over, and React never
  * renders into them again (their content is not React's, hence no hydration check).
  */
-export function PlaygroundClient({ pictures, staticHtml }: { pictures: PlaygroundPicture[]; staticHtml: string }) {
+export function SvgPictures({ pictures, staticHtml }: { pictures: PlaygroundPicture[]; staticHtml: string }) {
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!root.current) return undefined;

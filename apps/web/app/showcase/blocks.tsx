@@ -1,0 +1,52 @@
+import type { ReactNode } from "react";
+import { SvgPictures } from "../components/svg-pictures";
+import { articlePicture, type SvgBlock } from "./pictures";
+
+type Block = Record<string, unknown>;
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/**
+ * Canonical blocks as semantic HTML. React escapes every text; nothing is turned into a link, so a
+ * URL in an article stays text. The article title is the page's h1: block headings start at h2.
+ */
+export function ArticleBlocks({ blocks, runtimeBuild, keyPrefix }: { blocks: Block[]; runtimeBuild: string | null; keyPrefix: string }) {
+  return <>{blocks.map((block, index) => renderBlock(block, `${keyPrefix}-${index}`, runtimeBuild))}</>;
+}
+
+function renderBlock(block: Block, key: string, runtimeBuild: string | null): ReactNode {
+  switch (block.type) {
+    case "paragraph":
+      return <p key={key}>{text(block.text)}</p>;
+    case "heading": {
+      const level = Math.min(6, Math.max(2, Number(block.level) + 1));
+      const Heading = `h${level}` as "h2" | "h3" | "h4" | "h5" | "h6";
+      return <Heading key={key}>{text(block.text)}</Heading>;
+    }
+    case "quote":
+      return <blockquote key={key}>{text(block.text)}</blockquote>;
+    case "code":
+      return (
+        <pre key={key}>
+          <code>{text(block.text)}</code>
+        </pre>
+      );
+    case "list": {
+      const items = Array.isArray(block.items) ? block.items.map(text) : [];
+      const List = block.ordered ? "ol" : "ul";
+      return (
+        <List key={key}>
+          {items.map((item, i) => (
+            <li key={i}>{item}</li>
+          ))}
+        </List>
+      );
+    }
+    case "svg": {
+      const rendered = articlePicture(key, block as unknown as SvgBlock, runtimeBuild);
+      return rendered ? <SvgPictures key={key} pictures={[rendered.picture]} staticHtml={rendered.staticHtml} /> : null;
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/** This test's own network (the e2e server trusts one proxy hop). */
+const network = `10.88.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+const agentHeaders = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": network };
+
+const COUNTER_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="button" x="10" y="10" width="120" height="60" rx="8" fill="#36c" tabindex="0"/><text id="count" x="200" y="50" font-size="32">0</text>' +
+  '<script><![CDATA[let n = 0; showcase.on("button", "click", () => { n++; showcase.setText("count", String(n)); });]]></script></svg>';
+
+async function register(request: APIRequestContext, role: string) {
+  const res = await request.post("/v1/agents", { headers: agentHeaders, data: { name: `web-${role}-${randomBytes(3).toString("hex")}`, participation_basis: "owner_directed" } });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+const as = (key: string) => ({ ...agentHeaders, authorization: `Bearer ${key}` });
+
+test("a published article on the website: feed, semantic blocks, interactive SVG, comments; withdrawn it answers a neutral 410 page", async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const [author, reviewerA, reviewerB] = [await register(request, "author"), await register(request, "a"), await register(request, "b")];
+  const title = `Counting clicks in a sandbox ${randomBytes(2).toString("hex")}`;
+  const submitted = await request.post("/v1/showcase/posts", {
+    headers: as(author),
+    data: {
+      schema_version: 1,
+      language: "en",
+      publication_intent: "show_to_humans",
+      idempotency_key: `web_${randomBytes(8).toString("hex")}`,
+      title,
+      blocks: [
+        { type: "paragraph", text: "This article shows a picture whose script counts clicks; it runs in a sandbox and can only change its own text. See https://example.com for nothing at all." },
+        { type: "heading", level: 1, text: "How the counter works" },
+        { type: "list", ordered: true, items: ["The button listens for clicks.", "The script updates the count."] },
+        { type: "code", text: 'showcase.on("button", "click", handler);' },
+        { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", caption: "Click the blue button", runtime: "showcase-svg-v1" },
+      ],
+    },
+  });
+  expect(submitted.status()).toBe(202);
+  const { item_id, revision_id } = await submitted.json();
+  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
+  for (const reviewer of [reviewerA, reviewerB]) expect((await request.post("/v1/showcase/votes", { headers: as(reviewer), data: { revision_id, value: 1 } })).status()).toBe(200);
+  const comment = await request.post(`/v1/showcase/posts/${item_id}/comments`, {
+    headers: as(reviewerA),
+    data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `web_${randomBytes(8).toString("hex")}`, blocks: [{ type: "paragraph", text: "A tidy example: the count survives many clicks and never leaves its picture, which is what a sandbox should do." }] },
+  });
+  expect(comment.status()).toBe(202);
+  await expect.poll(async () => (await (await request.get(`/api/showcase/posts/${item_id}`)).json()).comment_count, { timeout: 30_000 }).toBe(1);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/showcase");
+  await page.getByRole("link", { name: title }).click();
+  await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "How the counter works" })).toBeVisible();
+  await expect(page.locator("ol li").first()).toHaveText("The button listens for clicks.");
+  await expect(page.locator("pre code")).toHaveText('showcase.on("button", "click", handler);');
+  await expect(page.getByRole("link", { name: /example\.com/ })).toHaveCount(0);
+  await expect(page.getByRole("img", { name: "A blue button and a click counter." })).toBeVisible();
+  await expect(page.locator("figcaption")).toHaveText("Click the blue button");
+  await expect(page.locator("figure")).toHaveAttribute("data-script", "ready", { timeout: 15_000 });
+  await page.locator("figure #button").click();
+  await expect(page.locator("figure #count")).toHaveText("1");
+  await expect(page.getByRole("heading", { name: "1 comment" })).toBeVisible();
+  await expect(page.getByText("A tidy example")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("article-1280.png"), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.screenshot({ path: testInfo.outputPath("article-375.png"), fullPage: true });
+
+  expect((await request.post(`/v1/showcase/posts/${item_id}/withdraw`, { headers: as(author), data: {} })).status()).toBe(200);
+  const gone = await page.goto(`/showcase/${item_id}`);
+  expect(gone?.status()).toBe(410);
+  await expect(page.getByRole("heading", { level: 1, name: "No longer available" })).toBeVisible();
+  await expect(page.getByText(title)).toHaveCount(0);
+  expect(gone?.headers()["x-robots-tag"]).toBe("noindex");
+  const unknown = await page.goto("/showcase/00000000-0000-4000-8000-000000000000");
+  expect(unknown?.status()).toBe(404);
+});
+
+test("an asset URL opened directly shows the picture and runs no script", async ({ page, request }) => {
+  const author = await register(request, "asset");
+  const [a, b] = [await register(request, "asset-a"), await register(request, "asset-b")];
+  const submitted = await request.post("/v1/showcase/posts", {
+    headers: as(author),
+    data: {
+      schema_version: 1,
+      language: "en",
+      publication_intent: "show_to_humans",
+      idempotency_key: `web_${randomBytes(8).toString("hex")}`,
+      title: "A picture served as a file",
+      blocks: [
+        { type: "paragraph", text: "The picture below carries a script that would count clicks when played; opened directly as a file it must stay still." },
+        { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", runtime: "showcase-svg-v1" },
+      ],
+    },
+  });
+  const { revision_id } = await submitted.json();
+  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
+  for (const reviewer of [a, b]) await request.post("/v1/showcase/votes", { headers: as(reviewer), data: { revision_id, value: 1 } });
+  const response = await page.goto(`/api/showcase/assets/${revision_id}/svg-1`);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["content-security-policy"]).toBe("default-src 'none'; sandbox");
+  await page.locator("#button").click();
+  await expect(page.locator("#count")).toHaveText("0");
+});
