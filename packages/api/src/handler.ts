@@ -70,7 +70,7 @@ function checkHeaders(surface: SurfacePolicy, request: GateRequest, bearer: stri
  * every use, so a reader never keeps content past its withdrawal.
  */
 export function revalidated(request: GateRequest, response: GateResponse): GateResponse {
-  if (response.status !== 200) return response;
+  if (response.status !== 200 || response.headers["Cache-Control"]?.startsWith("private")) return response;
   const etag = `"${createHash("sha256").update(response.body).digest("base64url").slice(0, 27)}"`;
   const headers = { ...response.headers, ETag: etag, "Cache-Control": "no-cache" };
   const held = request.headers.get("if-none-match");

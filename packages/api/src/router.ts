@@ -1,6 +1,7 @@
 import { agentsRouter } from "./routers/agents";
 import { boardRouter } from "./routers/board";
 import { inboxRouter } from "./routers/inbox";
+import { guestRouter } from "./routers/guest";
 import { ledgerRouter } from "./routers/ledger";
 import { publicShowcaseRouter } from "./routers/public-showcase";
 import { showcaseRouter } from "./routers/showcase";
@@ -13,6 +14,7 @@ export const appRouter = router({
   ledger: ledgerRouter,
   showcase: showcaseRouter,
   publicShowcase: publicShowcaseRouter,
+  guest: guestRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,7 @@ import { deploymentSetting, openDatabase, type Database } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
 import {
   combineCheckers,
+  hcaptchaVerifier,
   httpContentChecker,
   publicArticleGone,
   readPublicArticle,
@@ -14,6 +15,7 @@ import {
   showcaseJobHandlers,
   TaggedCache,
   threadedContentWorker,
+  type CaptchaVerifier,
   type ContentChecker,
   type ServiceDeps,
 } from "@board/services";
@@ -34,6 +36,8 @@ export interface StartOptions {
   oauth?: boolean;
   /** Replaces the configured content checker (tests drive verdicts with it). */
   checker?: ContentChecker;
+  /** Tests verify guest CAPTCHA answers against a local verifier. */
+  captcha?: CaptchaVerifier;
 }
 
 export interface RunningBoard {
@@ -80,8 +84,10 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       checker: options.checker ?? contentChecker(config, content.localChecker),
       activatedAt: showcaseActivation(db, config, clock),
       jobsSchema: config.jobsSchema,
+      captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
     },
   };
+  if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
   const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: SHOWCASE_CRONTAB, logger });
   try {
     await jobs.install();

@@ -11,3 +11,21 @@ describe("BOARD_CHECK_RESPONSES", () => {
     expect(loadConfig({ DATABASE_URL: "postgresql://unused", ...env }).checkResponses).toBe(expected);
   });
 });
+
+describe("hCaptcha for guest comments", () => {
+  const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+  test("neither key: guest comments stay closed", () => {
+    expect(loadConfig(base).captcha).toBeNull();
+  });
+  test("both keys: hCaptcha's own verifier", () => {
+    expect(loadConfig({ ...base, BOARD_HCAPTCHA_SITEKEY: "site", BOARD_HCAPTCHA_SECRET: "secret" }).captcha).toEqual({ siteKey: "site", secret: "secret", verifyUrl: "https://api.hcaptcha.com/siteverify", customVerifier: false });
+  });
+  test("one key without the other refuses to start", () => {
+    expect(() => loadConfig({ ...base, BOARD_HCAPTCHA_SITEKEY: "site" })).toThrow("Set both BOARD_HCAPTCHA_SITEKEY and BOARD_HCAPTCHA_SECRET");
+  });
+  test("another verifier refuses to start unless the override says it is meant", () => {
+    const custom = { ...base, BOARD_HCAPTCHA_SITEKEY: "site", BOARD_HCAPTCHA_SECRET: "secret", BOARD_HCAPTCHA_VERIFY_URL: "http://127.0.0.1:9/siteverify" };
+    expect(() => loadConfig(custom)).toThrow("set BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER=1 if that is intended");
+    expect(loadConfig({ ...custom, BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER: "1" }).captcha).toMatchObject({ verifyUrl: "http://127.0.0.1:9/siteverify", customVerifier: true });
+  });
+});

@@ -1,4 +1,5 @@
 import { defaultLimits, type Limits } from "@board/domain";
+import { OFFICIAL_HCAPTCHA_VERIFY_URL } from "@board/services";
 
 export type Environment = Record<string, string | undefined>;
 
@@ -39,6 +40,25 @@ export interface AppConfig {
   showcaseActivatedAt: Date | null;
   /** An external moderation service checked next to the local checker. */
   moderation: { url: string; token: string | null; timeoutMs: number } | null;
+  /** hCaptcha for guest comments; without it guest comments are closed. */
+  captcha: { siteKey: string; secret: string; verifyUrl: string; customVerifier: boolean } | null;
+}
+
+/**
+ * hCaptcha settings. A verifier other than hCaptcha's own would accept any answer it likes, so it
+ * is refused unless BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER=1 says it is meant (tests, a proxy).
+ */
+function captchaFromEnv(env: Environment): AppConfig["captcha"] {
+  const siteKey = env.BOARD_HCAPTCHA_SITEKEY;
+  const secret = env.BOARD_HCAPTCHA_SECRET;
+  if (!siteKey && !secret) return null;
+  if (!siteKey || !secret) throw new Error("Set both BOARD_HCAPTCHA_SITEKEY and BOARD_HCAPTCHA_SECRET to open guest comments, or neither to keep them closed.");
+  const verifyUrl = env.BOARD_HCAPTCHA_VERIFY_URL || OFFICIAL_HCAPTCHA_VERIFY_URL;
+  const customVerifier = verifyUrl !== OFFICIAL_HCAPTCHA_VERIFY_URL;
+  if (customVerifier && env.BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER !== "1") {
+    throw new Error(`BOARD_HCAPTCHA_VERIFY_URL is ${verifyUrl}, not hCaptcha's ${OFFICIAL_HCAPTCHA_VERIFY_URL}; set BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER=1 if that is intended.`);
+  }
+  return { siteKey, secret, verifyUrl, customVerifier };
 }
 
 function dateFromEnv(name: string, raw: string | undefined): Date | null {
@@ -88,5 +108,6 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     moderation: env.BOARD_MODERATION_URL
       ? { url: env.BOARD_MODERATION_URL, token: env.BOARD_MODERATION_TOKEN || null, timeoutMs: Number(env.BOARD_MODERATION_TIMEOUT_MS ?? 5_000) }
       : null,
+    captcha: captchaFromEnv(env),
   };
 }

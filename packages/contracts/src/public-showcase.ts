@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZUnixSeconds, ZUuid } from "./common";
-import { ZListCursor, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimit } from "./showcase";
+import { ZIdempotencyKey, ZListCursor, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimit } from "./showcase";
 
 /** §4.6: the public read API of the website (no authentication; original text). */
 
@@ -69,10 +69,10 @@ export const ZPublicComment = z.object({
   parent_id: ZUuid.nullable(),
   reply_depth: z.number().int().min(1).max(32),
   article_revision_id: ZUuid,
-  author: ZShowcaseAuthor,
+  author: z.object({ id: ZUuid.nullable().describe("null for a guest"), name: z.string().describe("the agent's name, or the guest's nickname") }),
   author_type: z.enum(["agent", "human_guest"]),
   created_at: ZUnixSeconds,
-  revision_id: ZUuid,
+  revision_id: ZUuid.nullable().describe("null for a guest comment (it has no revisions)"),
   blocks: z.array(z.record(z.string(), z.unknown())),
 });
 
@@ -85,3 +85,55 @@ export const ZPublicSource = z.object({
   runtime_build: z.string().nullable(),
   canonical_content: z.record(z.string(), z.unknown()),
 });
+
+/** §4.7: guest (browser) endpoints, same-origin. Text is plain; limits are checked by the service with reasons. */
+export const ZGuestSessionRequest = z.strictObject({ nickname: z.string().describe("1-40 characters on one line") });
+export const ZGuestSessionQuery = z.strictObject({});
+
+export const ZGuestSessionView = z.object({
+  form: z.object({
+    comments_open: z.boolean(),
+    captcha: z.object({ provider: z.literal("hcaptcha"), site_key: z.string(), action: z.literal("human_comment") }).nullable(),
+    limits: z.object({
+      text_code_points: z.number().int(),
+      nickname_code_points: z.number().int(),
+      per_session_per_day: z.number().int(),
+      per_network_per_day: z.number().int(),
+      per_session_per_minute: z.number().int(),
+      per_network_per_minute: z.number().int(),
+    }),
+    nickname_rules: z.string(),
+  }),
+  session: z.object({ nickname: z.string(), created_at: ZUnixSeconds, expires_at: ZUnixSeconds, csrf_token: z.string() }).nullable(),
+});
+
+export const ZGuestCommentRequest = z.strictObject({
+  post_id: ZUuid,
+  text: z.string().describe("1-8,000 code points of plain text, any language"),
+  nickname: z.string(),
+  article_revision_id: ZUuid,
+  parent_comment_id: ZUuid.optional(),
+  request_id: ZIdempotencyKey.describe("unique per comment; resending the same request_id and text answers the same operation"),
+  captcha_token: z.string().min(1).max(8_192).describe("the hCaptcha widget's response"),
+});
+
+export const ZGuestCommentReceipt = z.object({
+  comment_id: ZUuid,
+  request_id: z.string(),
+  post_id: ZUuid,
+  parent_comment_id: ZUuid.nullable(),
+  article_revision_id: ZUuid,
+  reply_depth: z.number().int().min(1).max(32),
+  state: z.enum(["published", "rejected", "uncertain", "unavailable", "capacity"]).describe("only published is shown; every other state keeps the text as your draft"),
+  published: z.boolean(),
+  deleted: z.boolean(),
+  reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+  nickname: z.string(),
+  text: z.string(),
+  created_at: ZUnixSeconds,
+  receipt_url: z.url(),
+  replayed: z.boolean(),
+});
+
+export const ZGuestCommentId = z.strictObject({ id: ZUuid });
+export const ZGuestCommentLookup = z.strictObject({ request_id: ZIdempotencyKey });

@@ -16,3 +16,4 @@ export * from "./repositories/showcase";
 export * from "./repositories/showcase-activity";
 export * from "./repositories/showcase-author";
 export * from "./repositories/showcase-public";
+export * from "./repositories/showcase-guest";

@@ -44,6 +44,17 @@ export const defaultLimits = {
   showcaseListMax: 50,
   showcaseListDefault: 20,
   reviewQueueExclusions: 20,
+  /** Guest (human) comments on the website (§8 guest rows). */
+  guestCommentCodePoints: 8_000,
+  guestNicknameCodePoints: 40,
+  guestCommentsPerSessionPerDay: 20,
+  guestCommentsPerNetworkPerDay: 100,
+  guestCommentsPerSessionPerMinute: 2,
+  guestCommentsPerNetworkPerMinute: 10,
+  /** Initial safety reviews of guest comments per UTC day, for the whole deployment. */
+  guestReviewsPerDay: 1_000,
+  /** An hCaptcha answer older than this is refused even if the verifier still accepts it. */
+  captchaMaxAgeSeconds: 300,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };

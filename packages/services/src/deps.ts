@@ -3,6 +3,7 @@ import type { AgentRecord, Database } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
 import type { ContentWorker } from "./showcase/admission";
 import type { ContentChecker } from "./showcase/checking-types";
+import type { CaptchaVerifier } from "./showcase/guest/captcha";
 
 export interface ServiceDeps {
   db: Database;
@@ -27,11 +28,21 @@ export interface ShowcaseDeps {
   activatedAt(): Promise<Date>;
   /** PostgreSQL schema of the job queue (graphile-worker). */
   jobsSchema: string;
+  /** hCaptcha for guest comments; null keeps guest comments closed. */
+  captcha: CaptchaVerifier | null;
 }
 
 export type OAuthScope = "board:read" | "board:write";
 
-/** Who is calling. Agents arrive with an API key or an OAuth token; guests and operators slot in later. */
+/** A person on the website, known only by the session cookie (§5.7): not an agent, no authority beyond its own comments. */
+export interface GuestActor {
+  kind: "guest";
+  sessionId: string;
+  nickname: string;
+  network: string;
+}
+
+/** Who is calling. Agents arrive with an API key or an OAuth token; guests with a session cookie; operators slot in later. */
 export type Actor =
   | { kind: "anonymous"; network: string }
   | {

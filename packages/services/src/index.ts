@@ -36,3 +36,4 @@ export * from "./showcase/public-read";
 export * from "./showcase/activity";
 export * from "./showcase/author-actions";
 export * from "./showcase/uploads";
+export * from "./showcase/guest";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { App } from "@board/api";
 import { loadConfig, startBoard, type RunningBoard } from "@board/app";
 import type { AuthorizationServer } from "@board/oauth";
-import type { ContentChecker } from "@board/services";
+import type { CaptchaVerifier, ContentChecker } from "@board/services";
 import { defaultLimits, type Limits } from "@board/domain";
 import { inject } from "vitest";
 import { provisionDatabase } from "@board/db/cli";
@@ -54,6 +54,8 @@ export interface TestServerOptions {
    */
   jobs?: "manual" | "run";
   checker?: ContentChecker;
+  /** Opens guest comments with this CAPTCHA verifier (a local siteverify server in tests). */
+  captcha?: CaptchaVerifier;
   /** When grace mode started; 30 days before now when absent, so standard mode applies. */
   showcaseActivatedAt?: Date;
 }
@@ -75,6 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     capacityBucket: options.isolatedCapacity ? `test-${randomUUID()}` : undefined,
     oauth: options.oauth === true,
     checker: options.checker,
+    captcha: options.captcha,
   });
   const close = async () => {
     await board.shutdown(1_000);

@@ -48,7 +48,18 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
     { name: "pins", prefix: "/pins", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     { name: "b", prefix: "/b", protocol: "none", acceptJson: "none", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     // The website's own API: browsers welcome, no headers required, public reads limited per network.
-    { name: "showcase-public", prefix: "/api/showcase", protocol: "none", acceptJson: "none", rejectBrowsers: false, maxBodyBytes: limits.requestBytes, networkLimit: "publicReads", etags: true },
+    {
+      name: "showcase-public",
+      prefix: "/api/showcase",
+      protocol: "none",
+      acceptJson: "none",
+      rejectBrowsers: false,
+      maxBodyBytes: limits.requestBytes,
+      // 8,000 code points are up to 32,000 bytes of UTF-8, and JSON may escape some of them.
+      largeBodies: [{ method: "POST", path: new RegExp(`^/api/showcase/posts/${UUID_SEGMENT}/human-comments/?$`), maxBodyBytes: 64 * 1024 }],
+      networkLimit: "publicReads",
+      etags: true,
+    },
   ];
 }
 

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { Prisma } from "../generated/prisma/client";
 import { rawRows } from "../client";
+import { visibleCommentCount } from "./showcase";
 
 /** An article as the public website lists it: its public revision only. */
 export interface PublicArticleRow {
@@ -19,17 +20,9 @@ export interface PublicArticleRow {
   comment_count: number;
 }
 
-const publicComments = Prisma.sql`(WITH RECURSIVE visible AS (
-    SELECT c.id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
-    WHERE c.post_id = i.id AND c.kind = 'comment' AND c.parent_id IS NULL AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL
-    UNION ALL
-    SELECT c.id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id JOIN visible v ON c.parent_id = v.id
-    WHERE r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL)
-  SELECT count(*)::int FROM visible)`;
-
 const publicArticleColumns = Prisma.sql`i.id, i.seq, i.author_id, a.name AS author_name, pr.id AS revision_id, pr.content_hash, pr.runtime_build, pr.title, pr.published_at, i.first_published_at,
   (SELECT b->>'text' FROM jsonb_array_elements(s.content::jsonb->'blocks') b WHERE b->>'type' = 'paragraph' LIMIT 1) AS first_paragraph,
-  ${publicComments} AS comment_count`;
+  ${visibleCommentCount(Prisma.sql`i.id`)} AS comment_count`;
 
 const publicArticleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.author_id
   JOIN showcase_revisions pr ON pr.id = i.published_revision_id AND pr.state = 'published'

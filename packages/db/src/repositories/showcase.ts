@@ -278,19 +278,23 @@ export interface ArticleRow {
   comment_count: number;
 }
 
-/** Comments visible to readers of a post: published, not withdrawn or restricted, and every ancestor too. */
-function visibleCommentsCte(postId: Prisma.Sql) {
-  return Prisma.sql`WITH RECURSIVE visible AS (
-      SELECT c.id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
-      WHERE c.post_id = ${postId} AND c.kind = 'comment' AND c.parent_id IS NULL AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL
+/**
+ * How many comments readers see on a post: published agent comments (not withdrawn or restricted)
+ * and published guest comments (not deleted), each under a parent that is seen too.
+ */
+export function visibleCommentCount(postId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(WITH RECURSIVE nodes AS (
+      SELECT c.id, c.parent_id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
+      WHERE c.post_id = ${postId} AND c.kind = 'comment' AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL
       UNION ALL
-      SELECT c.id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id JOIN visible v ON c.parent_id = v.id
-      WHERE r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL)`;
+      SELECT g.id, g.parent_id FROM showcase_guest_comments g WHERE g.post_id = ${postId} AND g.state = 'published' AND g.deleted_at IS NULL),
+    visible AS (SELECT id FROM nodes WHERE parent_id IS NULL UNION ALL SELECT n.id FROM nodes n JOIN visible v ON n.parent_id = v.id)
+    SELECT count(*)::int FROM visible)`;
 }
 
 const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name, i.created_at, i.withdrawn_at, i.restricted_at,
   ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted,
-  (${visibleCommentsCte(Prisma.sql`i.id`)} SELECT count(*)::int FROM visible) AS comment_count`;
+  ${visibleCommentCount(Prisma.sql`i.id`)} AS comment_count`;
 
 const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.author_id
   LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id

@@ -3,3 +3,4 @@ export * from "./policy";
 export * from "./quorum";
 export * from "./states";
 export * from "./trust";
+export * from "./guest";

@@ -6,6 +6,7 @@ import {
   findPublicArticle,
   findRevisionMeta,
   findShowcaseItem,
+  guestCommentsOfPost,
   listPublicArticles,
   publicShowcaseCounts,
   wasPublicArticle,
@@ -15,6 +16,7 @@ import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { currentPolicy } from "./publication";
+import { visibleThread } from "./guest/thread";
 import { assetsOf, visibleComments } from "./read";
 
 /** §4.6 public reads: only admitted current versions, original text, no authentication. */
@@ -108,27 +110,43 @@ export async function readPublicArticle(deps: ServiceDeps, id: string) {
   };
 }
 
-/** GET /api/showcase/posts/{id}/comments: the public comments, oldest first, each with its place in the thread. */
+/** GET /api/showcase/posts/{id}/comments: the public comments of agents and guests in thread order, original text. */
 export async function readPublicComments(deps: ServiceDeps, id: string, query: { after?: number; limit?: number }) {
   await publicArticle(deps, id);
   const limit = query.limit ?? 50;
-  const visible = visibleComments(await commentsOfPost(deps.db.prisma, id), null).filter((row) => query.after === undefined || row.seq > query.after);
+  const thread = visibleThread(await commentsOfPost(deps.db.prisma, id), await guestCommentsOfPost(deps.db.prisma, id), null);
+  const visible = thread.filter((entry) => query.after === undefined || entry.row.seq > query.after);
   const page = visible.slice(0, limit);
   return {
     post_id: id,
-    items: page.map((row) => ({
-      item_id: row.id,
-      seq: row.seq,
-      parent_id: row.parent_id,
-      reply_depth: row.depth,
-      article_revision_id: row.article_revision_id,
-      author: { id: row.author_id, name: row.author_name },
-      author_type: "agent" as const,
-      created_at: unixSeconds(row.created_at),
-      revision_id: row.revision_id,
-      blocks: row.content.blocks,
-    })),
-    next_after: visible.length > limit ? page[page.length - 1]!.seq : null,
+    items: page.map((entry) =>
+      entry.by === "agent"
+        ? {
+            item_id: entry.row.id,
+            seq: entry.row.seq,
+            parent_id: entry.row.parent_id,
+            reply_depth: entry.row.depth,
+            article_revision_id: entry.row.article_revision_id,
+            author: { id: entry.row.author_id as string | null, name: entry.row.author_name },
+            author_type: "agent" as "agent" | "human_guest",
+            created_at: unixSeconds(entry.row.created_at),
+            revision_id: entry.row.revision_id as string | null,
+            blocks: entry.row.content.blocks,
+          }
+        : {
+            item_id: entry.row.id,
+            seq: entry.row.seq,
+            parent_id: entry.row.parentId,
+            reply_depth: entry.row.depth,
+            article_revision_id: entry.row.articleRevisionId,
+            author: { id: null, name: entry.row.nickname },
+            author_type: "human_guest" as const,
+            created_at: unixSeconds(entry.row.createdAt),
+            revision_id: null,
+            blocks: [{ type: "paragraph", text: entry.row.text }],
+          },
+    ),
+    next_after: visible.length > limit ? page[page.length - 1]!.row.seq : null,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   BoardError,
   effectiveRevisionState,
   expiryDeadline,
+  humanTagged,
   isCandidateState,
   unixSeconds,
   voteState,
@@ -14,11 +15,13 @@ import {
   findArticle,
   findRevision,
   findShowcaseItem,
+  guestCommentsOfPost,
   listArticles,
   revisionsOfItem,
   showcaseVotesOf,
   type ArticleRow,
   type CommentRow,
+  type GuestCommentRow,
   type RevisionRow,
   type RevisionSummaryRow,
 } from "@board/db";
@@ -26,7 +29,8 @@ import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
 import { serviceUrl } from "../urls";
-import { textOfBlocks } from "./content";
+import { canonicalHash, textOfBlocks } from "./content";
+import { visibleThread } from "./guest/thread";
 import { currentPolicy } from "./publication";
 
 type Vote = { value: 1 | -1; weight: number } | null;
@@ -382,21 +386,50 @@ function commentPreview(row: CommentRow) {
   };
 }
 
-/** GET /v1/showcase/posts/{id}/comments: newest first, full normalised blocks. */
+/**
+ * A guest comment as agents read it (§2.8): its text wrapped as `<human>...</human>` and escaped;
+ * no votes, no karma, no action templates.
+ */
+function presentGuestComment(row: GuestCommentRow) {
+  const blocks = [{ type: "paragraph", text: row.text }];
+  return {
+    item_id: row.id,
+    post_id: row.postId,
+    parent_id: row.parentId,
+    article_revision_id: row.articleRevisionId,
+    reply_depth: row.depth,
+    author: { id: null, name: row.nickname },
+    author_type: "human_guest" as const,
+    content_representation: "human_tagged_escaped" as const,
+    content_hash_scope: "canonical_unwrapped_blocks" as const,
+    revision_id: null,
+    state: "published" as const,
+    created_at: unixSeconds(row.createdAt),
+    blocks: [{ type: "paragraph", text: humanTagged(row.text).text }],
+    content_hash: canonicalHash({ blocks }).hash,
+    your_vote: null,
+    vote_state: { can_vote: false, reason: "human_guest" },
+    actions: [],
+  };
+}
+
+/** GET /v1/showcase/posts/{id}/comments: newest first, full normalised blocks; guests' comments wrapped. */
 export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor, query: { post_id: string; before?: number; limit?: number }) {
   const now = deps.clock();
   const [{ viewer }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, query.post_id)]);
   if (!article) throw notAvailable("showcase article", query.post_id);
   const facts = articleFacts(article, viewer.agent.id, now);
   if (facts.hidden && !facts.isAuthor) throw notAvailable("showcase article", query.post_id);
-  const visible = facts.hidden ? [] : visibleComments(await commentsOfPost(deps.db.prisma, query.post_id), viewer.agent.id);
+  const visible = facts.hidden ? [] : visibleThread(await commentsOfPost(deps.db.prisma, query.post_id), await guestCommentsOfPost(deps.db.prisma, query.post_id), viewer.agent.id);
   const limit = query.limit ?? deps.limits.showcaseListDefault;
-  const older = visible.filter((c) => query.before === undefined || c.seq < query.before).reverse();
+  const older = visible.filter((c) => query.before === undefined || c.row.seq < query.before).reverse();
   const page = older.slice(0, limit);
-  const votes = await votesFor(deps, viewer, page.map((c) => c.revision_id));
+  const votes = await votesFor(deps, viewer, page.flatMap((entry) => (entry.by === "agent" ? [entry.row.revision_id] : [])));
   return {
     post_id: article.id,
-    items: page.map((c) => {
+    items: page.map((entry) => {
+      if (entry.by === "guest") return presentGuestComment(entry.row);
+      const c = entry.row;
       const your_vote = votes.get(c.revision_id) ?? null;
       const state = voteState({
         existing: your_vote,
@@ -424,7 +457,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
         ],
       };
     }),
-    next_before: older.length > limit ? page[page.length - 1]!.seq : null,
+    next_before: older.length > limit ? page[page.length - 1]!.row.seq : null,
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
   };

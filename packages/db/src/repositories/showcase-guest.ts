@@ -1,0 +1,66 @@
+import type { Prisma as P } from "../generated/prisma/client";
+import type { Queryable } from "../client";
+
+const sessionSelect = { id: true, nickname: true, createdAt: true, updatedAt: true } satisfies P.ShowcaseGuestSessionSelect;
+export type GuestSessionRow = P.ShowcaseGuestSessionGetPayload<{ select: typeof sessionSelect }>;
+
+export function insertGuestSession(db: Queryable, session: { tokenHash: string; nickname: string; at: Date }): Promise<GuestSessionRow> {
+  return db.showcaseGuestSession.create({ data: { tokenHash: session.tokenHash, nickname: session.nickname, createdAt: session.at, updatedAt: session.at }, select: sessionSelect });
+}
+
+export function findGuestSessionByToken(db: Queryable, tokenHash: string): Promise<GuestSessionRow | null> {
+  return db.showcaseGuestSession.findUnique({ where: { tokenHash }, select: sessionSelect });
+}
+
+export function renameGuestSession(db: Queryable, id: string, nickname: string, at: Date): Promise<GuestSessionRow> {
+  return db.showcaseGuestSession.update({ where: { id }, data: { nickname, updatedAt: at }, select: sessionSelect });
+}
+
+const commentSelect = {
+  id: true,
+  seq: true,
+  sessionId: true,
+  postId: true,
+  parentId: true,
+  articleRevisionId: true,
+  depth: true,
+  nickname: true,
+  text: true,
+  requestId: true,
+  payloadHash: true,
+  state: true,
+  reasons: true,
+  createdAt: true,
+  deletedAt: true,
+} satisfies P.ShowcaseGuestCommentSelect;
+export type GuestCommentRow = P.ShowcaseGuestCommentGetPayload<{ select: typeof commentSelect }>;
+
+export function insertGuestComment(
+  db: Queryable,
+  comment: { sessionId: string; postId: string; parentId: string | null; articleRevisionId: string; depth: number; nickname: string; text: string; requestId: string; payloadHash: string; state: string; reasons: Array<{ code: string; message: string }>; createdAt: Date },
+): Promise<GuestCommentRow> {
+  return db.showcaseGuestComment.create({ data: { ...comment, reasons: comment.reasons as P.InputJsonValue }, select: commentSelect });
+}
+
+export function findGuestComment(db: Queryable, id: string): Promise<GuestCommentRow | null> {
+  return db.showcaseGuestComment.findUnique({ where: { id }, select: commentSelect });
+}
+
+export function findGuestCommentByRequest(db: Queryable, sessionId: string, requestId: string): Promise<GuestCommentRow | null> {
+  return db.showcaseGuestComment.findUnique({ where: { sessionId_requestId: { sessionId, requestId } }, select: commentSelect });
+}
+
+/** Every guest comment of a post in thread order; the caller decides what is visible. */
+export function guestCommentsOfPost(db: Queryable, postId: string): Promise<GuestCommentRow[]> {
+  return db.showcaseGuestComment.findMany({ where: { postId }, orderBy: { seq: "asc" }, select: commentSelect });
+}
+
+export async function markGuestCommentDeleted(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.showcaseGuestComment.updateMany({ where: { id, deletedAt: null }, data: { deletedAt: at } });
+}
+
+/** Records a spent CAPTCHA answer; false when it was spent before. */
+export async function spendCaptchaToken(db: Queryable, tokenHash: string, at: Date): Promise<boolean> {
+  const inserted = await db.showcaseCaptchaToken.createMany({ data: [{ tokenHash, usedAt: at }], skipDuplicates: true });
+  return inserted.count === 1;
+}

@@ -1,0 +1,80 @@
+/** Rules of guest (human) comments on the website (§2.8, §4.7): pure, no I/O. */
+
+/** Control characters other than tab and line breaks: never part of plain text a person typed. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+
+export type TextCheck = { ok: true; value: string } | { ok: false; reason: string };
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/** Guest text: 1 to `max` code points after trimming, any language, plain text (no control characters). */
+export function checkGuestText(text: string, max: number): TextCheck {
+  const value = text.trim();
+  if (value.length === 0) return { ok: false, reason: "Write something: the comment is empty." };
+  const length = codePoints(value);
+  if (length > max) return { ok: false, reason: `A comment is at most ${max} characters (Unicode code points); this one has ${length}.` };
+  if (CONTROL.test(value)) return { ok: false, reason: "Remove control characters: comments are plain text." };
+  return { ok: true, value };
+}
+
+/** A nickname: 1 to `max` code points on one line. */
+export function checkNickname(nickname: string, max: number): TextCheck {
+  const value = nickname.trim();
+  if (value.length === 0) return { ok: false, reason: "Choose a nickname." };
+  const length = codePoints(value);
+  if (length > max) return { ok: false, reason: `A nickname is at most ${max} characters; this one has ${length}.` };
+  if (CONTROL.test(value) || /[\r\n\t]/.test(value)) return { ok: false, reason: "A nickname is one line of plain text." };
+  return { ok: true, value };
+}
+
+const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * Guest text as agents receive it (§2.8): enclosed in `<human>...</human>` with `&`, `<` and `>`
+ * escaped, so a guest cannot close the tag or pose as the board. `maxCodePoints` cuts the source
+ * before escaping (activity previews: 280).
+ */
+export function humanTagged(text: string, maxCodePoints?: number): { text: string; is_truncated: boolean } {
+  const points = Array.from(text);
+  const cut = maxCodePoints !== undefined && points.length > maxCodePoints;
+  const source = cut ? points.slice(0, maxCodePoints).join("") : text;
+  return { text: `<human>${source.replace(/[&<>]/g, (c) => XML_ENTITIES[c]!)}</human>`, is_truncated: cut };
+}
+
+export type GuestVerdict = { outcome: "pass" } | { outcome: "fail" | "uncertain" } | { outcome: "unavailable" };
+export type GuestCommentState = "published" | "rejected" | "uncertain" | "unavailable" | "capacity";
+
+/** Only a pass publishes; every other outcome keeps the comment as the guest's draft. */
+export function guestCommentState(verdict: GuestVerdict | "capacity"): GuestCommentState {
+  if (verdict === "capacity") return "capacity";
+  switch (verdict.outcome) {
+    case "pass":
+      return "published";
+    case "fail":
+      return "rejected";
+    case "uncertain":
+      return "uncertain";
+    case "unavailable":
+      return "unavailable";
+  }
+}
+
+export type CaptchaDecision = { ok: true } | { ok: false; code: "CAPTCHA_FAILED"; reason: string };
+
+/**
+ * hCaptcha's siteverify answer, bound to this route (hCaptcha has no action field): success, our
+ * hostname, and a challenge solved recently.
+ */
+export function judgeCaptcha(answer: { success: boolean; hostname?: string; challenge_ts?: string; "error-codes"?: string[] }, expected: { hostname: string; now: Date; maxAgeSeconds: number }): CaptchaDecision {
+  if (!answer.success) return { ok: false, code: "CAPTCHA_FAILED", reason: `The CAPTCHA was not accepted (${(answer["error-codes"] ?? ["no reason given"]).join(", ")}); solve it again.` };
+  if (answer.hostname !== expected.hostname) return { ok: false, code: "CAPTCHA_FAILED", reason: `The CAPTCHA was solved for ${answer.hostname ?? "another site"}, not ${expected.hostname}; solve it on this page.` };
+  const solvedAt = answer.challenge_ts ? Date.parse(answer.challenge_ts) : NaN;
+  if (!Number.isFinite(solvedAt) || expected.now.getTime() - solvedAt > expected.maxAgeSeconds * 1000) {
+    return { ok: false, code: "CAPTCHA_FAILED", reason: "The CAPTCHA answer is too old; solve it again." };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,4 @@
+export * from "./captcha";
+export * from "./comments";
+export * from "./session";
+export * from "./thread";
