@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
-/** This test's own network (the e2e server trusts one proxy hop). */
-const network = `10.88.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+/** A network of its own per call site (the e2e server trusts one proxy hop), so registrations stay within per-network limits. */
+const newNetwork = () => `10.88.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+const network = newNetwork();
 const agentHeaders = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": network };
 
 const COUNTER_SVG =
@@ -105,4 +106,62 @@ test("an asset URL opened directly shows the picture and runs no script", async 
   expect(response?.headers()["content-security-policy"]).toBe("default-src 'none'; sandbox");
   await page.locator("#button").click();
   await expect(page.locator("#count")).toHaveText("0");
+});
+
+test("a guest comments through the form: session, CAPTCHA, published after the check; the draft survives a reload; a lost answer is reconciled by lookup; delete", async ({ page, request, context }) => {
+  test.setTimeout(90_000);
+  const headers = { ...agentHeaders, "x-forwarded-for": newNetwork() };
+  const register = async (role: string) =>
+    ((await (await request.post("/v1/agents", { headers, data: { name: `guest-${role}-${randomBytes(3).toString("hex")}`, participation_basis: "owner_directed" } })).json()) as { api_key: string }).api_key;
+  const [author, a, b] = [await register("author"), await register("a"), await register("b")];
+  const auth = (key: string) => ({ ...headers, authorization: `Bearer ${key}` });
+  const submitted = await request.post("/v1/showcase/posts", {
+    headers: auth(author),
+    data: {
+      schema_version: 1,
+      language: "en",
+      publication_intent: "show_to_humans",
+      idempotency_key: `web_${randomBytes(8).toString("hex")}`,
+      title: "Questions welcome",
+      blocks: [{ type: "paragraph", text: "This article invites readers to leave a comment below; every comment is checked automatically before it is shown to anyone." }],
+    },
+  });
+  const { item_id, revision_id } = await submitted.json();
+  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: auth(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
+  for (const reviewer of [a, b]) await request.post("/v1/showcase/votes", { headers: auth(reviewer), data: { revision_id, value: 1 } });
+
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Ada");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await expect(page.getByText("Commenting as Ada.")).toBeVisible();
+  const cookie = (await context.cookies()).find((c) => c.name === "__Host-board_guest");
+  expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Strict", path: "/" });
+
+  await page.getByLabel("Your comment").fill("Thank you, this was clear.");
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
+  await expect(page.getByRole("article", { name: "Comment by Ada" })).toContainText("Thank you, this was clear.");
+
+  await page.getByLabel("Your comment").fill("A draft I have not sent yet.");
+  await page.reload();
+  await expect(page.getByLabel("Your comment")).toHaveValue("A draft I have not sent yet.");
+
+  await page.getByLabel("Your comment").fill("A second comment whose answer gets lost.");
+  await page.getByLabel("I am human (test widget)").check();
+  await page.route("**/human-comments", async (route) => {
+    await route.fetch();
+    await route.abort();
+  });
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "No answer arrived" })).toBeVisible();
+  await page.unrouteAll();
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
+  await expect(page.getByText("A second comment whose answer gets lost.")).toHaveCount(1);
+  expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(2);
+
+  await page.getByRole("article", { name: "Comment by Ada" }).first().getByRole("button", { name: "Delete my comment" }).click();
+  await expect(page.getByText("Thank you, this was clear.")).toHaveCount(0);
+  expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(1);
 });

@@ -18,7 +18,7 @@ describe("hCaptcha for guest comments", () => {
     expect(loadConfig(base).captcha).toBeNull();
   });
   test("both keys: hCaptcha's own verifier", () => {
-    expect(loadConfig({ ...base, BOARD_HCAPTCHA_SITEKEY: "site", BOARD_HCAPTCHA_SECRET: "secret" }).captcha).toEqual({ siteKey: "site", secret: "secret", verifyUrl: "https://api.hcaptcha.com/siteverify", customVerifier: false });
+    expect(loadConfig({ ...base, BOARD_HCAPTCHA_SITEKEY: "site", BOARD_HCAPTCHA_SECRET: "secret" }).captcha).toEqual({ siteKey: "site", secret: "secret", verifyUrl: "https://api.hcaptcha.com/siteverify", scriptUrl: "https://js.hcaptcha.com/1/api.js?render=explicit", customVerifier: false });
   });
   test("one key without the other refuses to start", () => {
     expect(() => loadConfig({ ...base, BOARD_HCAPTCHA_SITEKEY: "site" })).toThrow("Set both BOARD_HCAPTCHA_SITEKEY and BOARD_HCAPTCHA_SECRET");

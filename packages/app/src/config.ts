@@ -1,5 +1,5 @@
 import { defaultLimits, type Limits } from "@board/domain";
-import { OFFICIAL_HCAPTCHA_VERIFY_URL } from "@board/services";
+import { OFFICIAL_HCAPTCHA_SCRIPT_URL, OFFICIAL_HCAPTCHA_VERIFY_URL } from "@board/services";
 
 export type Environment = Record<string, string | undefined>;
 
@@ -41,7 +41,7 @@ export interface AppConfig {
   /** An external moderation service checked next to the local checker. */
   moderation: { url: string; token: string | null; timeoutMs: number } | null;
   /** hCaptcha for guest comments; without it guest comments are closed. */
-  captcha: { siteKey: string; secret: string; verifyUrl: string; customVerifier: boolean } | null;
+  captcha: { siteKey: string; secret: string; verifyUrl: string; scriptUrl: string; customVerifier: boolean } | null;
 }
 
 /**
@@ -58,7 +58,7 @@ function captchaFromEnv(env: Environment): AppConfig["captcha"] {
   if (customVerifier && env.BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER !== "1") {
     throw new Error(`BOARD_HCAPTCHA_VERIFY_URL is ${verifyUrl}, not hCaptcha's ${OFFICIAL_HCAPTCHA_VERIFY_URL}; set BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER=1 if that is intended.`);
   }
-  return { siteKey, secret, verifyUrl, customVerifier };
+  return { siteKey, secret, verifyUrl, scriptUrl: env.BOARD_HCAPTCHA_SCRIPT_URL || OFFICIAL_HCAPTCHA_SCRIPT_URL, customVerifier };
 }
 
 function dateFromEnv(name: string, raw: string | undefined): Date | null {

@@ -93,7 +93,7 @@ export const ZGuestSessionQuery = z.strictObject({});
 export const ZGuestSessionView = z.object({
   form: z.object({
     comments_open: z.boolean(),
-    captcha: z.object({ provider: z.literal("hcaptcha"), site_key: z.string(), action: z.literal("human_comment") }).nullable(),
+    captcha: z.object({ provider: z.literal("hcaptcha"), site_key: z.string(), script_url: z.url(), action: z.literal("human_comment") }).nullable(),
     limits: z.object({
       text_code_points: z.number().int(),
       nickname_code_points: z.number().int(),

@@ -107,7 +107,7 @@ describe("guest sessions (§4.7, §5.7)", () => {
     expect(empty.body).toEqual({
       form: {
         comments_open: true,
-        captcha: { provider: "hcaptcha", site_key: "site-key-1", action: "human_comment" },
+        captcha: { provider: "hcaptcha", site_key: "site-key-1", script_url: "https://js.hcaptcha.com/1/api.js?render=explicit", action: "human_comment" },
         limits: { text_code_points: 8_000, nickname_code_points: 40, per_session_per_day: 20, per_network_per_day: 100, per_session_per_minute: 2, per_network_per_minute: 10 },
         nickname_rules: expect.any(String),
       },

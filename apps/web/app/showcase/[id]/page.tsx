@@ -3,6 +3,7 @@ import { webContext } from "@board/app/web-context";
 import type { WebShowcase } from "@board/app/web-context";
 import { notFound } from "next/navigation";
 import { ArticleBlocks } from "../blocks";
+import { CommentForm, OwnCommentControls } from "./comment-form";
 import { dateTime } from "../format";
 
 export const dynamic = "force-dynamic";
@@ -50,6 +51,10 @@ function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: 
               <time dateTime={new Date(comment.created_at * 1000).toISOString()}>{dateTime(comment.created_at)}</time>
             </p>
             <ArticleBlocks blocks={comment.blocks} runtimeBuild={null} keyPrefix={comment.item_id} />
+            <p className="comment-actions">
+              {comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
+              {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}
+            </p>
           </article>
           <CommentThread comments={comments} parentId={comment.item_id} />
         </li>
@@ -58,8 +63,10 @@ function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: 
   );
 }
 
-export default async function ShowcaseArticlePage({ params }: { params: Promise<{ id: string }> }) {
+export default async function ShowcaseArticlePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ reply_to?: string }> }) {
   const { article, comments } = await load((await params).id);
+  const { reply_to } = await searchParams;
+  const parent = reply_to ? (comments.items.find((c) => c.item_id === reply_to) ?? null) : null;
   return (
     <main>
       <article>
@@ -78,6 +85,7 @@ export default async function ShowcaseArticlePage({ params }: { params: Promise<
         </h2>
         <CommentThread comments={comments.items} parentId={null} />
       </section>
+      <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} parentId={parent?.item_id ?? null} parentAuthor={parent?.author.name ?? null} />
       <p>
         <a href="/showcase">All articles</a>
       </p>

@@ -1,5 +1,7 @@
 /** hCaptcha's siteverify endpoint: the only verifier production accepts without an explicit override. */
 export const OFFICIAL_HCAPTCHA_VERIFY_URL = "https://api.hcaptcha.com/siteverify";
+/** The widget, loaded by the comment form only when guest comments are open (the site's one third-party resource). */
+export const OFFICIAL_HCAPTCHA_SCRIPT_URL = "https://js.hcaptcha.com/1/api.js?render=explicit";
 
 export interface CaptchaAnswer {
   success: boolean;
@@ -11,11 +13,14 @@ export interface CaptchaAnswer {
 /** Verifies a widget's answer; "unavailable" when the verifier cannot answer (never a pass). */
 export interface CaptchaVerifier {
   siteKey: string;
+  /** The widget script the comment form loads. */
+  scriptUrl: string;
   verify(input: { token: string; remoteIp: string }): Promise<CaptchaAnswer | "unavailable">;
 }
 
 export interface HcaptchaOptions {
   siteKey: string;
+  scriptUrl?: string;
   secret: string;
   verifyUrl?: string;
   timeoutMs?: number;
@@ -27,6 +32,7 @@ export function hcaptchaVerifier(options: HcaptchaOptions): CaptchaVerifier {
   const timeoutMs = options.timeoutMs ?? 5_000;
   return {
     siteKey: options.siteKey,
+    scriptUrl: options.scriptUrl ?? OFFICIAL_HCAPTCHA_SCRIPT_URL,
     async verify({ token, remoteIp }) {
       try {
         const response = await fetch(url, {

@@ -78,7 +78,7 @@ function formConfiguration(deps: ServiceDeps) {
   const { limits } = deps;
   return {
     comments_open: deps.showcase.captcha !== null,
-    captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, action: "human_comment" as const } : null,
+    captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, script_url: deps.showcase.captcha.scriptUrl, action: "human_comment" as const } : null,
     limits: {
       text_code_points: limits.guestCommentCodePoints,
       nickname_code_points: limits.guestNicknameCodePoints,

@@ -1,0 +1,213 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+
+type FormConfig = {
+  comments_open: boolean;
+  captcha: { site_key: string; script_url: string } | null;
+  limits: { text_code_points: number; nickname_code_points: number };
+  nickname_rules: string;
+};
+type SessionView = { form: FormConfig; session: { nickname: string; csrf_token: string } | null };
+type Receipt = { comment_id: string; state: string; published: boolean; reasons: Array<{ message: string }>; text: string };
+type Hcaptcha = { render(container: HTMLElement, options: { sitekey: string; callback(token: string): void }): string; reset(id: string): void };
+
+const OWN_COMMENTS = "board-own-comments";
+const OUTCOME_TEXT: Record<string, string> = {
+  published: "Your comment is published.",
+  rejected: "Your comment was not published: the automatic check refused it. Your text is kept below; you can change it and send again.",
+  uncertain: "Your comment was not published: the automatic check could not approve it. Your text is kept below.",
+  unavailable: "Your comment was not published: the check is unavailable right now. Your text is kept below; try again later.",
+  capacity: "Your comment was not published: today's automatic reviews are used up. Your text is kept below; try again after midnight UTC.",
+};
+
+const codePoints = (text: string) => Array.from(text).length;
+
+function rememberOwn(id: string) {
+  const own = new Set<string>(JSON.parse(localStorage.getItem(OWN_COMMENTS) ?? "[]"));
+  own.add(id);
+  localStorage.setItem(OWN_COMMENTS, JSON.stringify([...own]));
+}
+
+async function answerOf(response: Response) {
+  const body = await response.json().catch(() => null);
+  return { status: response.status, body };
+}
+
+/**
+ * The guest comment form. The draft (text and the request_id of a send whose answer never came)
+ * lives in localStorage, so a reload keeps it and reconciles an uncertain send by lookup.
+ */
+export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor }: { postId: string; articleRevisionId: string; parentId: string | null; parentAuthor: string | null }) {
+  const router = useRouter();
+  const draftKey = `board-draft:${postId}:${parentId ?? "root"}`;
+  const [view, setView] = useState<SessionView | null>(null);
+  const [nickname, setNickname] = useState("");
+  const [text, setText] = useState("");
+  const [status, setStatus] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [token, setToken] = useState<string | null>(null);
+  const widget = useRef<HTMLDivElement>(null);
+  const widgetId = useRef<string | null>(null);
+  const textId = useId();
+  const errorId = useId();
+
+  const saveDraft = useCallback((draft: { text: string; requestId: string | null }) => localStorage.setItem(draftKey, JSON.stringify(draft)), [draftKey]);
+  const readDraft = useCallback((): { text: string; requestId: string | null } => JSON.parse(localStorage.getItem(draftKey) ?? '{"text":"","requestId":null}'), [draftKey]);
+
+  const settle = useCallback(
+    (receipt: Receipt) => {
+      rememberOwn(receipt.comment_id);
+      setStatus(OUTCOME_TEXT[receipt.state] ?? `Your comment is ${receipt.state}.`);
+      if (receipt.published) {
+        localStorage.removeItem(draftKey);
+        setText("");
+        router.refresh();
+      } else {
+        setText(receipt.text);
+        saveDraft({ text: receipt.text, requestId: null });
+      }
+    },
+    [draftKey, router, saveDraft],
+  );
+
+  useEffect(() => {
+    const draft = readDraft();
+    setText(draft.text);
+    void fetch("/api/showcase/human-session", { headers: { accept: "application/json" } })
+      .then((r) => r.json() as Promise<SessionView>)
+      .then(setView);
+    if (draft.requestId) {
+      void fetch(`/api/showcase/human-comments/lookup?request_id=${encodeURIComponent(draft.requestId)}`, { headers: { accept: "application/json" } }).then(async (response) => {
+        if (response.ok) settle((await response.json()) as Receipt);
+        else setStatus("Your last send did not arrive; your text is kept. Send it again.");
+      });
+    }
+  }, [readDraft, settle]);
+
+  useEffect(() => {
+    const captcha = view?.form.captcha;
+    if (!view?.session || !captcha || !widget.current || widgetId.current !== null) return;
+    const render = () => {
+      const api = (window as unknown as { hcaptcha?: Hcaptcha }).hcaptcha;
+      if (!api || !widget.current || widgetId.current !== null) return;
+      widgetId.current = api.render(widget.current, { sitekey: captcha.site_key, callback: setToken });
+    };
+    if ((window as unknown as { hcaptcha?: Hcaptcha }).hcaptcha) return render();
+    const script = document.createElement("script");
+    script.src = captcha.script_url;
+    script.async = true;
+    script.addEventListener("load", render);
+    document.head.append(script);
+  }, [view]);
+
+  if (!view) return <p>Loading the comment form…</p>;
+  if (!view.form.comments_open) return <p>Comments from readers are closed on this site.</p>;
+
+  async function startSession(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const { status: code, body } = await answerOf(await fetch("/api/showcase/human-session", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ nickname }) }));
+    setBusy(false);
+    if (code === 201 || code === 200) setView(body as SessionView);
+    else setStatus(body?.error?.message ?? "Could not start a session; try again.");
+  }
+
+  async function send(event: React.FormEvent) {
+    event.preventDefault();
+    if (!view?.session) return;
+    if (!token) return setStatus("Tick the CAPTCHA first.");
+    const draft = readDraft();
+    const requestId = draft.requestId && draft.text === text ? draft.requestId : `guest_${crypto.randomUUID().replace(/-/g, "")}`;
+    saveDraft({ text, requestId });
+    setBusy(true);
+    setStatus("Sending…");
+    try {
+      const response = await fetch(`/api/showcase/posts/${postId}/human-comments`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "x-csrf-token": view.session.csrf_token },
+        body: JSON.stringify({ text, nickname: view.session.nickname, article_revision_id: articleRevisionId, request_id: requestId, captcha_token: token, ...(parentId ? { parent_comment_id: parentId } : {}) }),
+      });
+      const { status: code, body } = await answerOf(response);
+      if (code === 200 || code === 201) settle(body as Receipt);
+      else {
+        saveDraft({ text, requestId: code >= 500 ? requestId : null });
+        setStatus(`${body?.error?.message ?? "The comment was not accepted."} Your text is kept.`);
+      }
+    } catch {
+      setStatus("No answer arrived; your text is kept. Reload the page to find out whether it was received.");
+    } finally {
+      setBusy(false);
+      setToken(null);
+      const api = (window as unknown as { hcaptcha?: Hcaptcha }).hcaptcha;
+      if (api && widgetId.current !== null) api.reset(widgetId.current);
+    }
+  }
+
+  const remaining = view.form.limits.text_code_points - codePoints(text);
+  return (
+    <section aria-labelledby="comment-form-heading" id="comment-form">
+      <h2 id="comment-form-heading">{parentAuthor ? `Reply to ${parentAuthor}` : "Add a comment"}</h2>
+      <p role="status" aria-live="polite" className="form-status">
+        {status}
+      </p>
+      {!view.session ? (
+        <form onSubmit={startSession}>
+          <label htmlFor={`${textId}-nick`}>Nickname</label>
+          <input id={`${textId}-nick`} value={nickname} onChange={(e) => setNickname(e.target.value)} maxLength={view.form.limits.nickname_code_points * 2} required aria-describedby={`${textId}-nick-rules`} />
+          <p id={`${textId}-nick-rules`}>{view.form.nickname_rules}</p>
+          <button type="submit" disabled={busy}>
+            Start commenting
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={send}>
+          <p>Commenting as {view.session.nickname}. Comments are plain text, any language, checked automatically before anyone sees them.</p>
+          <label htmlFor={textId}>Your comment</label>
+          <textarea
+            id={textId}
+            value={text}
+            rows={5}
+            onChange={(e) => {
+              setText(e.target.value);
+              saveDraft({ text: e.target.value, requestId: null });
+            }}
+            required
+            aria-invalid={remaining < 0}
+            aria-describedby={errorId}
+          />
+          <p id={errorId}>{remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters too many`}</p>
+          <div ref={widget} />
+          <button type="submit" disabled={busy || remaining < 0 || text.trim() === ""}>
+            Send comment
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** Delete for the comments this browser sent (it remembers their ids); the server checks ownership. */
+export function OwnCommentControls({ commentId }: { commentId: string }) {
+  const router = useRouter();
+  const [own, setOwn] = useState(false);
+  const [status, setStatus] = useState("");
+  useEffect(() => setOwn((JSON.parse(localStorage.getItem(OWN_COMMENTS) ?? "[]") as string[]).includes(commentId)), [commentId]);
+  if (!own) return null;
+  async function remove() {
+    const session = (await (await fetch("/api/showcase/human-session")).json()) as SessionView;
+    if (!session.session) return setStatus("This browser's session is gone; the comment can no longer be deleted from here.");
+    const response = await fetch(`/api/showcase/human-comments/${commentId}`, { method: "DELETE", headers: { accept: "application/json", "x-csrf-token": session.session.csrf_token } });
+    if (response.ok) router.refresh();
+    else setStatus("Could not delete the comment; try again.");
+  }
+  return (
+    <>
+      <button type="button" onClick={remove}>
+        Delete my comment
+      </button>
+      <span role="status">{status}</span>
+    </>
+  );
+}
