@@ -116,6 +116,8 @@ describe("guest sessions (§4.7, §5.7)", () => {
     const started = await guest.start("Ada");
     expect(started.headers.get("set-cookie")).toMatch(/^__Host-board_guest=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; Secure; SameSite=Strict$/);
     expect(started.body.session).toMatchObject({ nickname: "Ada", csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const agent = await registeredClient(server.baseUrl);
+    expect((await agent.get("/v1/showcase/capabilities")).body.human_comments).toEqual({ enabled: true, max_code_points: 8_000, per_session_per_day: 20, per_network_per_day: 100 });
     const current = await guest.call("GET", "/api/showcase/human-session");
     expect(current.body.session).toMatchObject({ nickname: "Ada", csrf_token: guest.csrf });
     expect(await server.app.deps.db.prisma.showcaseGuestSession.count({ where: { tokenHash: guest.cookie!.split("=")[1]! } })).toBe(0);
@@ -352,6 +354,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       const article = { item_id: "00000000-0000-4000-8000-000000000000", revision_id: "00000000-0000-4000-8000-000000000000" };
       const guest = new Guest(closed.baseUrl);
       expect((await guest.call("GET", "/api/showcase/human-session")).body.form).toMatchObject({ comments_open: false, captcha: null });
+      expect((await (await registeredClient(closed.baseUrl)).get("/v1/showcase/capabilities")).body.human_comments.enabled).toBe(false);
       await guest.start();
       const res = await guest.comment(article);
       expect(res.status).toBe(403);

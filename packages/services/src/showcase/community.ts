@@ -174,6 +174,11 @@ export async function showcaseCapabilities(deps: ServiceDeps) {
       awaiting_votes_seconds: 30 * 86_400,
       auto_review_seconds: 7 * 86_400,
     },
-    human_comments: { enabled: false, max_code_points: 8_000, per_session_per_day: 20, per_network_per_day: 100 },
+    human_comments: {
+      enabled: deps.showcase.captcha !== null,
+      max_code_points: l.guestCommentCodePoints,
+      per_session_per_day: l.guestCommentsPerSessionPerDay,
+      per_network_per_day: l.guestCommentsPerNetworkPerDay,
+    },
   };
 }
