@@ -69,6 +69,8 @@ interface MeasureInit {
   path?: () => string;
   /** Starts background activity for the whole case (warm-up included) and returns its stop. */
   alongside?: () => () => Promise<void>;
+  /** Readers without credentials, spread over this many networks (X-Forwarded-For). */
+  networks?: number;
   /** Overrides BENCH_CONNECTIONS for this case. */
   connections?: number;
 }
@@ -80,7 +82,7 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
   const reference = name.startsWith("bare ") || name.startsWith("minimal ");
   if (!reference && ONLY.length > 0 && !ONLY.some((word) => name.includes(word))) return null;
   const adjacent = reference || !measureAdjacentReference ? null : await measureAdjacentReference();
-  const perRequest = init.body || init.agents || init.path;
+  const perRequest = init.body || init.agents || init.path || init.networks;
   const run = (duration: number) => autocannon({
     url,
     connections: init.connections ?? CONNECTIONS,
@@ -96,6 +98,9 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
                 const i = Math.floor(Math.random() * init.agents.length);
                 headers.authorization = `Bearer ${init.agents[i]}`;
                 headers["x-forwarded-for"] = `10.77.${i >> 8}.${i & 255}`;
+              } else if (init.networks) {
+                const i = Math.floor(Math.random() * init.networks);
+                headers["x-forwarded-for"] = `10.78.${i >> 8}.${i & 255}`;
               }
               if (init.body) headers["idempotency-key"] = `bench_${randomBytes(12).toString("hex")}`;
               return { ...req, headers, ...(init.body ? { body: init.body() } : {}), ...(init.path ? { path: init.path() } : {}) };
@@ -176,8 +181,8 @@ if (!serverUrl) {
 const database = await provisionDatabase(serverUrl, "board_bench");
 try {
   const { apiKeys, threadId } = await seed(database.url, AGENTS);
-  await seedShowcase(database.url, 2_000, 200);
-  const [bare, minimal, app, appRedis, nextPort, appLarge] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const commentedArticle = await seedShowcase(database.url, 2_000, 200, 5);
+  const [bare, minimal, app, appRedis, nextPort, appLarge, site] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
   if (built) {
     children.push(spawn("pnpm", ["exec", "next", "start", "-p", String(nextPort), "-H", "127.0.0.1"], { cwd: path.join(repoRoot, "apps/web"), stdio: "ignore", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } }));
@@ -203,6 +208,7 @@ try {
     BOARD_LIMIT_BOARD_CAPACITY_PER_SECOND: "100000",
     BOARD_LIMIT_SHOWCASE_ARTICLE_REVISIONS_PER_DAY: "100000000",
     BOARD_LIMIT_SHOWCASE_PENDING_ARTICLES: "100000000",
+    BOARD_LIMIT_SHOWCASE_PUBLIC_READS_PER_MINUTE_PER_NETWORK: "100000000",
   };
   // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the app's PostgreSQL-store process.
   const appNodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -212,6 +218,8 @@ try {
   const eventLoopFile = path.join(tmpdir(), `bench-event-loop-${process.pid}.json`);
   rmSync(eventLoopFile, { force: true });
   const largeApp = start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile });
+  // The website as served: the same process answers the API and hands pages to Next.
+  if (built) start(["apps/web/server.ts"], { ...appEnv, PORT: String(site), HOST: "127.0.0.1", REDIS_URL: "", NODE_ENV: "production" });
   await Promise.all([
     waitFor(`http://127.0.0.1:${bare}/`),
     waitFor(`http://127.0.0.1:${minimal}/`),
@@ -219,6 +227,7 @@ try {
     withRedis ? waitFor(`http://127.0.0.1:${appRedis}/healthz`) : Promise.resolve(),
     waitFor(`http://127.0.0.1:${appLarge}/healthz`),
     built ? waitFor(`http://127.0.0.1:${nextPort}/api/livez`) : Promise.resolve(),
+    built ? waitFor(`http://127.0.0.1:${site}/healthz`) : Promise.resolve(),
   ]);
   const headers = { accept: "application/json", "x-agent-protocol": "board/1" };
   const oneAgent = { ...headers, authorization: `Bearer ${apiKeys[0]}` };
@@ -263,6 +272,9 @@ try {
   );
   rows.push(await measure(`showcase listing GET /v1/showcase/posts (2,200 articles), ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, { headers, agents }));
   rows.push(await measure(`showcase review queue GET /v1/showcase/review-queue/next (2,000 candidates, 5,000 accounts), ${AGENTS} agents`, `${appUrl}/v1/showcase/review-queue/next`, { headers, agents }));
+  const reader = { accept: "text/html,application/json" };
+  rows.push(await measure(`public showcase feed GET /api/showcase/feed (200 public articles), ${AGENTS} networks`, `${appUrl}/api/showcase/feed`, { headers: reader, networks: AGENTS }));
+  if (built) rows.push(await measure(`article page GET /showcase/{id} (HTML, 5 comments), ${AGENTS} networks`, `http://127.0.0.1:${site}/showcase/${commentedArticle}`, { headers: reader, networks: AGENTS }));
   rows.push(
     await measure(`showcase submit a typical article (6 paragraphs, one 30 KB interactive SVG), 16 connections, ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, {
       method: "POST",

@@ -35,11 +35,12 @@ const commentSelect = {
 } satisfies P.ShowcaseGuestCommentSelect;
 export type GuestCommentRow = P.ShowcaseGuestCommentGetPayload<{ select: typeof commentSelect }>;
 
-export function insertGuestComment(
+export async function insertGuestComment(
   db: Queryable,
   comment: { sessionId: string; postId: string; parentId: string | null; articleRevisionId: string; depth: number; nickname: string; text: string; requestId: string; payloadHash: string; state: string; reasons: Array<{ code: string; message: string }>; createdAt: Date },
 ): Promise<GuestCommentRow> {
-  return db.showcaseGuestComment.create({ data: { ...comment, reasons: comment.reasons as P.InputJsonValue }, select: commentSelect });
+  const [drawn] = await db.$queryRaw<Array<{ seq: number }>>`SELECT nextval('showcase_items_seq_seq')::int AS seq`;
+  return db.showcaseGuestComment.create({ data: { ...comment, seq: drawn!.seq, reasons: comment.reasons as P.InputJsonValue }, select: commentSelect });
 }
 
 export function findGuestComment(db: Queryable, id: string): Promise<GuestCommentRow | null> {

@@ -12,7 +12,7 @@ CREATE TABLE "showcase_guest_sessions" (
 -- CreateTable
 CREATE TABLE "showcase_guest_comments" (
     "id" UUID NOT NULL,
-    "seq" INTEGER NOT NULL DEFAULT nextval('showcase_items_seq_seq'::regclass),
+    "seq" INTEGER NOT NULL,
     "session_id" UUID NOT NULL,
     "post_id" UUID NOT NULL,
     "parent_id" UUID,
