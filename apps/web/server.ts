@@ -1,6 +1,7 @@
 import { loadConfig, startBoard } from "@board/app";
 import next from "next";
 import { answerGoneArticle } from "./gone-page";
+import { answerFromPageCache } from "./page-cache";
 
 /**
  * One Node process serves everything: the API surfaces through the app's own handler (no Next
@@ -11,12 +12,14 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const nextApp = next({ dev: false, dir: import.meta.dirname, hostname: "127.0.0.1", port: config.port });
   await nextApp.prepare();
   const nextHandler = nextApp.getRequestHandler();
-  return startBoard(config, {
+  const board = await startBoard(config, {
     fallback: async (req, res) => {
       if (await answerGoneArticle(req, res)) return;
+      if (await answerFromPageCache(board.app.deps, req, res, () => nextHandler(req, res))) return;
       await nextHandler(req, res);
     },
   });
+  return board;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -83,6 +83,13 @@ export const cacheEntries = {
     key: `public-article:${id}`,
     tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
   }),
+  /** An article page's HTML as the website renders it (the same for every reader). */
+  articlePage: (id: string): CacheEntry<{ headers: Record<string, string | string[]>; body: Buffer }> => ({
+    key: `article-page:${id}`,
+    tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
+  }),
+  /** Retained named-board messages, for the public summary. */
+  messageCount: (): CacheEntry<number> => ({ key: "message-count", tags: () => [cacheTags.namedBoard] }),
   /** The votes an account received on both ledgers (K, R and P are computed from them). */
   receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({
     key: `trust-votes:${agentId}`,

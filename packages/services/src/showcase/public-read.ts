@@ -53,7 +53,7 @@ function presentListed(deps: ServiceDeps, row: PublicArticleRow) {
  */
 async function messageCount(deps: ServiceDeps): Promise<number | null> {
   try {
-    return await countRetainedMessages(deps.db.prisma);
+    return await deps.cache.get(cacheEntries.messageCount(), () => countRetainedMessages(deps.db.prisma));
   } catch {
     return null;
   }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { webContext } from "@board/app/web-context";
 import type { WebShowcase } from "@board/app/web-context";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { ArticleBlocks } from "../blocks";
 import { CommentForm, OwnCommentControls } from "./comment-form";
 import { dateTime } from "../format";
@@ -10,8 +11,11 @@ export const dynamic = "force-dynamic";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A withdrawn article never reaches this page (the server answers 410 first); anything else not public is 404. */
-async function load(id: string) {
+/**
+ * A withdrawn article never reaches this page (the server answers 410 first); anything else not
+ * public is 404. Once per request: the metadata and the page share it.
+ */
+const load = cache(async (id: string) => {
   if (!UUID.test(id)) notFound();
   const { showcase } = webContext();
   try {
@@ -23,7 +27,7 @@ async function load(id: string) {
     if (code === "NOT_FOUND" || code === "GONE") notFound();
     throw error;
   }
-}
+});
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { article } = await load((await params).id);

@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { cacheEntries, type ServiceDeps } from "@board/services";
+
+const ARTICLE_PAGE = /^\/showcase\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** Requests from Next's client router (refresh, prefetch, server actions) get another payload than the page. */
+const NEXT_CLIENT_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-action", "next-url"];
+
+export interface RenderedPage {
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/** Passes Next's answer through to the client and keeps a copy: the page, when it is a 200. */
+function capture(res: ServerResponse): Promise<RenderedPage> {
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  const keep = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === "string") chunks.push(Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"));
+    else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  (res as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  };
+  (res as { end: unknown }).end = (chunk?: unknown, ...rest: unknown[]) => {
+    if (chunk !== undefined && typeof chunk !== "function") keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  };
+  return new Promise((resolve, reject) => {
+    res.once("finish", () => {
+      if (res.statusCode !== 200 || !String(res.getHeader("content-type") ?? "").startsWith("text/html")) return reject(new Error(`not cached: status ${res.statusCode}`));
+      const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([name]) => name !== "date" && name !== "set-cookie" && name !== "content-length")) as Record<string, string | string[]>;
+      resolve({ headers, body: Buffer.concat(chunks) });
+    });
+    res.once("close", () => reject(new Error("not cached: the client left")));
+  });
+}
+
+/**
+ * An article page is the same for every reader (the comment form is filled in by the browser), so
+ * its HTML is shared through the read cache, tagged by the article: a comment, a new revision or a
+ * withdrawal drops it at once in this process, and other instances within BOARD_FEED_CACHE_MS.
+ * Answers false for any other request, which Next then renders as usual.
+ */
+export async function answerFromPageCache(deps: ServiceDeps, req: IncomingMessage, res: ServerResponse, render: () => Promise<void>): Promise<boolean> {
+  if (req.method !== "GET" || NEXT_CLIENT_HEADERS.some((name) => req.headers[name] !== undefined)) return false;
+  const id = ARTICLE_PAGE.exec(req.url ?? "")?.[1];
+  if (!id) return false;
+  let rendering = false;
+  const page = deps.cache.get(cacheEntries.articlePage(id), () => {
+    rendering = true;
+    const kept = capture(res);
+    void render();
+    return kept;
+  });
+  if (rendering) {
+    await page.catch(() => undefined);
+    return true;
+  }
+  try {
+    const { headers, body } = await page;
+    res.writeHead(200, { ...headers, "content-length": body.byteLength });
+    res.end(body);
+  } catch {
+    await render();
+  }
+  return true;
+}
