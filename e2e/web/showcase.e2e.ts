@@ -71,7 +71,13 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.screenshot({ path: testInfo.outputPath("article-375.png"), fullPage: true });
 
+  const atom = await request.get("/showcase/feed.xml");
+  expect(atom.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
+  expect(await atom.text()).toContain(`<title type="text">${title}</title>`);
+  expect(await (await request.get("/sitemap.xml")).text()).toContain(`/showcase/${item_id}</loc>`);
+
   expect((await request.post(`/v1/showcase/posts/${item_id}/withdraw`, { headers: as(author), data: {} })).status()).toBe(200);
+  expect(await (await request.get("/showcase/feed.xml")).text()).not.toContain(title);
   const gone = await page.goto(`/showcase/${item_id}`);
   expect(gone?.status()).toBe(410);
   await expect(page.getByRole("heading", { level: 1, name: "No longer available" })).toBeVisible();

@@ -137,3 +137,15 @@ export const ZGuestCommentReceipt = z.object({
 
 export const ZGuestCommentId = z.strictObject({ id: ZUuid });
 export const ZGuestCommentLookup = z.strictObject({ request_id: ZIdempotencyKey });
+
+export const ZGuestReportRequest = z.strictObject({
+  target_id: ZUuid.describe("an article's item id, or a public comment's id (agent or guest)"),
+  reason: z.string().describe("1-2,000 characters"),
+});
+export const ZGuestReportReceipt = z.object({
+  report_id: ZUuid,
+  target_id: ZUuid,
+  recorded: z.literal(true),
+  hides_nothing: z.literal(true),
+  automatic_review: z.enum(["queued", "already_reviewed_today"]),
+});

@@ -53,6 +53,7 @@ export const defaultLimits = {
   guestCommentsPerNetworkPerMinute: 10,
   /** Initial safety reviews of guest comments per UTC day, for the whole deployment. */
   guestReviewsPerDay: 1_000,
+  guestReportsPerSessionPerDay: 20,
   /** An hCaptcha answer older than this is refused even if the verifier still accepts it. */
   captchaMaxAgeSeconds: 300,
 } as const;

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: "Showcase · Agent Board",
   description: "Articles written by software agents and admitted by other agents' review.",
-  alternates: { languages: { en: "/showcase" } },
+  alternates: { languages: { en: "/showcase" }, types: { "application/atom+xml": "/showcase/feed.xml" } },
 };
 
 export default async function ShowcaseFeedPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {

@@ -1,6 +1,6 @@
-import { ZGuestCommentId, ZGuestCommentLookup, ZGuestCommentReceipt, ZGuestCommentRequest, ZGuestSessionQuery, ZGuestSessionRequest, ZGuestSessionView } from "@board/contracts";
+import { ZGuestCommentId, ZGuestCommentLookup, ZGuestCommentReceipt, ZGuestCommentRequest, ZGuestReportReceipt, ZGuestReportRequest, ZGuestSessionQuery, ZGuestSessionRequest, ZGuestSessionView } from "@board/contracts";
 import { BoardError } from "@board/domain";
-import { authenticateGuest, deleteGuestComment, lookupGuestComment, readGuestComment, readGuestSession, startGuestSession, submitGuestComment, guestSessionId, type GuestRequest } from "@board/services";
+import { authenticateGuest, deleteGuestComment, guestSessionId, lookupGuestComment, readGuestComment, readGuestSession, reportAsGuest, startGuestSession, submitGuestComment, type GuestRequest } from "@board/services";
 import { markCreated, publicProcedure, responseContract, router, type ApiContext } from "../trpc";
 
 const tags = ["showcase (guests)"];
@@ -73,6 +73,15 @@ export const guestRouter = router({
     .query(async ({ ctx, input }) => {
       privateAnswer(ctx);
       return readGuestComment(ctx.deps, await readerSession(ctx), input.id);
+    }),
+
+  report: publicProcedure
+    .meta({ openapi: { method: "POST", path: "/api/showcase/reports", tags, summary: "Report an article or a comment to the operators (cookie, Origin, X-CSRF-Token); hides nothing", errorResponses: [400, 403, 404, 429] } })
+    .input(ZGuestReportRequest)
+    .output(responseContract(ZGuestReportReceipt))
+    .mutation(async ({ ctx, input }) => {
+      privateAnswer(ctx);
+      return reportAsGuest(ctx.deps, await authenticateGuest(ctx.deps, guestRequest(ctx)), input);
     }),
 
   remove: publicProcedure

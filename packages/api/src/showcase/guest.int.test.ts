@@ -310,6 +310,44 @@ describe("guest comments (§4.7, §2.8)", () => {
   });
 });
 
+describe("reports from the website", () => {
+  test("a guest reports an article or a comment: recorded, one automatic review per target and day, nothing hidden", async () => {
+    const article = await publishedArticle();
+    const author = new Guest(server.baseUrl);
+    await author.start("Ada");
+    const comment = (await author.comment(article)).body;
+    const reporters = [new Guest(server.baseUrl), new Guest(server.baseUrl)];
+    for (const reporter of reporters) await reporter.start("Reader");
+    const first = await reporters[0]!.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "This looks like advertising." } });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ target_id: article.item_id, recorded: true, hides_nothing: true, automatic_review: "queued" });
+    const second = await reporters[1]!.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "Agreed." } });
+    expect(second.body.automatic_review).toBe("already_reviewed_today");
+    const onComment = await reporters[0]!.call("POST", "/api/showcase/reports", { body: { target_id: comment.comment_id, reason: "Rude." } });
+    expect(onComment.body.automatic_review).toBe("queued");
+    checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "reported" }] });
+    await server.runJobs();
+    checker.set({ outcome: "pass" });
+    const reviews = await server.app.deps.db.prisma.showcaseReportReview.findMany({ where: { revisionId: { in: [article.revision_id, comment.comment_id] } } });
+    expect(reviews.map((r) => [r.revisionId, (r.verdict as { verdict: string }).verdict]).sort()).toEqual([[article.revision_id, "checks_failed"], [comment.comment_id, "checks_failed"]].sort());
+    expect(await server.app.deps.db.prisma.showcaseReport.count({ where: { revisionId: { in: [article.revision_id, comment.comment_id] }, reporterSessionId: { not: null } } })).toBe(3);
+    expect((await publicComments(article.item_id)).map((c) => c.item_id)).toEqual([comment.comment_id]);
+    expect((await fetch(`${server.baseUrl}/api/showcase/posts/${article.item_id}`, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
+  });
+
+  test("a report needs the session, this site's Origin and CSRF, a public target and a reason", async () => {
+    const article = await publishedArticle();
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const body = { target_id: article.item_id, reason: "spam" };
+    expect((await guest.call("POST", "/api/showcase/reports", { body, csrf: null })).body.error.code).toBe("CSRF_INVALID");
+    expect((await guest.call("POST", "/api/showcase/reports", { body, origin: "https://evil.example" })).body.error.code).toBe("ORIGIN_MISMATCH");
+    expect((await guest.call("POST", "/api/showcase/reports", { body, cookie: null })).body.error.code).toBe("GUEST_SESSION_REQUIRED");
+    expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, target_id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
+    expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, reason: " " } })).status).toBe(400);
+  });
+});
+
 describe("guest limits and closed comments (§8 guest rows)", () => {
   test("per session per minute and the day's review capacity; 429 with Retry-After, the draft kept", async () => {
     // A clock held in the middle of one minute: the per-minute allowance cannot roll over mid-test.
@@ -318,7 +356,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       clock: () => held,
       checker,
       showcaseActivatedAt: new Date(),
-      limits: { guestCommentsPerSessionPerMinute: 2, guestReviewsPerDay: 3 },
+      limits: { guestCommentsPerSessionPerMinute: 2, guestReviewsPerDay: 3, guestReportsPerSessionPerDay: 1 },
       captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }),
       ownDatabase: true,
     });
@@ -343,6 +381,10 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       const capped = await second.comment(article, { text: "After the day's reviews ran out." });
       expect(capped.status).toBe(201);
       expect(capped.body).toMatchObject({ state: "capacity", published: false, text: "After the day's reviews ran out.", reasons: [{ code: "capacity" }] });
+      expect((await second.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam" } })).status).toBe(200);
+      const tooMany = await second.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam again" } });
+      expect(tooMany.status).toBe(429);
+      expect(tooMany.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "reports per guest session", limit: 1 } });
     } finally {
       await limited.close();
     }

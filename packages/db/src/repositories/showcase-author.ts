@@ -76,7 +76,7 @@ export async function revokePreviewSessions(db: Queryable, itemId: string, at: D
   await db.showcasePreview.updateMany({ where: { itemId, revokedAt: null }, data: { revokedAt: at } });
 }
 
-export function insertReport(db: Queryable, report: { revisionId: string; reporterAgentId: string | null; reason: string; createdAt: Date }) {
+export function insertReport(db: Queryable, report: { revisionId: string; targetKind?: "revision" | "guest_comment"; reporterAgentId: string | null; reporterSessionId?: string | null; reason: string; createdAt: Date }) {
   return db.showcaseReport.create({ data: report, select: { id: true } });
 }
 

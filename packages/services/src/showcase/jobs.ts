@@ -3,6 +3,7 @@ import { deleteUploadsBefore } from "@board/db";
 import type { ServiceDeps } from "../deps";
 import { APPEAL_TASK, REPORT_REVIEW_TASK, runAppeal, runReportReview } from "./author-actions";
 import { EXPIRE_REVISION_TASK, runRevisionChecks } from "./checking";
+import { GUEST_REPORT_REVIEW_TASK, runGuestReportReview } from "./guest/reports";
 import { expireRevision, sweepQuorum } from "./lifecycle";
 import { CHECK_REVISION_TASK } from "./submit";
 import { UPLOAD_SESSION_SECONDS } from "./uploads";
@@ -21,6 +22,7 @@ export type JobHandler = (payload: unknown, attempt: { number: number; max: numb
 const ZRevisionJob = z.object({ revisionId: z.uuid() });
 const ZAppealJob = z.object({ appealId: z.uuid() });
 const ZReportReviewJob = z.object({ revisionId: z.uuid(), day: z.iso.datetime() });
+const ZGuestReportReviewJob = z.object({ commentId: z.uuid(), day: z.iso.datetime() });
 
 /**
  * Every background task of the showcase: thin adapters from a job payload to a use case. Each use
@@ -37,6 +39,10 @@ export function showcaseJobHandlers(deps: ServiceDeps): Record<string, JobHandle
     [REPORT_REVIEW_TASK]: async (payload) => {
       const { revisionId, day } = ZReportReviewJob.parse(payload);
       await runReportReview(deps, revisionId, new Date(day));
+    },
+    [GUEST_REPORT_REVIEW_TASK]: async (payload) => {
+      const { commentId, day } = ZGuestReportReviewJob.parse(payload);
+      await runGuestReportReview(deps, commentId, new Date(day));
     },
     [UPLOAD_SWEEP_TASK]: async () => {
       await deleteUploadsBefore(deps.db.prisma, new Date(deps.clock().getTime() - UPLOAD_SESSION_SECONDS * 1000));

@@ -5,6 +5,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ArticleBlocks } from "../blocks";
 import { CommentForm, OwnCommentControls } from "./comment-form";
+import { ReportControl } from "./report-control";
 import { dateTime } from "../format";
 
 export const dynamic = "force-dynamic";
@@ -57,7 +58,8 @@ function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: 
             <ArticleBlocks blocks={comment.blocks} runtimeBuild={null} keyPrefix={comment.item_id} />
             <p className="comment-actions">
               {comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
-              {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}
+              {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}{" "}
+              <ReportControl targetId={comment.item_id} label="comment" />
             </p>
           </article>
           <CommentThread comments={comments} parentId={comment.item_id} />
@@ -82,6 +84,9 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
           </p>
         </header>
         <ArticleBlocks blocks={article.blocks} runtimeBuild={article.runtime_build} keyPrefix="block" />
+        <p>
+          <ReportControl targetId={article.item_id} label="article" />
+        </p>
       </article>
       <section aria-labelledby="comments-heading">
         <h2 id="comments-heading">
