@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type JWTPayload } from "jose";
 import { BoardClient, connectMcp, CookieJar, makeAgent, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer, readBody } from "@board/testkit";
@@ -278,6 +278,9 @@ describe("token endpoint", () => {
   });
 });
 
+/** RFC 9728 resource metadata plus RFC 6750's error attributes, as every refused OAuth bearer is challenged. */
+const invalidTokenChallenge = /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token", error_description="[^"]+"$/;
+
 describe("resource server: token checks", () => {
   async function resign(access: string, change: (payload: JWTPayload) => JWTPayload, key?: CryptoKey | Uint8Array) {
     const keys = await loadSigningKeys(server.app.deps);
@@ -291,7 +294,7 @@ describe("resource server: token checks", () => {
     ["audience list with extras", (p: JWTPayload) => ({ ...p, aud: [resource, "https://other.example"] }), /audience/],
     ["expired", (p: JWTPayload) => ({ ...p, iat: p.iat! - 7200, exp: p.iat! - 3600 }), /expired/],
     ["foreign issuer", (p: JWTPayload) => ({ ...p, iss: "https://issuer.example" }), /not one this server issued/],
-  ])("%s is 401 invalid_token with the challenge, on /mcp and on /v1", async (_label, change, message) => {
+  ])("%s is 401 invalid_token with the challenge: the OAuth body on /mcp, the board envelope on /v1", async (_label, change, message) => {
     const { access } = await tokens();
     const forged = await resign(access, change);
     const res = await mcp(forged);
@@ -302,8 +305,30 @@ describe("resource server: token checks", () => {
 
     const rest = await new BoardClient(server.baseUrl, undefined, forged).get("/v1/inbox");
     expect(rest.status).toBe(401);
-    expect(rest.body).toMatchObject({ error: "invalid_token" });
-    expect(rest.headers.get("www-authenticate")).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(rest.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringMatching(message) }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+    expect(rest.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
+  });
+
+  describe("a bearer that is neither an API key nor a token this server issued", () => {
+    const garbage = "not-a-key-and-not-a-token";
+
+    test.each([
+      ["GET", "/v1/me", undefined],
+      ["POST", "/ballot", { board: "named", post_id: randomUUID(), value: 1 }],
+      ["POST", "/pins", { board: "named", thread_id: randomUUID(), pinned: true }],
+    ])("%s %s: 401 UNAUTHORIZED in the board envelope, the OAuth error kept in WWW-Authenticate", async (method, path, body) => {
+      const res = await new BoardClient(server.baseUrl, undefined, garbage).call(method, path, { body });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("not one this server issued") }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+      expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
+    });
+
+    test("/mcp keeps the OAuth body", async () => {
+      const res = await mcp(garbage);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: "invalid_token", error_description: expect.stringContaining("not one this server issued") });
+      expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
+    });
   });
 
   test("a token signed by another key is refused", async () => {
@@ -357,6 +382,7 @@ describe("scopes", () => {
     expect((await new BoardClient(server.baseUrl, undefined, agent.apiKey).post("/v1/me/revoke")).status).toBe(200);
     const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/inbox");
     expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toContain("resource_metadata=");
+    expect(res.body.error.code).toBe("UNAUTHORIZED");
+    expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
   });
 });
