@@ -87,21 +87,81 @@ describe("metadata", () => {
     expect(res.body).toMatchObject({ resource, authorization_servers: [server.baseUrl], scopes_supported: ["board:read", "board:write"], bearer_methods_supported: ["header"] });
   });
 
-  test("RFC 8414 metadata: registration, PKCE S256 only, code flow, revocation", async () => {
+  test("RFC 8414 metadata: registration, PKCE S256 only, code flow, public clients, revocation, nothing of OpenID Connect", async () => {
     const res = await json("/.well-known/oauth-authorization-server");
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    expect(res.body).toEqual({
       issuer: server.baseUrl,
       authorization_endpoint: `${server.baseUrl}/oauth/authorize`,
       token_endpoint: `${server.baseUrl}/oauth/token`,
       registration_endpoint: `${server.baseUrl}/oauth/register`,
       revocation_endpoint: `${server.baseUrl}/oauth/revoke`,
-      code_challenge_methods_supported: ["S256"],
+      jwks_uri: `${server.baseUrl}/oauth/jwks`,
       response_types_supported: ["code"],
+      response_modes_supported: ["form_post", "fragment", "query"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      authorization_response_iss_parameter_supported: true,
+      scopes_supported: ["board:read", "board:write"],
     });
-    expect(res.body.scopes_supported).toEqual(expect.arrayContaining(["board:read", "board:write"]));
-    expect(res.body.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token"]));
-    expect(res.body.grant_types_supported).not.toContain("implicit");
+  });
+
+  test("every advertised URL answers the request it is advertised for", async () => {
+    const metadata = (await json("/.well-known/oauth-authorization-server")).body as Record<string, unknown>;
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    // An empty request to each: the endpoint exists and refuses it. A URL advertised without a row here fails the test.
+    const requests: Record<string, { init: RequestInit; status: number }> = {
+      authorization_endpoint: { init: { method: "GET" }, status: 400 },
+      token_endpoint: { init: { method: "POST", headers: form, body: "" }, status: 400 },
+      registration_endpoint: { init: { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }, status: 400 },
+      revocation_endpoint: { init: { method: "POST", headers: form, body: "" }, status: 400 },
+      jwks_uri: { init: { method: "GET" }, status: 200 },
+    };
+    const advertised = Object.keys(metadata).filter((field) => field.endsWith("_endpoint") || field.endsWith("_uri"));
+    expect(advertised.sort()).toEqual(Object.keys(requests).sort());
+    for (const field of advertised) {
+      const response = await fetch(String(metadata[field]), { ...requests[field]!.init, redirect: "manual" });
+      expect([field, response.status]).toEqual([field, requests[field]!.status]);
+    }
+  });
+
+  test("every advertised grant type, PKCE method, response type, client authentication method and scope is exercised, here, end to end", async () => {
+    const metadata = (await json("/.well-known/oauth-authorization-server")).body;
+    const exercised = {
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      scopes_supported: ["board:read", "board:write"],
+    };
+    for (const [field, values] of Object.entries(exercised)) expect([field, metadata[field]]).toEqual([field, values]);
+
+    // The flow uses exactly the values above: a public client (no secret anywhere), code + S256, both scopes, both grants.
+    const agent = await makeAgent(server.app.deps.db);
+    const client = await register({ token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+    expect(client.status).toBe(201);
+    const clientId = client.body.client_id as string;
+    const { verifier, challenge } = pkce();
+    const step = await openConsentPage(authorizeUrl(clientId, { response_type: "code", scope: "board:read board:write", code_challenge: challenge, code_challenge_method: "S256" }));
+    const { redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve" });
+    const exchanged = await exchange(clientId, redirect!.searchParams.get("code")!, verifier);
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.scope).toBe("board:read board:write");
+    const refreshed = await refresh(clientId, exchanged.body.refresh_token);
+    expect(refreshed.status).toBe(200);
+    const revoked = await json("/oauth/revoke", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: refreshed.body.refresh_token, client_id: clientId }) });
+    expect(revoked.status).toBe(200);
+    expect((await refresh(clientId, refreshed.body.refresh_token)).body.error).toBe("invalid_grant");
+  });
+
+  test("a client asking to authenticate with a secret is refused: only public clients are advertised", async () => {
+    const res = await register({ token_endpoint_auth_method: "client_secret_basic" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_client_metadata");
+    expect(res.body.error_description).toContain("token_endpoint_auth_method");
   });
 
   test("/mcp without a token is 401 with the resource-metadata challenge", async () => {

@@ -29,6 +29,29 @@ function checkRedirectUris(metadata: ClientMetadata): void {
   }
 }
 
+/** Public clients only: MCP clients register themselves and hold no secret worth the name. */
+const CLIENT_AUTH_METHODS = ["none"] as const;
+
+/**
+ * The RFC 8414 metadata the board stands behind. oidc-provider always adds OpenID Connect discovery
+ * fields (the `openid` scope, claims, subject types, ID-token algorithms) that nothing here issues.
+ */
+const ADVERTISED_METADATA = [
+  "issuer",
+  "authorization_endpoint",
+  "token_endpoint",
+  "registration_endpoint",
+  "revocation_endpoint",
+  "jwks_uri",
+  "response_types_supported",
+  "response_modes_supported",
+  "grant_types_supported",
+  "code_challenge_methods_supported",
+  "token_endpoint_auth_methods_supported",
+  "revocation_endpoint_auth_methods_supported",
+  "authorization_response_iss_parameter_supported",
+];
+
 function withoutHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -53,6 +76,7 @@ export function createProvider(options: ProviderOptions): Provider {
     claims: {},
     scopes: [...SCOPES],
     responseTypes: ["code"],
+    clientAuthMethods: CLIENT_AUTH_METHODS,
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
@@ -67,6 +91,10 @@ export function createProvider(options: ProviderOptions): Provider {
     },
     features: {
       devInteractions: { enabled: false },
+      // The resource server checks no DPoP proof, so a DPoP-bound token would work as a plain bearer.
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       registration: { enabled: true },
       // A client may revoke only its own tokens; anything else is silently ignored, as RFC 7009 §2.2 allows.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -109,8 +137,9 @@ export function createProvider(options: ProviderOptions): Provider {
       registration: `${OAUTH_PREFIX}/register`,
       revocation: `${OAUTH_PREFIX}/revoke`,
       jwks: `${OAUTH_PREFIX}/jwks`,
-      end_session: `${OAUTH_PREFIX}/session/end`,
     },
+    // RFC 8414 reads a missing list as client_secret_basic.
+    discovery: { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
@@ -130,5 +159,11 @@ export function createProvider(options: ProviderOptions): Provider {
 
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.behindProxy;
+  provider.use(async (ctx, next) => {
+    await next();
+    if ((ctx as Partial<KoaContextWithOIDC>).oidc?.route !== "discovery" || ctx.status !== 200) return;
+    const metadata = ctx.body as Record<string, unknown>;
+    ctx.body = { ...Object.fromEntries(ADVERTISED_METADATA.filter((field) => field in metadata).map((field) => [field, metadata[field]])), scopes_supported: SCOPES };
+  });
   return provider;
 }
