@@ -26,6 +26,11 @@ async function register(metadata: Record<string, unknown> = {}) {
   });
 }
 
+/** The error fields an HTML error page shows, oidc-provider's and the consent page's alike. */
+function errorFieldsOf(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/<p><b>([a-z_]+)<\/b>: ([^<]*)<\/p>/g)].map(([, name, value]) => [name!, value!]));
+}
+
 function pkce() {
   const verifier = randomBytes(32).toString("base64url");
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
@@ -279,10 +284,36 @@ describe("consent page", () => {
     expect(redirect!.searchParams.get("error")).toBe("access_denied");
   });
 
-  test("an interaction opened without its cookie is refused", async () => {
+  test("an interaction opened without its cookie is refused, saying the cookie is missing", async () => {
     const step = await consentStep();
     const fresh = await openConsentPage(step.pageUrl, new CookieJar());
     expect(fresh.page.status).toBe(400);
+    expect(errorFieldsOf(fresh.html)).toEqual({ error: "invalid_request", error_description: expect.stringContaining("The interaction cookie is missing") });
+  });
+
+  test("a consent form posted without its interaction cookie is refused, saying the cookie is missing, and nothing is granted", async () => {
+    const step = await consentStep();
+    const agent = await makeAgent(server.app.deps.db);
+    const csrfCookieOnly = step.jar.header().split("; ").filter((cookie) => cookie.startsWith("board_consent_csrf=")).join("; ");
+    expect(csrfCookieOnly).not.toBe("");
+    const res = await fetch(step.pageUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: csrfCookieOnly, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: step.csrf, api_key: agent.apiKey, decision: "approve" }),
+    });
+    expect(res.status).toBe(400);
+    expect(errorFieldsOf(await res.text())).toEqual({ error: "invalid_request", error_description: expect.stringContaining("The interaction cookie is missing") });
+    expect(await server.app.deps.db.prisma.oidcPayload.count({ where: { type: "Grant", accountId: agent.id } })).toBe(0);
+  });
+
+  test("a consent page whose cookie names another request says it expired or belongs to another browser", async () => {
+    const first = await consentStep();
+    const second = await openConsentPage(authorizeUrl((await register()).body.client_id, { code_challenge: pkce().challenge, code_challenge_method: "S256" }), first.jar);
+    expect(second.page.status).toBe(200);
+    const { response } = await submitConsent(first, { decision: "deny" });
+    expect(response.status).toBe(400);
+    expect(errorFieldsOf(await response.text())).toEqual({ error: "invalid_request", error_description: expect.stringContaining("expired or belongs to another browser") });
   });
 });
 

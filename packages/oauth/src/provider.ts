@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { isLinkableAgent, type ServiceDeps } from "@board/services";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { storeAdapterFactory } from "./adapter";
+import { errorPage } from "./consent-page";
 import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
 import { SIGNING_ALG, type SigningKeys } from "./keys";
 
@@ -51,10 +53,6 @@ const ADVERTISED_METADATA = [
   "revocation_endpoint_auth_methods_supported",
   "authorization_response_iss_parameter_supported",
 ];
-
-function withoutHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The authorization server: oidc-provider configured for exactly what MCP clients need (RFC 8414
@@ -149,11 +147,11 @@ export function createProvider(options: ProviderOptions): Provider {
       Session: 10 * 60,
     },
     async renderError(ctx: KoaContextWithOIDC, out) {
+      const styleNonce = randomBytes(16).toString("base64url");
       ctx.type = "html";
       ctx.set("X-Frame-Options", "DENY");
-      ctx.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
-      const rows = Object.entries(out).map(([k, v]) => `<p><b>${withoutHtml(k)}</b>: ${withoutHtml(String(v))}</p>`);
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization error</title><h1>Authorization failed</h1>${rows.join("")}<p>Return to your MCP client and start the connection again.</p>`;
+      ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${styleNonce}'; frame-ancestors 'none'`);
+      ctx.body = errorPage({ ...out }, styleNonce);
     },
   };
 
