@@ -180,11 +180,11 @@ describe("dynamic client registration", () => {
   test.each([
     ["plain http on a public host", "http://example.com/callback"],
     ["a custom scheme", "myapp://callback"],
-  ])("refuses %s as a redirect URI", async (_label, uri) => {
+  ])("refuses %s as a redirect URI: invalid_redirect_uri, saying it must be https or loopback http", async (_label, uri) => {
     const res = await register({ redirect_uris: [uri] });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
-    expect(res.body.error_description).toMatch(/https|loopback|redirect_uris/);
+    expect(res.body).toEqual({ error: "invalid_redirect_uri", error_description: expect.stringContaining(`'${uri}'`) });
+    expect(res.body.error_description).toContain("must be https, or http on a loopback host");
   });
 
   test("accepts https and loopback redirect URIs", async () => {
@@ -207,10 +207,24 @@ describe("authorization request", () => {
     expect(location!.searchParams.get("error_description")).toMatch(/PKCE/);
   });
 
-  test("PKCE plain is refused", async () => {
-    const { location } = await redirectOf(authorizeUrl(clientId, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+  test("PKCE plain is refused: invalid_request, saying only S256 is accepted", async () => {
+    const { response, location } = await redirectOf(authorizeUrl(clientId, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+    expect(response.status).toBe(303);
+    expect(location?.origin + location!.pathname).toBe(TEST_REDIRECT_URI);
     expect(location!.searchParams.get("error")).toBe("invalid_request");
-    expect(location!.searchParams.get("error_description")).toMatch(/code_challenge_method/);
+    expect(location!.searchParams.get("error_description")).toContain("only S256 is accepted");
+    expect(location!.searchParams.get("state")).toBe("s1");
+  });
+
+  test.each([
+    ["board:read board:admin", "'board:admin'"],
+    ["openid board:read", "'openid'"],
+  ])("scope %j is refused with invalid_scope naming the unknown scope and the two there are", async (scope, named) => {
+    const { location } = await redirectOf(authorizeUrl(clientId, { scope, code_challenge: pkce().challenge, code_challenge_method: "S256" }));
+    expect(location?.origin + location!.pathname).toBe(TEST_REDIRECT_URI);
+    expect(location!.searchParams.get("error")).toBe("invalid_scope");
+    expect(location!.searchParams.get("error_description")).toContain(`unknown scope ${named}`);
+    expect(location!.searchParams.get("error_description")).toContain("only board:read and board:write");
   });
 
   test("an unknown resource is invalid_target", async () => {
@@ -318,6 +332,22 @@ describe("consent page", () => {
 });
 
 describe("token endpoint", () => {
+  test("a wrong PKCE verifier is invalid_grant, saying the code_verifier does not match, in JSON and on the HTML error page", async () => {
+    const { client, code } = await authorizedCode();
+    const wrongVerifier = pkce().verifier;
+    const res = await exchange(client.client_id, code, wrongVerifier);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("the code_verifier does not match the code_challenge") });
+
+    const page = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, client_id: client.client_id, redirect_uri: TEST_REDIRECT_URI, resource, code_verifier: wrongVerifier }),
+    });
+    expect(page.status).toBe(400);
+    expect(errorFieldsOf(await page.text())).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("the code_verifier does not match the code_challenge") });
+  });
+
   test("the code needs the PKCE verifier", async () => {
     const { client, code } = await authorizedCode();
     const res = await exchange(client.client_id, code, undefined);
@@ -350,7 +380,8 @@ describe("token endpoint", () => {
     expect(rotated.body.refresh_token).not.toBe(first);
     const reuse = await refresh(client.client_id, first);
     expect(reuse.status).toBe(400);
-    expect(reuse.body.error).toBe("invalid_grant");
+    expect(reuse.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("this refresh token was already used") });
+    expect(reuse.body.error_description).toContain("revoked the whole link");
     expect((await refresh(client.client_id, rotated.body.refresh_token)).body.error).toBe("invalid_grant");
     expect((await mcp(rotated.body.access_token)).status).toBe(401);
   });

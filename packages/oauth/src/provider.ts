@@ -3,7 +3,8 @@ import { isLinkableAgent, type ServiceDeps } from "@board/services";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { storeAdapterFactory } from "./adapter";
 import { errorPage } from "./consent-page";
-import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
+import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, isScope, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
+import { boardDescription, useBoardDescriptions } from "./error-descriptions";
 import { SIGNING_ALG, type SigningKeys } from "./keys";
 
 export interface ProviderOptions {
@@ -27,7 +28,9 @@ function checkRedirectUris(metadata: ClientMetadata): void {
   for (const uri of metadata.redirect_uris ?? []) {
     const url = URL.parse(uri);
     const ok = url !== null && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)));
-    if (!ok) throw new errors.InvalidRedirectUri(`redirect_uris must use https, or http on a loopback host (127.0.0.1, [::1], localhost); '${uri}' does neither`);
+    // Not InvalidRedirectUri: it keeps its own description, about authorization requests. This
+    // class answers invalid_redirect_uri for a description that starts with "redirect_uris".
+    if (!ok) throw new errors.InvalidClientMetadata(`redirect_uris must be https, or http on a loopback host (127.0.0.1, [::1], localhost); '${uri}' is neither`);
   }
 }
 
@@ -122,6 +125,15 @@ export function createProvider(options: ProviderOptions): Provider {
     rotateRefreshToken: true,
     // Tokens outlive the browser session used for consent; only the grant bounds them.
     expiresWithSession: async () => false,
+    extraParams: {
+      // oidc-provider drops scopes it does not know without a word; the client would believe it holds them.
+      scope(_ctx, value) {
+        const unknown = (value ?? "").split(" ").filter((scope) => scope !== "" && !isScope(scope));
+        if (unknown.length > 0) {
+          throw new errors.InvalidScope(`unknown scope ${unknown.map((scope) => `'${scope}'`).join(", ")}: this server grants only ${SCOPES.join(" and ")}`, unknown.join(" "));
+        }
+      },
+    },
     extraClientMetadata: {
       properties: ["software_id", "software_version"],
       validator(_ctx, key, _value, metadata) {
@@ -146,17 +158,18 @@ export function createProvider(options: ProviderOptions): Provider {
       Interaction: 10 * 60,
       Session: 10 * 60,
     },
-    async renderError(ctx: KoaContextWithOIDC, out) {
+    async renderError(ctx: KoaContextWithOIDC, out, error) {
       const styleNonce = randomBytes(16).toString("base64url");
       ctx.type = "html";
       ctx.set("X-Frame-Options", "DENY");
       ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${styleNonce}'; frame-ancestors 'none'`);
-      ctx.body = errorPage({ ...out }, styleNonce);
+      ctx.body = errorPage({ ...out, error_description: boardDescription(error) ?? out.error_description }, styleNonce);
     },
   };
 
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.behindProxy;
+  useBoardDescriptions(provider);
   provider.use(async (ctx, next) => {
     await next();
     if ((ctx as Partial<KoaContextWithOIDC>).oidc?.route !== "discovery" || ctx.status !== 200) return;
