@@ -91,10 +91,7 @@ export function createApp(options: ApiAppOptions): App {
     limiters,
     logger,
     trustedProxyHops: options.trustedProxyHops,
-    verifyAccessToken: (token, network) => {
-      if (!oauth.verifier) throw new Error("OAuth is not configured");
-      return oauth.verifier(token, network);
-    },
+    accessTokenVerifier: () => oauth.verifier,
     oauthChallenge: () => oauth.challenge?.() ?? "Bearer",
   });
   const mounted: RequestHandler[] = [];

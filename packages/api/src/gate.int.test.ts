@@ -54,6 +54,12 @@ describe("required headers (§4.1)", () => {
     expect(res.status).toBe(401);
   });
 
+  test("without an authorization server, a bearer that is no API key is 401 UNAUTHORIZED, not a server error", async () => {
+    const res = await new BoardClient(server.baseUrl, undefined, "not-an-api-key").get("/v1/me");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: "The bearer token is not a valid API key." }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+  });
+
   test.each([["api_key"], ["token"], ["access_token"]])("credentials in the query string (%s) are refused", async (name) => {
     const res = await agent.get(`/v1/me?${name}=${agent.apiKey}`);
     expect(res.status).toBe(400);

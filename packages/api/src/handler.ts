@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf } from "@board/domain";
-import { databaseUnavailable, findOAuthAdmissionError, isDatabaseUnavailable, looksLikeApiKey, OAuthAdmissionError, type ServiceDeps } from "@board/services";
+import { databaseUnavailable, findOAuthAdmissionError, isDatabaseUnavailable, looksLikeApiKey, OAuthAdmissionError, unauthorized, type ServiceDeps } from "@board/services";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
@@ -18,7 +18,8 @@ export interface ApiHandlerOptions {
   limiters: WindowLimiters;
   logger: Logger;
   trustedProxyHops: number;
-  verifyAccessToken?: AccessTokenVerifier | null;
+  /** The OAuth access-token verifier once the authorization server is mounted; until then only API keys are valid. */
+  accessTokenVerifier?: () => AccessTokenVerifier | null;
   /** Adds WWW-Authenticate to OAuth-capable 401s (set once the authorization server is mounted). */
   oauthChallenge?: (() => string) | null;
 }
@@ -133,7 +134,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
         body = parseJsonObject(await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname)));
       }
 
-      const ctx: ApiContext = { deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.verifyAccessToken ?? null };
+      const ctx: ApiContext = { deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.accessTokenVerifier?.() ?? null };
       const data = await dispatch(ctx, request.method, request.url, body);
       const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
       return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
@@ -142,7 +143,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     }
   }
 
-  /** RFC 6750 admission failures of an OAuth token keep the OAuth shape: `{error, error_description}` plus the challenge. */
+  /** RFC 6750 admission failures of an OAuth bearer (tRPC wraps thrown errors in `cause`); a board INSUFFICIENT_SCOPE counts as one. */
   function admissionFailure(error: unknown): OAuthAdmissionError | null {
     const admission = findOAuthAdmissionError(error);
     if (admission) return admission;
@@ -152,21 +153,31 @@ export function createApiHandler(options: ApiHandlerOptions) {
     return new OAuthAdmissionError("insufficient_scope", boardError.message, required === "board:read" || required === "board:write" ? required : undefined);
   }
 
+  /** The server's `Bearer resource_metadata="..."` challenge with RFC 6750's error attributes added. */
+  function challengeFor(admission: OAuthAdmissionError): string {
+    const base = options.oauthChallenge?.() ?? "Bearer";
+    return /^Bearer\s*$/.test(base) ? `Bearer ${admission.challengeParams()}` : `${base}, ${admission.challengeParams()}`;
+  }
+
+  /**
+   * A refused OAuth bearer: a 401 is the board envelope, as everywhere on these surfaces (an agent
+   * sending X-Agent-Protocol reads one error shape, and a garbled API key is no OAuth token), with
+   * RFC 6750's `error="invalid_token"` in the challenge, where OAuth clients read it. A missing
+   * scope (403) keeps the OAuth body.
+   */
   function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], oauthBearer: boolean): GateResponse {
+    const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
     const admission = oauthBearer ? admissionFailure(error) : null;
-    if (admission) {
-      const base = options.oauthChallenge?.() ?? "Bearer";
-      const challenge = /^Bearer\s*$/.test(base) ? `Bearer ${admission.challengeParams()}` : `${base}, ${admission.challengeParams()}`;
-      return jsonResponse(admission.status, admission.body(), { ...rateLimitHeaders(outcomes), "WWW-Authenticate": challenge });
+    if (admission?.code === "insufficient_scope") {
+      return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
     }
-    let { boardError, unexpected } = toBoardError(error);
+    let { boardError, unexpected } = admission ? { boardError: unauthorized(admission.message), unexpected: false } : toBoardError(error);
     if (unexpected && isDatabaseUnavailable(error instanceof Error && error.cause ? error.cause : error)) {
       boardError = databaseUnavailable();
       unexpected = false;
     }
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
-    const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
-    if (boardError.code === "UNAUTHORIZED" && oauthBearer && options.oauthChallenge) headers["WWW-Authenticate"] = options.oauthChallenge();
+    if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(admission ?? new OAuthAdmissionError("invalid_token", boardError.message));
     return errorResponse(deps.publicUrl, boardError, headers);
   }
 

@@ -52,3 +52,12 @@ ${clientUri}
 export function messagePage(title: string, message: string, styleNonce: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style nonce="${styleNonce}">${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
 }
+
+/** An authorization that cannot go on: the error fields as they would reach the client, and what to do next. */
+export function errorPage(out: Record<string, string | undefined>, styleNonce: string): string {
+  const rows = Object.entries(out)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `<p><b>${escapeHtml(name)}</b>: ${escapeHtml(value!)}</p>`)
+    .join("");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorization failed</title><style nonce="${styleNonce}">${STYLE}</style></head><body><main><h1>Authorization failed</h1>${rows}<p>Return to your MCP client and start the connection again.</p></main></body></html>`;
+}

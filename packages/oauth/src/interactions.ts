@@ -3,8 +3,9 @@ import type http from "node:http";
 import { BoardError } from "@board/domain";
 import { authenticateApiKey, type ServiceDeps } from "@board/services";
 import type Provider from "oidc-provider";
+import { errors } from "oidc-provider";
 import { INTERACTION_PREFIX, isScope } from "./constants";
-import { consentPage, messagePage } from "./consent-page";
+import { consentPage, errorPage, messagePage } from "./consent-page";
 
 const CSRF_COOKIE = "board_consent_csrf";
 const MAX_FORM_BYTES = 4096;
@@ -70,7 +71,7 @@ export function createInteractionHandler(options: InteractionOptions) {
   /** The interaction cookie names the pending request; the URL must name the same one. */
   async function detailsFor(req: http.IncomingMessage, res: http.ServerResponse, uid: string) {
     const details = await provider.interactionDetails(req, res);
-    if (details.uid !== uid) throw Object.assign(new Error("interaction mismatch"), { name: "SessionNotFound" });
+    if (details.uid !== uid) throw new errors.SessionNotFound("the interaction cookie names another authorization request than this page");
     return details;
   }
 
@@ -143,8 +144,13 @@ export function createInteractionHandler(options: InteractionOptions) {
       if (req.method === "POST") return await decide(req, res, uid);
       res.writeHead(405, { Allow: "GET, POST" }).end();
     } catch (error) {
-      if ((error as { name?: string }).name !== "SessionNotFound") throw error;
-      fail(res, 400, "This authorization request expired", "Start the connection again from your MCP client; authorization requests last ten minutes and work only in the browser that started them.");
+      if (!(error instanceof errors.SessionNotFound)) throw error;
+      const description =
+        cookieValue(req, provider.cookieName("interaction")) === null
+          ? "The interaction cookie is missing: this browser did not start this authorization request, or it does not send this server's cookies. Start it from your MCP client in a browser that keeps cookies for this site."
+          : "This authorization request expired or belongs to another browser: requests last ten minutes and work only in the browser that started them.";
+      const nonce = randomBytes(16).toString("base64url");
+      send(res, 400, errorPage({ error: error.error, error_description: description }, nonce), nonce, null);
     }
   };
 }

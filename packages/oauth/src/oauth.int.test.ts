@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type JWTPayload } from "jose";
 import { BoardClient, connectMcp, CookieJar, makeAgent, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer, readBody } from "@board/testkit";
@@ -24,6 +24,11 @@ async function register(metadata: Record<string, unknown> = {}) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ client_name: "Negative test client", redirect_uris: [TEST_REDIRECT_URI], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], ...metadata }),
   });
+}
+
+/** The error fields an HTML error page shows, oidc-provider's and the consent page's alike. */
+function errorFieldsOf(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/<p><b>([a-z_]+)<\/b>: ([^<]*)<\/p>/g)].map(([, name, value]) => [name!, value!]));
 }
 
 function pkce() {
@@ -87,21 +92,81 @@ describe("metadata", () => {
     expect(res.body).toMatchObject({ resource, authorization_servers: [server.baseUrl], scopes_supported: ["board:read", "board:write"], bearer_methods_supported: ["header"] });
   });
 
-  test("RFC 8414 metadata: registration, PKCE S256 only, code flow, revocation", async () => {
+  test("RFC 8414 metadata: registration, PKCE S256 only, code flow, public clients, revocation, nothing of OpenID Connect", async () => {
     const res = await json("/.well-known/oauth-authorization-server");
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    expect(res.body).toEqual({
       issuer: server.baseUrl,
       authorization_endpoint: `${server.baseUrl}/oauth/authorize`,
       token_endpoint: `${server.baseUrl}/oauth/token`,
       registration_endpoint: `${server.baseUrl}/oauth/register`,
       revocation_endpoint: `${server.baseUrl}/oauth/revoke`,
-      code_challenge_methods_supported: ["S256"],
+      jwks_uri: `${server.baseUrl}/oauth/jwks`,
       response_types_supported: ["code"],
+      response_modes_supported: ["form_post", "fragment", "query"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      authorization_response_iss_parameter_supported: true,
+      scopes_supported: ["board:read", "board:write"],
     });
-    expect(res.body.scopes_supported).toEqual(expect.arrayContaining(["board:read", "board:write"]));
-    expect(res.body.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token"]));
-    expect(res.body.grant_types_supported).not.toContain("implicit");
+  });
+
+  test("every advertised URL answers the request it is advertised for", async () => {
+    const metadata = (await json("/.well-known/oauth-authorization-server")).body as Record<string, unknown>;
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    // An empty request to each: the endpoint exists and refuses it. A URL advertised without a row here fails the test.
+    const requests: Record<string, { init: RequestInit; status: number }> = {
+      authorization_endpoint: { init: { method: "GET" }, status: 400 },
+      token_endpoint: { init: { method: "POST", headers: form, body: "" }, status: 400 },
+      registration_endpoint: { init: { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }, status: 400 },
+      revocation_endpoint: { init: { method: "POST", headers: form, body: "" }, status: 400 },
+      jwks_uri: { init: { method: "GET" }, status: 200 },
+    };
+    const advertised = Object.keys(metadata).filter((field) => field.endsWith("_endpoint") || field.endsWith("_uri"));
+    expect(advertised.sort()).toEqual(Object.keys(requests).sort());
+    for (const field of advertised) {
+      const response = await fetch(String(metadata[field]), { ...requests[field]!.init, redirect: "manual" });
+      expect([field, response.status]).toEqual([field, requests[field]!.status]);
+    }
+  });
+
+  test("every advertised grant type, PKCE method, response type, client authentication method and scope is exercised, here, end to end", async () => {
+    const metadata = (await json("/.well-known/oauth-authorization-server")).body;
+    const exercised = {
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      scopes_supported: ["board:read", "board:write"],
+    };
+    for (const [field, values] of Object.entries(exercised)) expect([field, metadata[field]]).toEqual([field, values]);
+
+    // The flow uses exactly the values above: a public client (no secret anywhere), code + S256, both scopes, both grants.
+    const agent = await makeAgent(server.app.deps.db);
+    const client = await register({ token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] });
+    expect(client.status).toBe(201);
+    const clientId = client.body.client_id as string;
+    const { verifier, challenge } = pkce();
+    const step = await openConsentPage(authorizeUrl(clientId, { response_type: "code", scope: "board:read board:write", code_challenge: challenge, code_challenge_method: "S256" }));
+    const { redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve" });
+    const exchanged = await exchange(clientId, redirect!.searchParams.get("code")!, verifier);
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.scope).toBe("board:read board:write");
+    const refreshed = await refresh(clientId, exchanged.body.refresh_token);
+    expect(refreshed.status).toBe(200);
+    const revoked = await json("/oauth/revoke", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: refreshed.body.refresh_token, client_id: clientId }) });
+    expect(revoked.status).toBe(200);
+    expect((await refresh(clientId, refreshed.body.refresh_token)).body.error).toBe("invalid_grant");
+  });
+
+  test("a client asking to authenticate with a secret is refused: only public clients are advertised", async () => {
+    const res = await register({ token_endpoint_auth_method: "client_secret_basic" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_client_metadata");
+    expect(res.body.error_description).toContain("token_endpoint_auth_method");
   });
 
   test("/mcp without a token is 401 with the resource-metadata challenge", async () => {
@@ -115,11 +180,11 @@ describe("dynamic client registration", () => {
   test.each([
     ["plain http on a public host", "http://example.com/callback"],
     ["a custom scheme", "myapp://callback"],
-  ])("refuses %s as a redirect URI", async (_label, uri) => {
+  ])("refuses %s as a redirect URI: invalid_redirect_uri, saying it must be https or loopback http", async (_label, uri) => {
     const res = await register({ redirect_uris: [uri] });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
-    expect(res.body.error_description).toMatch(/https|loopback|redirect_uris/);
+    expect(res.body).toEqual({ error: "invalid_redirect_uri", error_description: expect.stringContaining(`'${uri}'`) });
+    expect(res.body.error_description).toContain("must be https, or http on a loopback host");
   });
 
   test("accepts https and loopback redirect URIs", async () => {
@@ -142,10 +207,24 @@ describe("authorization request", () => {
     expect(location!.searchParams.get("error_description")).toMatch(/PKCE/);
   });
 
-  test("PKCE plain is refused", async () => {
-    const { location } = await redirectOf(authorizeUrl(clientId, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+  test("PKCE plain is refused: invalid_request, saying only S256 is accepted", async () => {
+    const { response, location } = await redirectOf(authorizeUrl(clientId, { code_challenge: "a".repeat(43), code_challenge_method: "plain" }));
+    expect(response.status).toBe(303);
+    expect(location?.origin + location!.pathname).toBe(TEST_REDIRECT_URI);
     expect(location!.searchParams.get("error")).toBe("invalid_request");
-    expect(location!.searchParams.get("error_description")).toMatch(/code_challenge_method/);
+    expect(location!.searchParams.get("error_description")).toContain("only S256 is accepted");
+    expect(location!.searchParams.get("state")).toBe("s1");
+  });
+
+  test.each([
+    ["board:read board:admin", "'board:admin'"],
+    ["openid board:read", "'openid'"],
+  ])("scope %j is refused with invalid_scope naming the unknown scope and the two there are", async (scope, named) => {
+    const { location } = await redirectOf(authorizeUrl(clientId, { scope, code_challenge: pkce().challenge, code_challenge_method: "S256" }));
+    expect(location?.origin + location!.pathname).toBe(TEST_REDIRECT_URI);
+    expect(location!.searchParams.get("error")).toBe("invalid_scope");
+    expect(location!.searchParams.get("error_description")).toContain(`unknown scope ${named}`);
+    expect(location!.searchParams.get("error_description")).toContain("only board:read and board:write");
   });
 
   test("an unknown resource is invalid_target", async () => {
@@ -219,14 +298,56 @@ describe("consent page", () => {
     expect(redirect!.searchParams.get("error")).toBe("access_denied");
   });
 
-  test("an interaction opened without its cookie is refused", async () => {
+  test("an interaction opened without its cookie is refused, saying the cookie is missing", async () => {
     const step = await consentStep();
     const fresh = await openConsentPage(step.pageUrl, new CookieJar());
     expect(fresh.page.status).toBe(400);
+    expect(errorFieldsOf(fresh.html)).toEqual({ error: "invalid_request", error_description: expect.stringContaining("The interaction cookie is missing") });
+  });
+
+  test("a consent form posted without its interaction cookie is refused, saying the cookie is missing, and nothing is granted", async () => {
+    const step = await consentStep();
+    const agent = await makeAgent(server.app.deps.db);
+    const csrfCookieOnly = step.jar.header().split("; ").filter((cookie) => cookie.startsWith("board_consent_csrf=")).join("; ");
+    expect(csrfCookieOnly).not.toBe("");
+    const res = await fetch(step.pageUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: csrfCookieOnly, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: step.csrf, api_key: agent.apiKey, decision: "approve" }),
+    });
+    expect(res.status).toBe(400);
+    expect(errorFieldsOf(await res.text())).toEqual({ error: "invalid_request", error_description: expect.stringContaining("The interaction cookie is missing") });
+    expect(await server.app.deps.db.prisma.oidcPayload.count({ where: { type: "Grant", accountId: agent.id } })).toBe(0);
+  });
+
+  test("a consent page whose cookie names another request says it expired or belongs to another browser", async () => {
+    const first = await consentStep();
+    const second = await openConsentPage(authorizeUrl((await register()).body.client_id, { code_challenge: pkce().challenge, code_challenge_method: "S256" }), first.jar);
+    expect(second.page.status).toBe(200);
+    const { response } = await submitConsent(first, { decision: "deny" });
+    expect(response.status).toBe(400);
+    expect(errorFieldsOf(await response.text())).toEqual({ error: "invalid_request", error_description: expect.stringContaining("expired or belongs to another browser") });
   });
 });
 
 describe("token endpoint", () => {
+  test("a wrong PKCE verifier is invalid_grant, saying the code_verifier does not match, in JSON and on the HTML error page", async () => {
+    const { client, code } = await authorizedCode();
+    const wrongVerifier = pkce().verifier;
+    const res = await exchange(client.client_id, code, wrongVerifier);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("the code_verifier does not match the code_challenge") });
+
+    const page = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code, client_id: client.client_id, redirect_uri: TEST_REDIRECT_URI, resource, code_verifier: wrongVerifier }),
+    });
+    expect(page.status).toBe(400);
+    expect(errorFieldsOf(await page.text())).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("the code_verifier does not match the code_challenge") });
+  });
+
   test("the code needs the PKCE verifier", async () => {
     const { client, code } = await authorizedCode();
     const res = await exchange(client.client_id, code, undefined);
@@ -259,7 +380,8 @@ describe("token endpoint", () => {
     expect(rotated.body.refresh_token).not.toBe(first);
     const reuse = await refresh(client.client_id, first);
     expect(reuse.status).toBe(400);
-    expect(reuse.body.error).toBe("invalid_grant");
+    expect(reuse.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("this refresh token was already used") });
+    expect(reuse.body.error_description).toContain("revoked the whole link");
     expect((await refresh(client.client_id, rotated.body.refresh_token)).body.error).toBe("invalid_grant");
     expect((await mcp(rotated.body.access_token)).status).toBe(401);
   });
@@ -278,6 +400,9 @@ describe("token endpoint", () => {
   });
 });
 
+/** RFC 9728 resource metadata plus RFC 6750's error attributes, as every refused OAuth bearer is challenged. */
+const invalidTokenChallenge = /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token", error_description="[^"]+"$/;
+
 describe("resource server: token checks", () => {
   async function resign(access: string, change: (payload: JWTPayload) => JWTPayload, key?: CryptoKey | Uint8Array) {
     const keys = await loadSigningKeys(server.app.deps);
@@ -291,7 +416,7 @@ describe("resource server: token checks", () => {
     ["audience list with extras", (p: JWTPayload) => ({ ...p, aud: [resource, "https://other.example"] }), /audience/],
     ["expired", (p: JWTPayload) => ({ ...p, iat: p.iat! - 7200, exp: p.iat! - 3600 }), /expired/],
     ["foreign issuer", (p: JWTPayload) => ({ ...p, iss: "https://issuer.example" }), /not one this server issued/],
-  ])("%s is 401 invalid_token with the challenge, on /mcp and on /v1", async (_label, change, message) => {
+  ])("%s is 401 invalid_token with the challenge: the OAuth body on /mcp, the board envelope on /v1", async (_label, change, message) => {
     const { access } = await tokens();
     const forged = await resign(access, change);
     const res = await mcp(forged);
@@ -302,8 +427,30 @@ describe("resource server: token checks", () => {
 
     const rest = await new BoardClient(server.baseUrl, undefined, forged).get("/v1/inbox");
     expect(rest.status).toBe(401);
-    expect(rest.body).toMatchObject({ error: "invalid_token" });
-    expect(rest.headers.get("www-authenticate")).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(rest.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringMatching(message) }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+    expect(rest.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
+  });
+
+  describe("a bearer that is neither an API key nor a token this server issued", () => {
+    const garbage = "not-a-key-and-not-a-token";
+
+    test.each([
+      ["GET", "/v1/me", undefined],
+      ["POST", "/ballot", { board: "named", post_id: randomUUID(), value: 1 }],
+      ["POST", "/pins", { board: "named", thread_id: randomUUID(), pinned: true }],
+    ])("%s %s: 401 UNAUTHORIZED in the board envelope, the OAuth error kept in WWW-Authenticate", async (method, path, body) => {
+      const res = await new BoardClient(server.baseUrl, undefined, garbage).call(method, path, { body });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("not one this server issued") }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+      expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
+    });
+
+    test("/mcp keeps the OAuth body", async () => {
+      const res = await mcp(garbage);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: "invalid_token", error_description: expect.stringContaining("not one this server issued") });
+      expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
+    });
   });
 
   test("a token signed by another key is refused", async () => {
@@ -357,6 +504,7 @@ describe("scopes", () => {
     expect((await new BoardClient(server.baseUrl, undefined, agent.apiKey).post("/v1/me/revoke")).status).toBe(200);
     const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/inbox");
     expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toContain("resource_metadata=");
+    expect(res.body.error.code).toBe("UNAUTHORIZED");
+    expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
   });
 });

@@ -1,7 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { isLinkableAgent, type ServiceDeps } from "@board/services";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { storeAdapterFactory } from "./adapter";
-import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
+import { errorPage } from "./consent-page";
+import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, isScope, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
+import { boardDescription, useBoardDescriptions } from "./error-descriptions";
 import { SIGNING_ALG, type SigningKeys } from "./keys";
 
 export interface ProviderOptions {
@@ -25,13 +28,34 @@ function checkRedirectUris(metadata: ClientMetadata): void {
   for (const uri of metadata.redirect_uris ?? []) {
     const url = URL.parse(uri);
     const ok = url !== null && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)));
-    if (!ok) throw new errors.InvalidRedirectUri(`redirect_uris must use https, or http on a loopback host (127.0.0.1, [::1], localhost); '${uri}' does neither`);
+    // Not InvalidRedirectUri: it keeps its own description, about authorization requests. This
+    // class answers invalid_redirect_uri for a description that starts with "redirect_uris".
+    if (!ok) throw new errors.InvalidClientMetadata(`redirect_uris must be https, or http on a loopback host (127.0.0.1, [::1], localhost); '${uri}' is neither`);
   }
 }
 
-function withoutHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/** Public clients only: MCP clients register themselves and hold no secret worth the name. */
+const CLIENT_AUTH_METHODS = ["none"] as const;
+
+/**
+ * The RFC 8414 metadata the board stands behind. oidc-provider always adds OpenID Connect discovery
+ * fields (the `openid` scope, claims, subject types, ID-token algorithms) that nothing here issues.
+ */
+const ADVERTISED_METADATA = [
+  "issuer",
+  "authorization_endpoint",
+  "token_endpoint",
+  "registration_endpoint",
+  "revocation_endpoint",
+  "jwks_uri",
+  "response_types_supported",
+  "response_modes_supported",
+  "grant_types_supported",
+  "code_challenge_methods_supported",
+  "token_endpoint_auth_methods_supported",
+  "revocation_endpoint_auth_methods_supported",
+  "authorization_response_iss_parameter_supported",
+];
 
 /**
  * The authorization server: oidc-provider configured for exactly what MCP clients need (RFC 8414
@@ -53,6 +77,7 @@ export function createProvider(options: ProviderOptions): Provider {
     claims: {},
     scopes: [...SCOPES],
     responseTypes: ["code"],
+    clientAuthMethods: CLIENT_AUTH_METHODS,
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
@@ -67,6 +92,10 @@ export function createProvider(options: ProviderOptions): Provider {
     },
     features: {
       devInteractions: { enabled: false },
+      // The resource server checks no DPoP proof, so a DPoP-bound token would work as a plain bearer.
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
       registration: { enabled: true },
       // A client may revoke only its own tokens; anything else is silently ignored, as RFC 7009 §2.2 allows.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
@@ -96,6 +125,15 @@ export function createProvider(options: ProviderOptions): Provider {
     rotateRefreshToken: true,
     // Tokens outlive the browser session used for consent; only the grant bounds them.
     expiresWithSession: async () => false,
+    extraParams: {
+      // oidc-provider drops scopes it does not know without a word; the client would believe it holds them.
+      scope(_ctx, value) {
+        const unknown = (value ?? "").split(" ").filter((scope) => scope !== "" && !isScope(scope));
+        if (unknown.length > 0) {
+          throw new errors.InvalidScope(`unknown scope ${unknown.map((scope) => `'${scope}'`).join(", ")}: this server grants only ${SCOPES.join(" and ")}`, unknown.join(" "));
+        }
+      },
+    },
     extraClientMetadata: {
       properties: ["software_id", "software_version"],
       validator(_ctx, key, _value, metadata) {
@@ -109,8 +147,9 @@ export function createProvider(options: ProviderOptions): Provider {
       registration: `${OAUTH_PREFIX}/register`,
       revocation: `${OAUTH_PREFIX}/revoke`,
       jwks: `${OAUTH_PREFIX}/jwks`,
-      end_session: `${OAUTH_PREFIX}/session/end`,
     },
+    // RFC 8414 reads a missing list as client_secret_basic.
+    discovery: { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS },
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
@@ -119,16 +158,23 @@ export function createProvider(options: ProviderOptions): Provider {
       Interaction: 10 * 60,
       Session: 10 * 60,
     },
-    async renderError(ctx: KoaContextWithOIDC, out) {
+    async renderError(ctx: KoaContextWithOIDC, out, error) {
+      const styleNonce = randomBytes(16).toString("base64url");
       ctx.type = "html";
       ctx.set("X-Frame-Options", "DENY");
-      ctx.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
-      const rows = Object.entries(out).map(([k, v]) => `<p><b>${withoutHtml(k)}</b>: ${withoutHtml(String(v))}</p>`);
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization error</title><h1>Authorization failed</h1>${rows.join("")}<p>Return to your MCP client and start the connection again.</p>`;
+      ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${styleNonce}'; frame-ancestors 'none'`);
+      ctx.body = errorPage({ ...out, error_description: boardDescription(error) ?? out.error_description }, styleNonce);
     },
   };
 
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.behindProxy;
+  useBoardDescriptions(provider);
+  provider.use(async (ctx, next) => {
+    await next();
+    if ((ctx as Partial<KoaContextWithOIDC>).oidc?.route !== "discovery" || ctx.status !== 200) return;
+    const metadata = ctx.body as Record<string, unknown>;
+    ctx.body = { ...Object.fromEntries(ADVERTISED_METADATA.filter((field) => field in metadata).map((field) => [field, metadata[field]])), scopes_supported: SCOPES };
+  });
   return provider;
 }

@@ -3,8 +3,9 @@ import type { OAuthScope } from "../deps";
 export type OAuthAdmissionCode = "invalid_token" | "insufficient_scope";
 
 /**
- * An OAuth access token refused at the door (RFC 6750 §3.1). Transports render it as
- * `{error, error_description}` with a `WWW-Authenticate: Bearer` challenge, not the board envelope.
+ * An OAuth access token refused at the door (RFC 6750 §3.1). Every transport puts it in a
+ * `WWW-Authenticate: Bearer` challenge; /mcp answers `{error, error_description}`, the REST gate the
+ * board envelope for a 401 and the OAuth body for a 403.
  */
 export class OAuthAdmissionError extends Error {
   constructor(
