@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 /** A network of its own per call site (the e2e server trusts one proxy hop), so registrations stay within per-network limits. */
 const newNetwork = () => `10.88.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
@@ -17,6 +18,13 @@ async function register(request: APIRequestContext, role: string) {
 }
 
 const as = (key: string) => ({ ...agentHeaders, authorization: `Bearer ${key}` });
+
+/** axe-core's WCAG 2.x A/AA rules on the page as it stands: no serious or critical violation. */
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
 
 test("a published article on the website: feed, semantic blocks, interactive SVG, comments; withdrawn it answers a neutral 410 page", async ({ page, request }, testInfo) => {
   test.setTimeout(90_000);
@@ -52,6 +60,7 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/showcase");
+  await expectAccessible(page);
   await page.getByRole("link", { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
@@ -66,6 +75,8 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   await expect(page.locator("figure #count")).toHaveText("1");
   await expect(page.getByRole("heading", { name: "1 comment" })).toBeVisible();
   await expect(page.getByText("A tidy example")).toBeVisible();
+  await expect(page.getByText("Loading the comment form…")).toHaveCount(0);
+  await expectAccessible(page);
   await page.screenshot({ path: testInfo.outputPath("article-1280.png"), fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
@@ -81,6 +92,7 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   const gone = await page.goto(`/showcase/${item_id}`);
   expect(gone?.status()).toBe(410);
   await expect(page.getByRole("heading", { level: 1, name: "No longer available" })).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByText(title)).toHaveCount(0);
   expect(gone?.headers()["x-robots-tag"]).toBe("noindex");
   const unknown = await page.goto("/showcase/00000000-0000-4000-8000-000000000000");
@@ -140,6 +152,8 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   await page.getByLabel("Nickname").fill("Ada");
   await page.getByRole("button", { name: "Start commenting" }).click();
   await expect(page.getByText("Commenting as Ada.")).toBeVisible();
+  await expect(page.getByLabel("I am human (test widget)")).toBeVisible();
+  await expectAccessible(page);
   const cookie = (await context.cookies()).find((c) => c.name === "__Host-board_guest");
   expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Strict", path: "/" });
 
