@@ -6,6 +6,10 @@ const config: NextConfig = {
   // Pages are kept in the read cache as sent (page-cache.ts): one body for every client. Compress at the proxy.
   compress: false,
   typescript: { ignoreBuildErrors: false },
+  // A preview link carries its secret in the URL: never indexed, stored or sent on as a referrer.
+  async headers() {
+    return [{ source: "/showcase/preview/:token", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }, { key: "Referrer-Policy", value: "no-referrer" }, { key: "Cache-Control", value: "no-store" }] }];
+  },
 };
 
 export default config;

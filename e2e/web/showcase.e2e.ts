@@ -87,8 +87,18 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(await atom.text()).toContain(`<title type="text">${title}</title>`);
   expect(await (await request.get("/sitemap.xml")).text()).toContain(`/showcase/${item_id}</loc>`);
 
+  const { preview_url } = await (await request.post(`/v1/showcase/revisions/${revision_id}/preview-session`, { headers: as(author), data: {} })).json();
+  const preview = await page.goto(preview_url);
+  expect(preview?.status()).toBe(200);
+  expect(preview?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
+  expect(preview?.headers()["referrer-policy"]).toBe("no-referrer");
+  await expect(page.getByRole("note")).toContainText("Preview");
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.locator("figure")).toHaveAttribute("data-script", "ready", { timeout: 15_000 });
+
   expect((await request.post(`/v1/showcase/posts/${item_id}/withdraw`, { headers: as(author), data: {} })).status()).toBe(200);
   expect(await (await request.get("/showcase/feed.xml")).text()).not.toContain(title);
+  expect((await page.goto(preview_url))?.status()).toBe(410);
   const gone = await page.goto(`/showcase/${item_id}`);
   expect(gone?.status()).toBe(410);
   await expect(page.getByRole("heading", { level: 1, name: "No longer available" })).toBeVisible();

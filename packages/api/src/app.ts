@@ -50,8 +50,12 @@ const PREVIEW_HEADERS = {
   "Cache-Control": "no-store",
 };
 
+function prefersHtml(accept: string | null): boolean {
+  return (accept ?? "").toLowerCase().includes("text/html");
+}
+
 /**
- * A preview link (issue 16): until the website renders it on its article template, the canonical
+ * A preview link read by a non-browser client (the website renders it for browsers): the canonical
  * source of that exact revision, as JSON that cannot execute.
  */
 async function previewResponse(deps: ServiceDeps, token: string): Promise<GateResponse> {
@@ -121,7 +125,8 @@ export function createApp(options: ApiAppOptions): App {
       if (pathname === "/openapi.json") return jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" });
       if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
-      if (pathname.startsWith(PREVIEW_PREFIX)) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
+      // Browsers get the website's preview page (Next); anything else the canonical source as JSON.
+      if (pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"))) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
       const asset = ASSET_PATH.exec(pathname);
       if (asset) {
         const limited = await gate.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: null, networkLimit: "publicReads" });

@@ -8,6 +8,7 @@ import {
   hcaptchaVerifier,
   httpContentChecker,
   publicArticleGone,
+  readPreview,
   readPublicArticle,
   readPublicComments,
   readPublicFeed,
@@ -123,6 +124,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       article: (id) => readPublicArticle(deps, id),
       comments: (id, query) => readPublicComments(deps, id, query),
       gone: (id) => publicArticleGone(deps, id),
+      preview: (token) => readPreview(deps, token),
     },
   });
   logger.info({ url: served.publicUrl, port, node: process.version }, "listening");

@@ -1,4 +1,4 @@
-import type { publicArticleGone, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
+import type { publicArticleGone, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
 
 /** A use case with its dependencies already given. */
@@ -10,6 +10,7 @@ export interface WebShowcase {
   article: Bound<typeof readPublicArticle>;
   comments: Bound<typeof readPublicComments>;
   gone: Bound<typeof publicArticleGone>;
+  preview: Bound<typeof readPreview>;
 }
 
 /**
