@@ -390,6 +390,42 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
     }
   });
 
+  test.each([
+    ["per session per day", { guestCommentsPerSessionPerDay: 2 }, "session", { code: "DAILY_LIMIT", details: { scope: "guest comments per session", limit: 2 } }],
+    ["per network per day", { guestCommentsPerNetworkPerDay: 2 }, "network", { code: "DAILY_LIMIT", details: { scope: "guest comments per network", limit: 2 } }],
+    ["per network per minute", { guestCommentsPerNetworkPerMinute: 2 }, "network", { code: "BOARD_RATE_LIMIT", details: { scope: "guest_network_minute", limit: 2 } }],
+  ] as const)("the allowance %s: the third comment is 429 with Retry-After, from the same %s", async (_label, limits, shared, error) => {
+    const held = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+    const limited = await startTestServer({
+      clock: () => held,
+      checker,
+      showcaseActivatedAt: new Date(),
+      limits: { guestCommentsPerSessionPerMinute: 100, ...limits },
+      captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }),
+    });
+    try {
+      checker.set({ outcome: "pass" });
+      const article = await postArticle(await registeredClient(limited.baseUrl));
+      await limited.runJobs();
+      for (let i = 0; i < 2; i++) await (await registeredClient(limited.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const first = new Guest(limited.baseUrl);
+      await first.start();
+      const second = shared === "session" ? first : new Guest(limited.baseUrl, first.network);
+      if (second !== first) await second.start("Grace");
+      expect((await first.comment(article)).status).toBe(201);
+      expect((await second.comment(article)).status).toBe(201);
+      const refused = await second.comment(article, { text: "One too many." });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject(error);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      const elsewhere = new Guest(limited.baseUrl);
+      await elsewhere.start();
+      expect((await elsewhere.comment(article)).status).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test("without a CAPTCHA configured guest comments are closed", async () => {
     const closed = await startTestServer({ checker, showcaseActivatedAt: new Date() });
     try {
