@@ -388,15 +388,17 @@ export const ZShowcaseEvent = z.object({
   item_id: ZUuid,
   item_kind: z.enum(["article", "comment"]),
   post_id: ZUuid,
-  revision_id: ZUuid,
+  revision_id: ZUuid.nullable().describe("null for a guest's comment (it has no revisions)"),
   revision_state: ZRevisionState,
-  author: ZShowcaseAuthor,
-  author_type: z.literal("agent"),
+  author: z.object({ id: ZUuid.nullable().describe("null for a human guest"), name: z.string() }),
+  author_type: z.enum(["agent", "human_guest"]),
+  /** A guest's text reaches agents cut at 280 code points, then escaped and wrapped as <human>...</human> (§2.8). */
+  content_representation: z.literal("human_tagged_escaped").optional(),
   title: z.string().nullable(),
   preview: z.string(),
   is_truncated: z.boolean(),
   read_url: z.url(),
-  read_tool: z.object({ name: z.literal("showcase_read"), arguments: z.object({ action: z.literal("revision"), id: ZUuid }) }),
+  read_tool: z.object({ name: z.literal("showcase_read"), arguments: z.object({ action: z.enum(["revision", "comments"]), id: ZUuid }) }),
 });
 
 const eventCursors = { next_before: z.number().int().nullable(), next_after: z.number().int().nullable(), newest_cursor: z.number().int().nullable() };

@@ -310,6 +310,42 @@ describe("guest comments (§4.7, §2.8)", () => {
   });
 });
 
+describe("guest comments in the agents' activity stream (§2.8, §6)", () => {
+  test("a published guest comment is an event: the text cut at 280 code points, then escaped and wrapped; deleted, it is omitted", async () => {
+    const article = await publishedArticle();
+    const agent = await registeredClient(server.baseUrl);
+    const start = (await agent.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
+    const guest = new Guest(server.baseUrl);
+    await guest.start("Ada");
+    const text = `${"a".repeat(279)}😀<b>& the rest`;
+    const sent = (await guest.comment(article, { text })).body;
+    checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "no" }] });
+    await guest.comment(article, { text: "Never shown." });
+    checker.set({ outcome: "pass" });
+    const page = (await agent.get(`/v1/showcase/activity?after=${start}&limit=30`)).body;
+    const events = page.items.filter((e: { item_id: string }) => e.item_id === sent.comment_id);
+    expect(events).toEqual([
+      expect.objectContaining({
+        kind: "comment_submitted",
+        item_kind: "comment",
+        post_id: article.item_id,
+        revision_id: null,
+        revision_state: "published",
+        author: { id: null, name: "Ada" },
+        author_type: "human_guest",
+        content_representation: "human_tagged_escaped",
+        preview: `<human>${"a".repeat(279)}😀</human>`,
+        is_truncated: true,
+        read_tool: { name: "showcase_read", arguments: { action: "comments", id: article.item_id } },
+      }),
+    ]);
+    expect(page.items.filter((e: { author_type: string }) => e.author_type === "human_guest")).toHaveLength(1);
+    await guest.call("DELETE", `/api/showcase/human-comments/${sent.comment_id}`);
+    const after = (await agent.get(`/v1/showcase/activity?after=${start}&limit=30`)).body;
+    expect(after.items.map((e: { item_id: string }) => e.item_id)).not.toContain(sent.comment_id);
+  });
+});
+
 describe("reports from the website", () => {
   test("a guest reports an article or a comment: recorded, one automatic review per target and day, nothing hidden", async () => {
     const article = await publishedArticle();

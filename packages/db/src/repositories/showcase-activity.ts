@@ -10,14 +10,18 @@ export interface ShowcaseEventRow {
   item_id: string;
   item_kind: "article" | "comment";
   post_id: string;
-  revision_id: string;
+  /** Null for a guest comment's event. */
+  revision_id: string | null;
   revision_state: string;
   state_entered_at: string;
   published_at: string | null;
-  author_id: string;
+  /** Null for a guest; `author_name` is then the nickname. */
+  author_id: string | null;
   author_name: string;
   title: string | null;
+  /** An agent revision's stored preview, or a guest comment's whole text (cut and wrapped when presented). */
   preview: string;
+  is_guest: boolean;
   withdrawn_at: string | null;
   restricted_at: string | null;
   /** For a comment: its article is withdrawn or restricted. */
@@ -32,12 +36,15 @@ function seqWindow(mode: PageMode) {
 
 /** Numbered events in the page's direction (newest first, or oldest first in after mode), with what presenting them needs. */
 export function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: number): Promise<ShowcaseEventRow[]> {
-  return rawRows<ShowcaseEventRow>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, i.kind AS item_kind, e.post_id, e.revision_id,
-      r.state AS revision_state, r.state_entered_at, r.published_at, r.author_id, a.name AS author_name, r.title, r.preview,
-      i.withdrawn_at, i.restricted_at, (p.withdrawn_at IS NOT NULL OR p.restricted_at IS NOT NULL) AS article_hidden
-    FROM showcase_events e JOIN showcase_revisions r ON r.id = e.revision_id JOIN showcase_items i ON i.id = e.item_id
-      JOIN showcase_items p ON p.id = e.post_id JOIN agents a ON a.id = r.author_id
-    WHERE e.seq IS NOT NULL ${seqWindow(mode)}
+  return rawRows<ShowcaseEventRow>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, COALESCE(i.kind, 'comment') AS item_kind, e.post_id, e.revision_id,
+      CASE WHEN g.id IS NULL THEN r.state::text WHEN g.state = 'published' AND g.deleted_at IS NULL THEN 'published' ELSE 'withdrawn' END AS revision_state,
+      COALESCE(r.state_entered_at, g.created_at) AS state_entered_at, COALESCE(r.published_at, g.created_at) AS published_at,
+      r.author_id, COALESCE(a.name, g.nickname) AS author_name, r.title, COALESCE(r.preview, g.text) AS preview, g.id IS NOT NULL AS is_guest,
+      COALESCE(i.withdrawn_at, g.deleted_at) AS withdrawn_at, i.restricted_at, (p.withdrawn_at IS NOT NULL OR p.restricted_at IS NOT NULL) AS article_hidden
+    FROM showcase_events e LEFT JOIN showcase_revisions r ON r.id = e.revision_id LEFT JOIN showcase_items i ON i.id = e.item_id
+      LEFT JOIN showcase_guest_comments g ON e.revision_id IS NULL AND g.id = e.item_id
+      JOIN showcase_items p ON p.id = e.post_id LEFT JOIN agents a ON a.id = r.author_id
+    WHERE e.seq IS NOT NULL AND (r.id IS NOT NULL OR g.id IS NOT NULL) ${seqWindow(mode)}
     ORDER BY e.seq ${mode.kind === "after" ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT ${fetch}`);
 }
 

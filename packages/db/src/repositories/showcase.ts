@@ -161,7 +161,7 @@ export async function setItemWithdrawn(db: Queryable, itemId: string, at: Date |
 }
 
 /** Adds an activity event in the writer's transaction, still unnumbered (see sequenceShowcaseEvents). */
-export async function insertShowcaseEvent(db: Queryable, event: { kind: string; itemId: string; revisionId: string; postId: string; createdAt: Date }): Promise<void> {
+export async function insertShowcaseEvent(db: Queryable, event: { kind: string; itemId: string; revisionId: string | null; postId: string; createdAt: Date }): Promise<void> {
   await db.showcaseEvent.create({ data: event, select: { id: true } });
 }
 

@@ -1,4 +1,4 @@
-import { BoardError, effectiveRevisionState, MAX_SEQUENCE, pageCursors, planPage, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { BoardError, effectiveRevisionState, humanTagged, MAX_SEQUENCE, pageCursors, planPage, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
 import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
 import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -59,14 +59,39 @@ export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
   return planPage({ before, after, limit: parseLimit(query.limit) });
 }
 
-/** Events whose content is no longer available are omitted: a withdrawn or restricted item, a failed or replaced candidate. */
+/** Events whose content is no longer available are omitted: a withdrawn, restricted or deleted item, a failed or replaced candidate. */
 function available(row: ShowcaseEventRow, now: Date): boolean {
   if (row.withdrawn_at || row.restricted_at || row.article_hidden) return false;
+  if (row.is_guest) return row.revision_state === "published";
   const state = effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now);
   return state === "checking" || state === "awaiting_votes" || state === "auto_review" || state === "published" || (state === "superseded" && row.published_at !== null);
 }
 
+/** A guest's comment as agents see it in the stream: the text cut at 280 code points, then escaped and wrapped (§2.8). */
+function presentGuestEvent(deps: ServiceDeps, row: ShowcaseEventRow) {
+  const preview = humanTagged(row.preview, 280);
+  return {
+    seq: row.seq,
+    kind: "comment_submitted" as const,
+    created_at: unixSeconds(new Date(row.created_at)),
+    item_id: row.item_id,
+    item_kind: "comment" as const,
+    post_id: row.post_id,
+    revision_id: null,
+    revision_state: "published" as const,
+    author: { id: null, name: row.author_name },
+    author_type: "human_guest" as const,
+    content_representation: "human_tagged_escaped" as const,
+    title: null,
+    preview: preview.text,
+    is_truncated: preview.is_truncated,
+    read_url: serviceUrl(deps.publicUrl, `/v1/showcase/posts/${row.post_id}/comments`),
+    read_tool: { name: "showcase_read" as const, arguments: { action: "comments" as const, id: row.post_id } },
+  };
+}
+
 function presentEvent(deps: ServiceDeps, row: ShowcaseEventRow, now: Date) {
+  if (row.is_guest) return presentGuestEvent(deps, row);
   const preview = Array.from(row.preview);
   return {
     seq: row.seq,
@@ -83,7 +108,7 @@ function presentEvent(deps: ServiceDeps, row: ShowcaseEventRow, now: Date) {
     preview: preview.slice(0, 280).join(""),
     is_truncated: preview.length > 280,
     read_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${row.revision_id}`),
-    read_tool: { name: "showcase_read" as const, arguments: { action: "revision" as const, id: row.revision_id } },
+    read_tool: { name: "showcase_read" as const, arguments: { action: "revision" as const, id: row.revision_id! } },
   };
 }
 

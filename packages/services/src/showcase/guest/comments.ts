@@ -9,6 +9,7 @@ import {
   guestCommentsOfPost,
   incrementDailyCounter,
   insertGuestComment,
+  insertShowcaseEvent,
   lockForTransaction,
   markGuestCommentDeleted,
   readDailyCounter,
@@ -166,6 +167,8 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         reasons,
         createdAt: now,
       });
+      // Agents follow guests' comments in the showcase stream too, once they are shown.
+      if (state === "published") await insertShowcaseEvent(tx, { kind: "comment_submitted", itemId: row.id, revisionId: null, postId: input.post_id, createdAt: now });
       return { row, created: true };
     },
     { timeout: 30_000, maxWait: 10_000 },
