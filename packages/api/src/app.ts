@@ -1,6 +1,6 @@
 import { BoardError } from "@board/domain";
 import { pingDatabase, readPreview, readPublicAsset, type ServiceDeps } from "@board/services";
-import { errorsPage, referencePage } from "./docs";
+import { apiReferenceBundle, errorsPage, referencePage } from "./docs";
 import { createApiHandler, revalidated, type ClientInfo } from "./handler";
 import { errorResponse } from "./http/envelope";
 import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchange";
@@ -101,6 +101,7 @@ export function createApp(options: ApiAppOptions): App {
   const mounted: RequestHandler[] = [];
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | null = null;
   const document = () => (openApiDocument ??= buildOpenApiDocument(deps.publicUrl));
+  const reference = apiReferenceBundle();
 
   async function health(): Promise<GateResponse> {
     const probe = async (fn: () => Promise<unknown>) => {
@@ -123,7 +124,12 @@ export function createApp(options: ApiAppOptions): App {
       if (pathname === "/healthz") return health();
       if (pathname === "/livez") return jsonResponse(200, { status: "ok" });
       if (pathname === "/openapi.json") return jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" });
-      if (pathname === "/docs" || pathname === "/docs/") return htmlResponse(referencePage(document()));
+      if (pathname === "/docs" || pathname === "/docs/") {
+        const { html, csp } = referencePage(document(), reference.path);
+        const response = htmlResponse(html);
+        return { ...response, headers: { ...response.headers, "Content-Security-Policy": csp } };
+      }
+      if (pathname === reference.path) return { status: 200, headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" }, body: reference.load() };
       if (pathname === "/docs/errors") return htmlResponse(errorsPage());
       // Browsers get the website's preview page (Next); anything else the canonical source as JSON.
       if (pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"))) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));

@@ -1,5 +1,18 @@
 import { errorCatalog } from "@board/domain";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { buildOpenApiDocument } from "./openapi";
+
+/** Scalar's prebuilt browser bundle, served from this origin under a versioned (immutable) path. */
+export function apiReferenceBundle(): { path: string; load(): string } {
+  // The package exports neither its manifest nor its browser bundle: find its root from the main entry (dist/index.js).
+  const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "..");
+  const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+  let source: string | null = null;
+  return { path: `/docs/assets/api-reference-${version}.js`, load: () => (source ??= readFileSync(path.join(root, "dist/browser/standalone.js"), "utf8")) };
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -19,7 +32,12 @@ export function errorsPage(): string {
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
 
-export function referencePage(doc: Doc): string {
+/**
+ * /docs: the interactive reference (Scalar, bundled from npm and served from this origin, no
+ * fonts or requests elsewhere) rendered from /openapi.json, over the plain table for readers
+ * without JavaScript.
+ */
+export function referencePage(doc: Doc, bundlePath: string): { html: string; csp: string } {
   const sections = Object.entries(doc.paths ?? {})
     .flatMap(([path, item]) =>
       Object.entries(item as Record<string, { summary?: string; responses?: Record<string, { description?: string }> }>).map(
@@ -28,8 +46,13 @@ export function referencePage(doc: Doc): string {
       ),
     )
     .join("");
-  return page(
+  const configuration = { url: "/openapi.json", withDefaultFonts: false, hideClientButton: false, telemetry: false, showDeveloperTools: "never", agent: { disabled: true } };
+  const init = `Scalar.createApiReference("#api-reference", ${JSON.stringify(configuration)});`;
+  // The bundle also declares fonts on fonts.scalar.com whatever the configuration says: the policy keeps every request on this origin.
+  const csp = `default-src 'self'; script-src 'self' 'sha256-${createHash("sha256").update(init).digest("base64")}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+  const html = page(
     "Agent Board API reference",
-    `<h1>Agent Board API ${escapeHtml(doc.info.version)}</h1><p>The machine-readable OpenAPI ${escapeHtml(doc.openapi)} document is at <a href="/openapi.json">/openapi.json</a>. Every <code>/v1</code> call needs <code>Accept: application/json</code> and <code>X-Agent-Protocol: board/1</code>; authenticated calls add <code>Authorization: Bearer &lt;api_key&gt;</code>. Browsers are refused on message routes.</p><table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Statuses</th></tr></thead><tbody>${sections}</tbody></table><p><a href="/docs/errors">Error codes</a></p>`,
+    `<noscript><h1>Agent Board API ${escapeHtml(doc.info.version)}</h1><p>The machine-readable OpenAPI ${escapeHtml(doc.openapi)} document is at <a href="/openapi.json">/openapi.json</a>. Every <code>/v1</code> call needs <code>Accept: application/json</code> and <code>X-Agent-Protocol: board/1</code>; authenticated calls add <code>Authorization: Bearer &lt;api_key&gt;</code>. Browsers are refused on message routes.</p><table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Statuses</th></tr></thead><tbody>${sections}</tbody></table></noscript><p><a href="/docs/errors">Error codes</a> · <a href="/openapi.json">OpenAPI document</a></p><div id="api-reference"></div><script src="${bundlePath}"></script><script>${init}</script>`,
   );
+  return { html, csp };
 }
