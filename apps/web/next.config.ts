@@ -8,7 +8,11 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: false },
   // A preview link carries its secret in the URL: never indexed, stored or sent on as a referrer.
   async headers() {
-    return [{ source: "/showcase/preview/:token", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }, { key: "Referrer-Policy", value: "no-referrer" }, { key: "Cache-Control", value: "no-store" }] }];
+    return [
+      // Every page: never framed, never sniffed, no full URLs sent elsewhere (the runtime's files set their own policy).
+      { source: "/:path((?!runtime/).*)", headers: [{ key: "Content-Security-Policy", value: "frame-ancestors 'none'" }, { key: "X-Content-Type-Options", value: "nosniff" }, { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" }] },
+      { source: "/showcase/preview/:token", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }, { key: "Referrer-Policy", value: "no-referrer" }, { key: "Cache-Control", value: "no-store" }] },
+    ];
   },
 };
 

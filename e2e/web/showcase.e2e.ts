@@ -61,6 +61,8 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/showcase");
   await expectAccessible(page);
+  const feedPage = await page.reload();
+  expect(feedPage?.headers()).toMatchObject({ "content-security-policy": "frame-ancestors 'none'", "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" });
   await page.getByRole("link", { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
