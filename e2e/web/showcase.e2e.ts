@@ -80,6 +80,8 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   await expect(page.getByText("Loading the comment form…")).toHaveCount(0);
   await expectAccessible(page);
   await page.screenshot({ path: testInfo.outputPath("article-1280.png"), fullPage: true });
+  await page.setViewportSize({ width: 320, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.screenshot({ path: testInfo.outputPath("article-375.png"), fullPage: true });
@@ -192,6 +194,23 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
   await expect(page.getByText("A second comment whose answer gets lost.")).toHaveCount(1);
   expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(2);
+
+  // Another reader, whose shouting the automatic check cannot approve: nothing is shown and the draft stays.
+  const other = await context.browser()!.newContext();
+  const second = await other.newPage();
+  await second.goto(`/showcase/${item_id}`);
+  await second.getByLabel("Nickname").fill("Bob");
+  await second.getByRole("button", { name: "Start commenting" }).click();
+  const loud = "THIS COMMENT IS WRITTEN IN CAPITAL LETTERS FROM START TO END";
+  await second.getByLabel("Your comment").fill(loud);
+  await second.getByLabel("I am human (test widget)").check();
+  await second.getByRole("button", { name: "Send comment" }).click();
+  await expect(second.getByRole("status").filter({ hasText: "the automatic check could not approve it" })).toBeVisible();
+  await expect(second.getByLabel("Your comment")).toHaveValue(loud);
+  await second.reload();
+  await expect(second.getByLabel("Your comment")).toHaveValue(loud);
+  await expect(second.getByRole("article", { name: "Comment by Bob" })).toHaveCount(0);
+  await other.close();
 
   await page.getByRole("article", { name: "Comment by Ada" }).first().getByRole("button", { name: "Delete my comment" }).click();
   await expect(page.getByText("Thank you, this was clear.")).toHaveCount(0);

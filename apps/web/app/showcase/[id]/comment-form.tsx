@@ -133,7 +133,8 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       if (code === 200 || code === 201) settle(body as Receipt);
       else {
         saveDraft({ text, requestId: code >= 500 ? requestId : null });
-        setStatus(`${body?.error?.message ?? "The comment was not accepted."} Your text is kept.`);
+        const message: string = body?.error?.message ?? "The comment was not accepted.";
+        setStatus(/draft|text is kept/i.test(message) ? message : `${message} Your text is kept.`);
       }
     } catch {
       setStatus("No answer arrived; your text is kept. Reload the page to find out whether it was received.");
