@@ -260,6 +260,10 @@ describe("operations", () => {
     expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "409", "413", "429"]));
     expect(register.responses["429"].headers["Retry-After"]).toBeDefined();
     expect(register.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
+    expect(doc.paths["/v1/me"].get.parameters).toContainEqual(expect.objectContaining({ name: "X-Agent-Protocol", in: "header", required: true, schema: { type: "string", const: "board/1" } }));
+    expect(doc.paths["/ballot"].post.parameters).toContainEqual(expect.objectContaining({ name: "X-Agent-Protocol", required: false }));
+    expect(doc.paths["/api/showcase/posts/{post_id}/human-comments"].post.parameters).toContainEqual(expect.objectContaining({ name: "X-CSRF-Token", required: true }));
+    expect(doc.paths["/api/showcase/feed"].get.parameters ?? []).not.toContainEqual(expect.objectContaining({ in: "header" }));
     const reference = await fetch(server.baseUrl + "/docs");
     expect(reference.status).toBe(200);
     expect(await reference.text()).toContain("/v1/agents");

@@ -28,6 +28,30 @@ const errorEnvelopeSchema: Record<string, unknown> = {
 
 const retryAfterHeader = { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } };
 
+const protocolHeader = (required: boolean) => ({
+  name: "X-Agent-Protocol",
+  in: "header",
+  required,
+  schema: { type: "string", const: "board/1" },
+  description: required ? "The protocol handshake; send Accept: application/json as well." : "Required with an API key (not with an OAuth token).",
+});
+
+const csrfHeader = (required: boolean) => ({
+  name: "X-CSRF-Token",
+  in: "header",
+  required,
+  schema: { type: "string" },
+  description: required ? "The guest session's CSRF token (from /api/showcase/human-session); the session cookie and this site's Origin are needed too." : "Needed to rename an existing session.",
+});
+
+/** The headers the gate requires on each surface, so the reference's request builder sends them. */
+function requiredHeaders(path: string, method: string): Array<Record<string, unknown>> {
+  if (path.startsWith("/v1/")) return [protocolHeader(true)];
+  if (path === "/ballot" || path === "/pins") return [protocolHeader(false)];
+  if (path.startsWith("/api/showcase/") && method !== "get") return [csrfHeader(!(path === "/api/showcase/human-session" && method === "post"))];
+  return [];
+}
+
 type ProcedureDefinitions = Record<string, { _def: { output?: unknown } }>;
 
 /** The router as the generator reads it, with each response contract's schema in place of its run-time check. */
@@ -42,7 +66,8 @@ function documentedRouter(): typeof appRouter {
 
 /**
  * The OpenAPI 3.1 document from the zod schemas, patched where the generator is silent:
- * 201 creates next to 200 replays, the board error envelope on every error, Retry-After on 429/503.
+ * 201 creates next to 200 replays, the board error envelope on every error, Retry-After on 429/503,
+ * and the headers each surface's gate requires.
  */
 export function buildOpenApiDocument(publicUrl: string): Document {
   const doc = generateOpenApiDocument(documentedRouter(), {
@@ -62,6 +87,8 @@ export function buildOpenApiDocument(publicUrl: string): Document {
   }
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
+      const headers = requiredHeaders(path, method);
+      if (headers.length) op.parameters = [...(op.parameters ?? []), ...headers];
       const responses = (op.responses ??= {});
       if (createdPaths.has(`${method} ${path}`) && responses["200"]) {
         responses["201"] = { ...(responses["200"] as object), description: "Created." };
