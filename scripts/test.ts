@@ -80,8 +80,9 @@ async function e2eSuite(databaseUrl: string) {
     return results.push({ name: "e2e (build)", passed: 0, failed: 1, skipped: 0 });
   }
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const captcha = await startHcaptchaStub("127.0.0.1");
+  // localhost is a secure context for the browser, so the Secure guest cookie is really exercised.
+  const baseUrl = `http://localhost:${port}`;
+  const captcha = await startHcaptchaStub("localhost");
   const server = spawn("pnpm", ["exec", "tsx", "apps/web/server.ts"], {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "inherit"],
