@@ -9,8 +9,8 @@ const config: NextConfig = {
   // A preview link carries its secret in the URL: never indexed, stored or sent on as a referrer.
   async headers() {
     return [
-      // Every page: never framed, never sniffed, no full URLs sent elsewhere (the runtime's files set their own policy).
-      { source: "/:path((?!runtime/).*)", headers: [{ key: "Content-Security-Policy", value: "frame-ancestors 'none'" }, { key: "X-Content-Type-Options", value: "nosniff" }, { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" }] },
+      // Every page: never sniffed, no full URLs sent elsewhere (the policy with its nonce comes from page-policy.ts).
+      { source: "/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }, { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" }] },
       { source: "/showcase/preview/:token", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }, { key: "Referrer-Policy", value: "no-referrer" }, { key: "Cache-Control", value: "no-store" }] },
     ];
   },

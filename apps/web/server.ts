@@ -2,6 +2,7 @@ import { loadConfig, startBoard } from "@board/app";
 import next from "next";
 import { answerGoneArticle } from "./gone-page";
 import { answerFromPageCache } from "./page-cache";
+import { applyPagePolicy } from "./page-policy";
 
 /**
  * One Node process serves everything: the API surfaces through the app's own handler (no Next
@@ -15,6 +16,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const board = await startBoard(config, {
     fallback: async (req, res) => {
       if (await answerGoneArticle(req, res)) return;
+      applyPagePolicy(req, res);
       if (await answerFromPageCache(board.app.deps, req, res, () => nextHandler(req, res))) return;
       await nextHandler(req, res);
     },

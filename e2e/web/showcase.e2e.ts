@@ -58,11 +58,16 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(comment.status()).toBe(202);
   await expect.poll(async () => (await (await request.get(`/api/showcase/posts/${item_id}`)).json()).comment_count, { timeout: 30_000 }).toBe(1);
 
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) refused.push(message.text());
+  });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/showcase");
   await expectAccessible(page);
   const feedPage = await page.reload();
-  expect(feedPage?.headers()).toMatchObject({ "content-security-policy": "frame-ancestors 'none'", "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" });
+  expect(feedPage?.headers()).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" });
+  expect(feedPage?.headers()["content-security-policy"]).toMatch(/script-src 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic' 'wasm-unsafe-eval'.*frame-ancestors 'none'/);
   await page.getByRole("link", { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
@@ -86,6 +91,7 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.screenshot({ path: testInfo.outputPath("article-375.png"), fullPage: true });
 
+  expect(refused).toEqual([]);
   const atom = await request.get("/showcase/feed.xml");
   expect(atom.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
   expect(await atom.text()).toContain(`<title type="text">${title}</title>`);
@@ -171,11 +177,16 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   const cookie = (await context.cookies()).find((c) => c.name === "__Host-board_guest");
   expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: "Strict", path: "/" });
 
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) refused.push(message.text());
+  });
   await page.getByLabel("Your comment").fill("Thank you, this was clear.");
   await page.getByLabel("I am human (test widget)").check();
   await page.getByRole("button", { name: "Send comment" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
   await expect(page.getByRole("article", { name: "Comment by Ada" })).toContainText("Thank you, this was clear.");
+  expect(refused).toEqual([]);
 
   await page.getByLabel("Your comment").fill("A draft I have not sent yet.");
   await page.reload();
