@@ -103,6 +103,7 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(preview?.headers()["x-robots-tag"]).toBe("noindex, nofollow");
   expect(preview?.headers()["referrer-policy"]).toBe("no-referrer");
   await expect(page.getByRole("note")).toContainText("Preview");
+  await expectAccessible(page);
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.locator("figure")).toHaveAttribute("data-script", "ready", { timeout: 15_000 });
 
@@ -169,8 +170,9 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   for (const reviewer of [a, b]) await request.post("/v1/showcase/votes", { headers: auth(reviewer), data: { revision_id, value: 1 } });
 
   await page.goto(`/showcase/${item_id}`);
+  // Keyboard only, as a reader without a pointer would.
   await page.getByLabel("Nickname").fill("Ada");
-  await page.getByRole("button", { name: "Start commenting" }).click();
+  await page.keyboard.press("Enter");
   await expect(page.getByText("Commenting as Ada.")).toBeVisible();
   await expect(page.getByLabel("I am human (test widget)")).toBeVisible();
   await expectAccessible(page);
@@ -182,8 +184,12 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
     if (message.text().includes("Content Security Policy")) refused.push(message.text());
   });
   await page.getByLabel("Your comment").fill("Thank you, this was clear.");
-  await page.getByLabel("I am human (test widget)").check();
-  await page.getByRole("button", { name: "Send comment" }).click();
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("I am human (test widget)")).toBeFocused();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Send comment" })).toBeFocused();
+  await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
   await expect(page.getByRole("article", { name: "Comment by Ada" })).toContainText("Thank you, this was clear.");
   expect(refused).toEqual([]);

@@ -27,7 +27,8 @@ function renderBlock(block: Block, key: string, runtimeBuild: string | null): Re
       return <blockquote key={key}>{text(block.text)}</blockquote>;
     case "code":
       return (
-        <pre key={key}>
+        // Focusable, so a keyboard can scroll a long line on a narrow screen.
+        <pre key={key} tabIndex={0}>
           <code>{text(block.text)}</code>
         </pre>
       );
