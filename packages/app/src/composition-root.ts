@@ -37,6 +37,8 @@ export interface StartOptions {
   oauth?: boolean;
   /** Replaces the configured content checker (tests drive verdicts with it). */
   checker?: ContentChecker;
+  /** Where log lines go (stdout when absent); tests read them to check that no secret is written. */
+  logDestination?: { write(line: string): void };
   /** Tests verify guest CAPTCHA answers against a local verifier. */
   captcha?: CaptchaVerifier;
 }
@@ -60,7 +62,7 @@ export interface RunningBoard {
  * the benchmark all start the board through here, so they run the production wiring.
  */
 export async function startBoard(config: AppConfig, options: StartOptions = {}): Promise<RunningBoard> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, options.logDestination);
   const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));

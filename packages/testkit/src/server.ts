@@ -54,6 +54,8 @@ export interface TestServerOptions {
    */
   jobs?: "manual" | "run";
   checker?: ContentChecker;
+  /** Collects every log line at `debug` level here instead of discarding them. */
+  logLines?: string[];
   /** Opens guest comments with this CAPTCHA verifier (a local siteverify server in tests). */
   captcha?: CaptchaVerifier;
   /** When grace mode started; 30 days before now when absent, so standard mode applies. */
@@ -66,7 +68,7 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const own = options.ownDatabase ? await provisionDatabase(inject("databaseUrl"), "board_test_own") : null;
-  const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
+  const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: options.logLines ? "debug" : "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
   if (options.cacheMs !== undefined) config.feedCacheMs = options.cacheMs;
   config.jobsSchema = `jobs_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -78,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     oauth: options.oauth === true,
     checker: options.checker,
     captcha: options.captcha,
+    logDestination: options.logLines ? { write: (line: string) => void options.logLines!.push(line) } : undefined,
   });
   const close = async () => {
     await board.shutdown(1_000);
