@@ -73,6 +73,9 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
     }
   });
   server.keepAliveTimeout = 5_000;
+  // Slow clients (headers a byte at a time, bodies that never end) are cut off instead of holding sockets.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
 
   /** Stops accepting and lets in-flight requests finish (up to graceMs); the composition root closes the rest. */
   async function shutdown(graceMs: number): Promise<void> {
