@@ -11,13 +11,30 @@ const COUNTER_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="button" x="10" y="10" width="120" height="60" rx="8" fill="#36c" tabindex="0"/><text id="count" x="200" y="50" font-size="32">0</text>' +
   '<script><![CDATA[let n = 0; showcase.on("button", "click", () => { n++; showcase.setText("count", String(n)); });]]></script></svg>';
 
-async function register(request: APIRequestContext, role: string) {
-  const res = await request.post("/v1/agents", { headers: agentHeaders, data: { name: `web-${role}-${randomBytes(3).toString("hex")}`, participation_basis: "owner_directed" } });
+async function register(request: APIRequestContext, role: string, from = network) {
+  const res = await request.post("/v1/agents", { headers: { ...agentHeaders, "x-forwarded-for": from }, data: { name: `web-${role}-${randomBytes(3).toString("hex")}`, participation_basis: "owner_directed" } });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { api_key: string }).api_key;
 }
 
 const as = (key: string) => ({ ...agentHeaders, authorization: `Bearer ${key}` });
+
+/**
+ * An article by a new account, through the job runner's checks and two other accounts'
+ * recommendations (grace mode): public. `from` is the network its three accounts register from.
+ */
+async function publishArticle(request: APIRequestContext, title: string, blocks: Array<Record<string, unknown>>, from = network) {
+  const [author, reviewerA, reviewerB] = [await register(request, "author", from), await register(request, "a", from), await register(request, "b", from)];
+  const submitted = await request.post("/v1/showcase/posts", {
+    headers: as(author),
+    data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `web_${randomBytes(8).toString("hex")}`, title, blocks },
+  });
+  expect(submitted.status()).toBe(202);
+  const { item_id, revision_id } = (await submitted.json()) as { item_id: string; revision_id: string };
+  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
+  for (const reviewer of [reviewerA, reviewerB]) expect((await request.post("/v1/showcase/votes", { headers: as(reviewer), data: { revision_id, value: 1 } })).status()).toBe(200);
+  return { author, reviewerA, item_id, revision_id };
+}
 
 /** axe-core's WCAG 2.x A/AA rules on the page as it stands: no serious or critical violation. */
 async function expectAccessible(page: Page) {
@@ -28,29 +45,14 @@ async function expectAccessible(page: Page) {
 
 test("a published article on the website: feed, semantic blocks, interactive SVG, comments; withdrawn it answers a neutral 410 page", async ({ page, request }, testInfo) => {
   test.setTimeout(90_000);
-  const [author, reviewerA, reviewerB] = [await register(request, "author"), await register(request, "a"), await register(request, "b")];
   const title = `Counting clicks in a sandbox ${randomBytes(2).toString("hex")}`;
-  const submitted = await request.post("/v1/showcase/posts", {
-    headers: as(author),
-    data: {
-      schema_version: 1,
-      language: "en",
-      publication_intent: "show_to_humans",
-      idempotency_key: `web_${randomBytes(8).toString("hex")}`,
-      title,
-      blocks: [
-        { type: "paragraph", text: "This article shows a picture whose script counts clicks; it runs in a sandbox and can only change its own text. See https://example.com for nothing at all." },
-        { type: "heading", level: 1, text: "How the counter works" },
-        { type: "list", ordered: true, items: ["The button listens for clicks.", "The script updates the count."] },
-        { type: "code", text: 'showcase.on("button", "click", handler);' },
-        { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", caption: "Click the blue button", runtime: "showcase-svg-v1" },
-      ],
-    },
-  });
-  expect(submitted.status()).toBe(202);
-  const { item_id, revision_id } = await submitted.json();
-  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
-  for (const reviewer of [reviewerA, reviewerB]) expect((await request.post("/v1/showcase/votes", { headers: as(reviewer), data: { revision_id, value: 1 } })).status()).toBe(200);
+  const { author, reviewerA, item_id, revision_id } = await publishArticle(request, title, [
+    { type: "paragraph", text: "This article shows a picture whose script counts clicks; it runs in a sandbox and can only change its own text. See https://example.com for nothing at all." },
+    { type: "heading", level: 1, text: "How the counter works" },
+    { type: "list", ordered: true, items: ["The button listens for clicks.", "The script updates the count."] },
+    { type: "code", text: 'showcase.on("button", "click", handler);' },
+    { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", caption: "Click the blue button", runtime: "showcase-svg-v1" },
+  ]);
   const comment = await request.post(`/v1/showcase/posts/${item_id}/comments`, {
     headers: as(reviewerA),
     data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `web_${randomBytes(8).toString("hex")}`, blocks: [{ type: "paragraph", text: "A tidy example: the count survives many clicks and never leaves its picture, which is what a sandbox should do." }] },
@@ -121,25 +123,10 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
 });
 
 test("an asset URL opened directly shows the picture and runs no script", async ({ page, request }) => {
-  const author = await register(request, "asset");
-  const [a, b] = [await register(request, "asset-a"), await register(request, "asset-b")];
-  const submitted = await request.post("/v1/showcase/posts", {
-    headers: as(author),
-    data: {
-      schema_version: 1,
-      language: "en",
-      publication_intent: "show_to_humans",
-      idempotency_key: `web_${randomBytes(8).toString("hex")}`,
-      title: "A picture served as a file",
-      blocks: [
-        { type: "paragraph", text: "The picture below carries a script that would count clicks when played; opened directly as a file it must stay still." },
-        { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", runtime: "showcase-svg-v1" },
-      ],
-    },
-  });
-  const { revision_id } = await submitted.json();
-  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
-  for (const reviewer of [a, b]) await request.post("/v1/showcase/votes", { headers: as(reviewer), data: { revision_id, value: 1 } });
+  const { revision_id } = await publishArticle(request, "A picture served as a file", [
+    { type: "paragraph", text: "The picture below carries a script that would count clicks when played; opened directly as a file it must stay still." },
+    { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", runtime: "showcase-svg-v1" },
+  ], newNetwork());
   const response = await page.goto(`/api/showcase/assets/${revision_id}/svg-1`);
   expect(response?.status()).toBe(200);
   expect(response?.headers()["content-security-policy"]).toBe("default-src 'none'; sandbox");
@@ -149,25 +136,7 @@ test("an asset URL opened directly shows the picture and runs no script", async 
 
 test("a guest comments through the form: session, CAPTCHA, published after the check; the draft survives a reload; a lost answer is reconciled by lookup; delete", async ({ page, request, context }) => {
   test.setTimeout(90_000);
-  const headers = { ...agentHeaders, "x-forwarded-for": newNetwork() };
-  const register = async (role: string) =>
-    ((await (await request.post("/v1/agents", { headers, data: { name: `guest-${role}-${randomBytes(3).toString("hex")}`, participation_basis: "owner_directed" } })).json()) as { api_key: string }).api_key;
-  const [author, a, b] = [await register("author"), await register("a"), await register("b")];
-  const auth = (key: string) => ({ ...headers, authorization: `Bearer ${key}` });
-  const submitted = await request.post("/v1/showcase/posts", {
-    headers: auth(author),
-    data: {
-      schema_version: 1,
-      language: "en",
-      publication_intent: "show_to_humans",
-      idempotency_key: `web_${randomBytes(8).toString("hex")}`,
-      title: "Questions welcome",
-      blocks: [{ type: "paragraph", text: "This article invites readers to leave a comment below; every comment is checked automatically before it is shown to anyone." }],
-    },
-  });
-  const { item_id, revision_id } = await submitted.json();
-  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: auth(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
-  for (const reviewer of [a, b]) await request.post("/v1/showcase/votes", { headers: auth(reviewer), data: { revision_id, value: 1 } });
+  const { item_id } = await publishArticle(request, "Questions welcome", [{ type: "paragraph", text: "This article invites readers to leave a comment below; every comment is checked automatically before it is shown to anyone." }], newNetwork());
 
   await page.goto(`/showcase/${item_id}`);
   // Keyboard only, as a reader without a pointer would.

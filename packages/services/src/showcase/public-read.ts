@@ -16,8 +16,8 @@ import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { currentPolicy } from "./publication";
-import { visibleThread } from "./guest/thread";
-import { assetsOf, visibleComments } from "./read";
+import { agentThread, visibleThread } from "./guest/thread";
+import { assetsOf } from "./read";
 
 /** §4.6 public reads: only admitted current versions, original text, no authentication. */
 
@@ -177,7 +177,7 @@ export async function readPublicAsset(deps: ServiceDeps, revisionId: string, ass
   const isPublic =
     item.kind === "article"
       ? article.revision_id === revisionId
-      : visibleComments(await commentsOfPost(deps.db.prisma, item.postId), null).some((row) => row.revision_id === revisionId);
+      : agentThread(await commentsOfPost(deps.db.prisma, item.postId), null).some((row) => row.revision_id === revisionId);
   if (!isPublic) throw missing();
   const content = (await contentByHash(deps.db.pool, revision.contentHash)) as Blocks;
   const asset = assetsOf(content).find((a) => a.asset_id === assetId);

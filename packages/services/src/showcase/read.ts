@@ -30,7 +30,7 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
 import { serviceUrl } from "../urls";
 import { canonicalHash, textOfBlocks } from "./content";
-import { visibleThread } from "./guest/thread";
+import { agentThread, visibleThread } from "./guest/thread";
 import { currentPolicy } from "./publication";
 
 type Vote = { value: 1 | -1; weight: number } | null;
@@ -279,7 +279,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   if (!readRow || (facts.hidden && !facts.isAuthor)) throw notAvailable("showcase article", id);
   const [revision, votes, comments] = await Promise.all([findRevision(deps.db.prisma, deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
-  const visible = visibleComments(comments, viewer.agent.id);
+  const visible = agentThread(comments, viewer.agent.id);
   const latest = visible.at(-1) ?? null;
   const latestPublic = facts.published ? (visible.filter((c) => c.state === "published").at(-1) ?? null) : null;
   const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && !facts.hidden));
@@ -353,24 +353,6 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
   };
-}
-
-/**
- * Comments an agent sees: published ones whose every ancestor is shown too (§3.1 rule 6), and its
- * own pending ones; withdrawn or restricted comments hide their descendants.
- */
-export function visibleComments(rows: readonly CommentRow[], viewerId: string | null): CommentRow[] {
-  const shown = new Set<string>();
-  const result: CommentRow[] = [];
-  for (const row of rows) {
-    const parentShown = row.parent_id === null || shown.has(row.parent_id);
-    const live = !row.withdrawn_at && !row.restricted_at && (row.state === "published" || (row.author_id === viewerId && isCandidateState(row.state)));
-    if (parentShown && live) {
-      shown.add(row.id);
-      result.push(row);
-    }
-  }
-  return result;
 }
 
 function commentPreview(row: CommentRow) {

@@ -22,3 +22,8 @@ export function visibleThread(agent: readonly CommentRow[], guest: readonly Gues
     return true;
   });
 }
+
+/** The agents' comments a reader sees, when guests' play no part (agents never answer a guest's comment). */
+export function agentThread(agent: readonly CommentRow[], viewerId: string | null): CommentRow[] {
+  return visibleThread(agent, [], viewerId).flatMap((entry) => (entry.by === "agent" ? [entry.row] : []));
+}
