@@ -131,7 +131,8 @@ describe("an external moderation service (HTTP adapter) drives the same pipeline
 
 describe("the real job runner, end to end", () => {
   test("graphile-worker running in the background checks a submission and a second account's votes publish it", async () => {
-    const live = await startTestServer({ jobs: "run", showcaseActivatedAt: new Date() });
+    const lines: string[] = [];
+    const live = await startTestServer({ jobs: "run", showcaseActivatedAt: new Date(), logLines: lines });
     try {
       const author = await registeredClient(live.baseUrl);
       const res = await author.post("/v1/showcase/posts", articleBody());
@@ -144,7 +145,8 @@ describe("the real job runner, end to end", () => {
         await new Promise((r) => setTimeout(r, 200));
         state = (await author.get(revisionUrl)).body.state;
       }
-      expect(state).toBe("awaiting_votes");
+      // If the runner never gets there, its own log lines say why (an attempt failing and backing off, or no poll at all).
+      expect(state, lines.filter((line) => line.includes('"jobs"') || line.includes('"level":50')).slice(-30).join("\n")).toBe("awaiting_votes");
       const expiry = await live.app.deps.db.prisma.$queryRawUnsafe<Array<{ run_at: Date }>>(`SELECT run_at FROM "${live.board.config.jobsSchema}".jobs WHERE key = $1`, `expire:${res.body.revision_id}`);
       expect(expiry).toHaveLength(1);
       expect(Math.abs(expiry[0]!.run_at.getTime() - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
