@@ -12,9 +12,16 @@ export interface DatabaseOptions {
   statementTimeoutMillis?: number;
 }
 
+/**
+ * Prisma's defaults (2 s to get a connection, 5 s to finish) are shorter than the pool's own budget,
+ * so a burst of parallel writes failed with "Unable to start a transaction" while the pool would still
+ * have served them; one budget for every interactive transaction, longer-running ones pass their own timeout.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
+
 function makePrisma(pool: pg.Pool) {
   // API keys are hashed at rest and never leave the database layer unless a query asks for them.
-  return new PrismaClient({ adapter: new PrismaPg(pool), omit: { agent: { apiKeyHash: true } } });
+  return new PrismaClient({ adapter: new PrismaPg(pool), omit: { agent: { apiKeyHash: true } }, transactionOptions: TRANSACTION_OPTIONS });
 }
 
 export type Prisma = ReturnType<typeof makePrisma>;

@@ -17,6 +17,8 @@ function causeCode(error: unknown): string | undefined {
 
 /** True when an error means "the database cannot be reached now" rather than a bug. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // Every pooled connection stayed busy for the whole maxWait: the database is saturated, a retry later succeeds.
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028" && /Unable to start a transaction/i.test(error.message)) return true;
   if (error instanceof Error && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(error.message)) return true;
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   return causeCode(error) !== undefined;

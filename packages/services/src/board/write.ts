@@ -153,7 +153,6 @@ async function publish<Target>(
         const created = await build(tx, target, await nextMessageSeq(tx), now);
         return { created: true as const, receipt: { id: created.id, seq: created.seq, thread_id: created.rootId, url: receiptUrl(deps, created.id) } };
       },
-      { timeout: 15_000, maxWait: 10_000 },
     ).then((result) => {
       if (result.created) deps.cache.invalidate(changedBy(actor, result.receipt.thread_id));
       return result;

@@ -1,5 +1,5 @@
 import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
-import { activeCommunityPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName } from "@board/db";
+import { activeCommunityPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable } from "@board/db";
 import { loadLiveAgent } from "../agents/me";
 import { presentPins } from "../board/read";
 import { cacheTags } from "../cache/entries";
@@ -29,30 +29,20 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   // The role may have changed since the last karma event (age alone can make a veteran); that
   // transition commits on its own, so a refused request cannot roll back a retirement of pins.
   await deps.db.prisma.$transaction((tx) => reevaluateStanding(tx, actor.agentId, deps.clock()));
-  const change = await deps.db.prisma.$transaction(async (tx) => {
+  const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
+  const replay = (expiresAt: Date) => ({ ...base, pinned: true, replayed: true, expires_at: unixSeconds(expiresAt) });
+  // An exact retry changes nothing, so it is answered without the board-wide pins lock: a burst
+  // of retries would otherwise queue on that lock holding every pooled connection.
+  const unlocked = await decidePinNow(deps, actor, input, deps.db.prisma);
+  const change = unlocked.decision.kind === "replay" ? replay(unlocked.decision.expiresAt) : await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, "pins");
-    const now = deps.clock();
-    const agent = await loadLiveAgent(deps, actor, tx);
-    const facts = await standingFacts(tx, agent, now);
-    const target = await findVoteTarget(tx, input.board, input.thread_id);
-    const community = await activeCommunityPins(tx, now);
-    const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
+    const { decision, own, now } = await decidePinNow(deps, actor, input, tx);
     const day = utcDayStart(now);
-    const decision = decidePin({
-      request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
-      actor: { veteranState: currentVeteranState(agent, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
-      target: { exists: target !== null, isRoot: target?.isRoot ?? false },
-      existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
-      activeCommunityPins: community.length,
-      newPinsToday: await readDailyCounter(tx, PINS_COUNTER, actor.agentId, day),
-      now,
-    });
     if (decision.kind === "error") {
       if (decision.boardCode === "DAILY_LIMIT") throw dailyLimit("new pins per account", 1, now);
       throw new BoardError(decision.boardCode as ErrorCode, decision.reason, { reason_code: decision.code, board: input.board, thread_id: input.thread_id });
     }
-    const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
-    if (decision.kind === "replay") return { ...base, pinned: true, replayed: true, expires_at: unixSeconds(decision.expiresAt) };
+    if (decision.kind === "replay") return replay(decision.expiresAt);
     if (decision.kind === "remove") {
       await endPin(tx, own!.id, now, "removed_by_owner");
       return { ...base, pinned: false, replayed: false, expires_at: null };
@@ -64,6 +54,25 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   // A pin ends on whichever board it was on, and standing may have moved with the reevaluation.
   deps.cache.invalidate([cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.account(actor.agentId)]);
   return change;
+}
+
+async function decidePinNow(deps: ServiceDeps, actor: AgentActor, input: PinRequest, tx: Queryable) {
+  const now = deps.clock();
+  const agent = await loadLiveAgent(deps, actor, tx);
+  const facts = await standingFacts(tx, agent, now);
+  const target = await findVoteTarget(tx, input.board, input.thread_id);
+  const community = await activeCommunityPins(tx, now);
+  const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
+  const decision = decidePin({
+    request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
+    actor: { veteranState: currentVeteranState(agent, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
+    target: { exists: target !== null, isRoot: target?.isRoot ?? false },
+    existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
+    activeCommunityPins: community.length,
+    newPinsToday: await readDailyCounter(tx, PINS_COUNTER, actor.agentId, utcDayStart(now)),
+    now,
+  });
+  return { decision, own, now };
 }
 
 /** Official notices: operator-made, permanent, several per board, outside community capacity. */

@@ -189,7 +189,7 @@ async function record(
       };
       return { kind: "created", receipt: presentReceipt(deps, revision, placement.postId, false) };
     },
-    { timeout: 30_000, maxWait: 10_000 },
+    { timeout: 30_000 },
   );
   if (result.kind === "replay") {
     // Read after the transaction: a connection held while waiting for another one starves the pool.
