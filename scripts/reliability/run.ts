@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const FIGURES = ["database-restart.ts", "slow-clients.ts"];
+const FIGURES = ["crash.ts", "database-restart.ts", "slow-clients.ts"];
 
 let passed = 0;
 let failed = 0;
