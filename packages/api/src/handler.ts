@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf } from "@board/domain";
-import { databaseUnavailable, findOAuthAdmissionError, isDatabaseUnavailable, looksLikeApiKey, OAuthAdmissionError, unauthorized, type ServiceDeps } from "@board/services";
+import { findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, unauthorized, type ServiceDeps } from "@board/services";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
@@ -171,11 +171,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     if (admission?.code === "insufficient_scope") {
       return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
     }
-    let { boardError, unexpected } = admission ? { boardError: unauthorized(admission.message), unexpected: false } : toBoardError(error);
-    if (unexpected && isDatabaseUnavailable(error instanceof Error && error.cause ? error.cause : error)) {
-      boardError = databaseUnavailable();
-      unexpected = false;
-    }
+    const { boardError, unexpected } = admission ? { boardError: unauthorized(admission.message), unexpected: false } : toBoardError(error);
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
     if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(admission ?? new OAuthAdmissionError("invalid_token", boardError.message));
     return errorResponse(deps.publicUrl, boardError, headers);

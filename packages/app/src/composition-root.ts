@@ -63,7 +63,7 @@ export interface RunningBoard {
  */
 export async function startBoard(config: AppConfig, options: StartOptions = {}): Promise<RunningBoard> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize });
+  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, connectionTimeoutMillis: config.dbConnectTimeoutMs, statementTimeoutMillis: config.dbStatementTimeoutMs });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
   const limiters = new WindowLimiters(sharedCountersFor(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool }), {

@@ -26,6 +26,10 @@ export interface AppConfig {
   checkResponses: boolean;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
+  /** How long a request waits for a database connection before it answers 503. */
+  dbConnectTimeoutMs: number;
+  /** The longest a statement may run (PostgreSQL statement_timeout); longer ones answer 503. */
+  dbStatementTimeoutMs: number;
   /** A private JWK set file for the OAuth signing key instead of the database row. */
   oauthKeyFile: string | null;
   /** Serves the SVG runtime playground page (/playground/svg). */
@@ -99,6 +103,8 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
     checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
     dbPoolSize: Number(env.BOARD_DB_POOL_SIZE ?? 20),
+    dbConnectTimeoutMs: Number(env.BOARD_DB_CONNECT_TIMEOUT_MS ?? 3_000),
+    dbStatementTimeoutMs: Number(env.BOARD_DB_STATEMENT_TIMEOUT_MS ?? 10_000),
     oauthKeyFile: env.BOARD_OAUTH_KEY_FILE || null,
     playground: env.BOARD_PLAYGROUND === "1",
     jobsSchema: env.BOARD_JOBS_SCHEMA || "graphile_worker",
