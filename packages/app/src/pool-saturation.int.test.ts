@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { openDatabase, type Database } from "./client";
-import { isDatabaseUnavailable } from "./errors";
+import { isDatabaseUnavailable, openDatabase, type Database } from "@board/db";
+import "@board/testkit";
 
 // A pool of one whose only connection is held: every transaction must wait for it.
 let db: Database;
