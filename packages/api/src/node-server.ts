@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import { BoardError, errorCatalog } from "@board/domain";
@@ -61,14 +62,15 @@ function parserRefusal(error: NodeJS.ErrnoException): BoardError {
  * "400 Bad Request" with no body. It gets the board envelope, and the connection is closed.
  */
 function answerClientError(app: App, error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === "ECONNRESET" || !socket.writable) {
+  // Like Node's own handler: answer only when nothing was written yet, and always close the socket.
+  if (error.code === "ECONNRESET" || !socket.writable || (socket as Socket).bytesWritten > 0) {
     socket.destroy();
     return;
   }
   const refusal = parserRefusal(error);
   const body = JSON.stringify(errorBody(app.deps.publicUrl, refusal.code, refusal.message, refusal.details));
   const status = errorCatalog[refusal.code].status;
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
 
 /**

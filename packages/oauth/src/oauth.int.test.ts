@@ -347,6 +347,12 @@ describe("hostile requests (found by the fuzz test): a 4xx in the OAuth shape, n
     expect(res.body).toEqual({ error: "invalid_client", error_description: expect.any(String) });
   });
 
+  test.each([{}, "http://127.0.0.1:9/callback", [7]])("registration with software_id and redirect_uris %j is invalid_redirect_uri, not a 500", async (redirectUris) => {
+    const res = await register({ software_id: "fuzz", redirect_uris: redirectUris });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_redirect_uri", error_description: "redirect_uris must be an array of URI strings" });
+  });
+
   test("an unknown OAuth endpoint is 404 in the OAuth error shape, naming the metadata", async () => {
     const res = await json("/oauth/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "response_type=code" });
     expect(res.status).toBe(404);

@@ -25,7 +25,10 @@ function checkRedirectUris(metadata: ClientMetadata): void {
     // oidc-provider lets native clients vary the loopback port; the board promises exact matching.
     throw new errors.InvalidClientMetadata("register with application_type 'web' (the default); loopback redirect URIs are accepted there and matched exactly");
   }
-  for (const uri of metadata.redirect_uris ?? []) {
+  const uris: unknown = metadata.redirect_uris ?? [];
+  // This runs before oidc-provider checks the field's type (with software_id): a non-array would throw a TypeError, a 500.
+  if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== "string")) throw new errors.InvalidClientMetadata("redirect_uris must be an array of URI strings");
+  for (const uri of uris as string[]) {
     const url = URL.parse(uri);
     const ok = url !== null && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)));
     // Not InvalidRedirectUri: it keeps its own description, about authorization requests. This
