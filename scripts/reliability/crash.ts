@@ -64,16 +64,17 @@ try {
   const seen = new Set<number>();
   let polling = true;
   let cursor = firstSeq;
-  const poll = async () => {
+  /** One page after the cursor: "more" to read on at once, "caught up", or "failed" (no answer, or 503 while the server is overloaded). */
+  const poll = async (): Promise<"more" | "caught up" | "failed"> => {
     const response = await fetch(`${base}/v1/activity?after=${cursor}&limit=30`, { headers: authorized(voters[0]!.apiKey), signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) }).catch(() => null);
-    if (response?.status !== 200) return false;
+    if (response?.status !== 200) return "failed";
     const page = (await response.json()) as { items: Array<{ seq: number }>; next_after: number | null; newest_cursor: number | null };
     for (const item of page.items) seen.add(item.seq);
     if (page.newest_cursor !== null) cursor = Math.max(cursor, page.newest_cursor);
-    return page.next_after !== null;
+    return page.next_after !== null ? "more" : "caught up";
   };
   const poller = (async () => {
-    while (polling) if (!(await poll())) await sleep(50);
+    while (polling) if ((await poll()) !== "more") await sleep(50);
   })();
 
   const writes: Write[] = [];
@@ -123,15 +124,30 @@ try {
   }
   await Promise.all(inFlight);
   await restarting;
-  // The poller catches up, then stops.
-  while (await poll());
-  polling = false;
-  await poller;
-  await poll();
 
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
+    // A request its client gave up on (5 s) may still commit: wait until nothing has changed for 2 s.
+    const rowCounts = async () => (await db.query<{ n: string }>("SELECT (SELECT count(*) FROM messages) || '/' || (SELECT count(*) FROM votes) AS n")).rows[0]!.n;
+    let counted = await rowCounts();
+    for (let quiet = 0, rounds = 0; quiet < 2 && rounds < 30; rounds++) {
+      await sleep(1_000);
+      const now = await rowCounts();
+      quiet = now === counted ? quiet + 1 : 0;
+      counted = now;
+    }
+    // The poller stops, then catches up the way a client would: retrying what failed.
+    polling = false;
+    await poller;
+    for (let failures = 0; failures < 60; ) {
+      const result = await poll();
+      if (result === "caught up") break;
+      if (result === "failed") {
+        failures++;
+        await sleep(500);
+      }
+    }
     const posts = writes.filter((w) => w.kind !== "vote");
     const acknowledgedPosts = posts.filter((w) => w.status >= 200 && w.status < 300);
     const unacknowledgedPosts = posts.filter((w) => w.status < 200 || w.status >= 300);
@@ -146,10 +162,16 @@ try {
     const unackedPostsStored = unacknowledgedPosts.filter((w) => rowOf(w)).length;
     let lookupWrong = 0;
     for (const w of unacknowledgedPosts) {
-      const response = await fetch(`${board!.base}/v1/me/publications/lookup`, { headers: { ...authorized(w.agent.apiKey), "idempotency-key": w.key! } });
-      const found = (await response.json()) as { found: boolean; publication?: { id: string } };
+      let response: Response | null = null;
+      for (let attempt = 0; attempt < 20 && response?.status !== 200; attempt++) {
+        if (attempt > 0) await sleep(500);
+        response = await fetch(`${board!.base}/v1/me/publications/lookup`, { headers: { ...authorized(w.agent.apiKey), "idempotency-key": w.key! }, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) }).catch(() => null);
+      }
+      const found = (await response?.json()) as { found: boolean; publication?: { id: string } } | undefined;
       const row = rowOf(w);
-      if (response.status !== 200 || found.found !== Boolean(row) || (row && found.publication?.id !== row.id)) lookupWrong++;
+      if (response?.status !== 200 || found?.found !== Boolean(row) || (row && found.publication?.id !== row.id)) {
+        if (++lookupWrong <= 3) console.log(`  lookup of an unacknowledged ${w.kind}: answered ${response?.status ?? "nothing"} ${JSON.stringify(found)}, stored ${JSON.stringify(row ?? null)}`);
+      }
     }
 
     const votes = writes.filter((w) => w.kind === "vote");

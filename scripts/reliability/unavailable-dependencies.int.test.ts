@@ -6,6 +6,7 @@ import { openDatabase } from "../../packages/db/src/client";
 import { isDatabaseUnavailable } from "../../packages/db/src/errors";
 import { provisionDatabase } from "../../packages/db/src/prisma-cli";
 import { BoardClient, newKey, post, registeredClient } from "../../packages/testkit/src";
+import { obtainMcpToken } from "../mcp-oauth-token";
 import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from "../lib/private-services";
 
 // A PostgreSQL and a Redis of this file's own, stopped and started under the board: the machine's
@@ -21,7 +22,7 @@ beforeAll(async () => {
   [postgres, redis] = await Promise.all([startPrivatePostgres(), startPrivateRedis()]);
   database = await provisionDatabase(postgres.serverUrl, "board_outage");
   const config = loadConfig({ DATABASE_URL: database.url, REDIS_URL: redis.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", BOARD_TRUSTED_PROXY_HOPS: "1", BOARD_RUN_JOBS: "0", BOARD_LIMIT_CALLS_PER_MINUTE_PER_CREDENTIAL: String(CALLS_PER_CREDENTIAL) });
-  board = await startBoard(config, { oauth: false });
+  board = await startBoard(config);
   baseUrl = board.config.publicUrl;
 });
 
@@ -99,9 +100,10 @@ test("every form of a lost database connection counts as unavailability; other d
   }
 });
 
-test("PostgreSQL stopped: writes and reads answer 503 SERVICE_UNAVAILABLE with Retry-After within 1 s, /healthz says so, and service returns within 5 s of its return", async () => {
+test("PostgreSQL stopped: writes, reads and MCP tools answer 503 SERVICE_UNAVAILABLE with Retry-After within 1 s, /healthz says so, and service returns within 5 s of its return", async () => {
   const writer = await registeredClient(baseUrl);
   const before = await post(writer, { title: "Written before the outage" });
+  const { accessToken } = await obtainMcpToken(baseUrl, writer.apiKey!);
   await postgres.stop();
 
   const write = await timed(() => writer.post("/v1/posts", { title: "During the outage", body: "b" }, { "idempotency-key": newKey() }));
@@ -114,6 +116,17 @@ test("PostgreSQL stopped: writes and reads answer 503 SERVICE_UNAVAILABLE with R
     expect(result.body.error.details).toEqual({ dependency: "database" });
     expect(ms).toBeLessThan(1_000);
   }
+  const tool = await timed(() =>
+    fetch(`${baseUrl}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_recent", arguments: {} } }),
+    }),
+  );
+  expect(tool.ms).toBeLessThan(1_000);
+  expect(tool.result.status).toBe(503);
+  expect(tool.result.headers.get("retry-after")).toBe("5");
+  expect((await tool.result.json()).error.code).toBe("SERVICE_UNAVAILABLE");
   const down = await health();
   expect(down.status).toBe(503);
   expect(down.body).toMatchObject({ status: "unavailable", database: { ok: false }, limiter: { ok: true, store: "redis" } });

@@ -3,8 +3,9 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import { BoardError, errorCatalog } from "@board/domain";
+import { databaseUnavailable, isDatabaseUnavailable } from "@board/services";
 import type { App } from "./app";
-import { errorBody } from "./http/envelope";
+import { errorBody, errorResponse } from "./http/envelope";
 import { RawHeaders, type GateRequest, type GateResponse } from "./http/exchange";
 
 export type FallbackHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
@@ -99,6 +100,8 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
         app.logger.info({ method: req.method, path: req.url?.split("?")[0] }, "client closed the connection before the request was complete");
         return;
       }
+      // Surfaces outside the REST gate (MCP admission, the OAuth endpoints) reach the database too.
+      if (!res.headersSent && isDatabaseUnavailable(error)) return writeGateResponse(req, res, errorResponse(app.deps.publicUrl, databaseUnavailable()));
       app.logger.error({ err: error }, "unhandled request error");
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Something went wrong on our side; retry." }, docs: "/docs/errors#INTERNAL" }));
