@@ -8,8 +8,9 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { provisionDatabase } from "../../packages/db/src/prisma-cli";
 import { startPrivatePostgres } from "../lib/private-services";
-import { authorized, figureDatabase, finish, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
+import { authorized, finish, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
 
 const RATE = 200;
 const SECONDS = 20;
@@ -32,7 +33,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 
 const postgres = await startPrivatePostgres();
-const database = await figureDatabase(postgres.serverUrl, "board_crash");
+const database = await provisionDatabase(postgres.serverUrl, "board_crash");
 const port = await freePort();
 const env = { DATABASE_URL: database.url, REDIS_URL: "" };
 let board: BoardProcess | null = null;

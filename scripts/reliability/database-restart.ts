@@ -9,8 +9,9 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { provisionDatabase } from "../../packages/db/src/prisma-cli";
 import { startPrivatePostgres, startPrivateRedis } from "../lib/private-services";
-import { authorized, figureDatabase, finish, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
+import { authorized, finish, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
 
 const WRITERS = 8;
 const CLIENT_TIMEOUT_MS = 2_000;
@@ -39,7 +40,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const postgres = await startPrivatePostgres();
 const redis = await startPrivateRedis();
-const database = await figureDatabase(postgres.serverUrl, "board_restart");
+const database = await provisionDatabase(postgres.serverUrl, "board_restart");
 let board: BoardProcess | null = null;
 const checks: Array<[string, boolean]> = [];
 try {

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { provisionDatabase, repoRoot } from "../../packages/db/src/prisma-cli";
+import { repoRoot } from "../../packages/db/src/prisma-cli";
 import { freePort } from "../lib/private-services";
 
 export const JSON_HEADERS = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json" };
@@ -52,11 +52,6 @@ export async function stopBoardProcess(board: BoardProcess | null): Promise<void
   if (!board || board.child.exitCode !== null || board.child.signalCode !== null) return;
   board.child.kill("SIGTERM");
   await board.exited;
-}
-
-/** A fresh, migrated database on `serverUrl` for one figure. */
-export function figureDatabase(serverUrl: string, prefix: string) {
-  return provisionDatabase(serverUrl, prefix);
 }
 
 export async function registerAgents(base: string, count: number, prefix: string): Promise<Array<{ id: string; name: string; apiKey: string }>> {
