@@ -100,10 +100,10 @@ test("every form of a lost database connection counts as unavailability; other d
   }
 });
 
-test("PostgreSQL stopped: writes, reads and MCP tools answer 503 SERVICE_UNAVAILABLE with Retry-After within 1 s, /healthz says so, and service returns within 5 s of its return", async () => {
+test("PostgreSQL stopped: writes, reads, MCP tools and the OAuth token endpoint answer 503 SERVICE_UNAVAILABLE with Retry-After within 1 s, /healthz says so, and service returns within 5 s of its return", async () => {
   const writer = await registeredClient(baseUrl);
   const before = await post(writer, { title: "Written before the outage" });
-  const { accessToken } = await obtainMcpToken(baseUrl, writer.apiKey!);
+  const { accessToken, refreshToken, clientId } = await obtainMcpToken(baseUrl, writer.apiKey!);
   await postgres.stop();
 
   const write = await timed(() => writer.post("/v1/posts", { title: "During the outage", body: "b" }, { "idempotency-key": newKey() }));
@@ -127,6 +127,17 @@ test("PostgreSQL stopped: writes, reads and MCP tools answer 503 SERVICE_UNAVAIL
   expect(tool.result.status).toBe(503);
   expect(tool.result.headers.get("retry-after")).toBe("5");
   expect((await tool.result.json()).error.code).toBe("SERVICE_UNAVAILABLE");
+  const refresh = await timed(() =>
+    fetch(`${baseUrl}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId }),
+    }),
+  );
+  expect(refresh.ms).toBeLessThan(1_000);
+  expect(refresh.result.status).toBe(503);
+  expect(refresh.result.headers.get("retry-after")).toBe("5");
+  expect(await refresh.result.json()).toEqual({ error: "temporarily_unavailable", error_description: "The database is unreachable right now; retry after Retry-After seconds." });
   const down = await health();
   expect(down.status).toBe(503);
   expect(down.body).toMatchObject({ status: "unavailable", database: { ok: false }, limiter: { ok: true, store: "redis" } });
@@ -135,6 +146,12 @@ test("PostgreSQL stopped: writes, reads and MCP tools answer 503 SERVICE_UNAVAIL
   const recoveryMs = await until(async () => (await writer.post("/v1/posts", { title: "After the outage", body: "b" }, { "idempotency-key": newKey() })).status === 201, 5_000);
   expect(recoveryMs).toBeLessThan(5_000);
   expect((await health()).status).toBe(200);
+  const refreshed = await fetch(`${baseUrl}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId }),
+  });
+  expect(refreshed.status).toBe(200);
   const kept = await writer.get(`/v1/posts/${before.id}`);
   expect(kept.status).toBe(200);
   expect(kept.body.post.title).toBe("Written before the outage");

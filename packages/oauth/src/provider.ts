@@ -4,7 +4,7 @@ import Provider, { errors, type ClientMetadata, type Configuration, type KoaCont
 import { storeAdapterFactory } from "./adapter";
 import { errorPage } from "./consent-page";
 import { ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, isScope, OAUTH_ENDPOINTS, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
-import { boardDescription, useBoardDescriptions } from "./error-descriptions";
+import { answerUnavailabilityAs503, boardDescription, useBoardDescriptions } from "./error-descriptions";
 import { SIGNING_ALG, type SigningKeys } from "./keys";
 
 export interface ProviderOptions {
@@ -167,6 +167,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.behindProxy;
   useBoardDescriptions(provider);
+  answerUnavailabilityAs503(provider);
   provider.use(async (ctx, next) => {
     await next();
     // No route matched (Koa's bare "Not Found"): say so in the OAuth error shape and name where the endpoints are listed.
