@@ -353,6 +353,12 @@ describe("hostile requests (found by the fuzz test): a 4xx in the OAuth shape, n
     expect(res.body).toEqual({ error: "invalid_redirect_uri", error_description: "redirect_uris must be an array of URI strings" });
   });
 
+  test("a client name with a NUL byte is invalid_client_metadata, not a 500", async () => {
+    const res = await register({ client_name: "a\u0000b" });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_client_metadata", error_description: "client metadata must not contain NUL characters (\\u0000)" });
+  });
+
   test("an unknown OAuth endpoint is 404 in the OAuth error shape, naming the metadata", async () => {
     const res = await json("/oauth/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "response_type=code" });
     expect(res.status).toBe(404);

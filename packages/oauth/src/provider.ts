@@ -37,6 +37,14 @@ function checkRedirectUris(metadata: ClientMetadata): void {
   }
 }
 
+/** PostgreSQL text and JSON cannot hold a NUL character, in a value or in a key. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === "object") return Object.entries(value).some(([key, inner]) => key.includes("\u0000") || holdsNul(inner));
+  return false;
+}
+
 /** Public clients only: MCP clients register themselves and hold no secret worth the name. */
 const CLIENT_AUTH_METHODS = ["none"] as const;
 
@@ -140,7 +148,10 @@ export function createProvider(options: ProviderOptions): Provider {
     extraClientMetadata: {
       properties: ["software_id", "software_version"],
       validator(_ctx, key, _value, metadata) {
-        if (key === "software_id") checkRedirectUris(metadata);
+        if (key !== "software_id") return;
+        // Registrations are stored as JSON in PostgreSQL, which cannot hold a NUL character: refuse it here, not as a 500 there.
+        if (holdsNul(metadata)) throw new errors.InvalidClientMetadata("client metadata must not contain NUL characters (\\u0000)");
+        checkRedirectUris(metadata);
       },
     },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },

@@ -77,7 +77,12 @@ const HOSTILE_NUMBERS = [-1, 0, -0.5, 1.5, 2 ** 31, 2 ** 53 + 2, -(2 ** 53) - 2,
 /** Percent-escapes that do not decode to UTF-8 (overlong, truncated, surrogate, lone continuation) and broken escapes. */
 const BAD_ESCAPES = ["%FF", "%C3%28", "%E2%82", "%ED%A0%80", "%C0%AF", "%80", "%00", "%", "%G1", "%2", "%F4%90%80%80"];
 
-const hostileText = fc.oneof(fc.constantFrom(...HOSTILE_TEXT), fc.string({ unit: "binary", maxLength: 40 }), fc.string({ maxLength: 5000, minLength: 1000 }));
+const hostileText = fc.oneof(
+  fc.constantFrom(...HOSTILE_TEXT),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ maxLength: 5000, minLength: 1000 }),
+  fc.string({ maxLength: 20 }).map((text) => `${text}\u0000${text}`),
+);
 const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(...HOSTILE_NUMBERS, ...HOSTILE_TEXT, true, false, null, [], {}, [[[]]], { "": null }, "x".repeat(20_000)),
   fc.jsonValue({ maxDepth: 3 }),
@@ -131,7 +136,7 @@ function valueFrom(raw: Schema, depth = 0): fc.Arbitrary<unknown> {
     case "boolean":
       return fc.boolean();
     case "array":
-      return depth > 4 ? fc.constant([]) : fc.array(valueFrom(schema.items ?? {}, depth + 1), { maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return depth > 4 ? fc.constant([]) : fc.array(valueFrom(schema.items ?? {}, depth + 1), { minLength: Math.min(schema.minItems ?? 0, 3), maxLength: Math.min(schema.maxItems ?? 3, 3) });
     case "object":
       return objectFrom(schema, depth);
     default:
@@ -147,14 +152,19 @@ function objectFrom(schema: Schema, depth: number): fc.Arbitrary<Record<string, 
   return fc.record(fields, { requiredKeys: properties.map(([name]) => name).filter((name) => required.has(name)) });
 }
 
-/** A schema-shaped object with one field made hostile, one required field dropped, or one unknown field added. */
+/**
+ * A schema-shaped object with exactly one thing wrong, so the rest passes validation and the bad
+ * value reaches the services and the database: one field hostile, one field with a NUL byte in
+ * it, one required field dropped, or one unknown field added.
+ */
 function brokenObject(schema: Schema): fc.Arbitrary<unknown> {
-  return fc.tuple(objectFrom(resolve(schema), 0), fc.nat(), hostileJson, fc.constantFrom("drop", "break", "add")).map(([value, pick, hostile, how]) => {
+  return fc.tuple(objectFrom(resolve(schema), 0), fc.nat(), fc.oneof(hostileJson, hostileText), fc.constantFrom("drop", "break", "nul", "nul", "add")).map(([value, pick, hostile, how]) => {
     const keys = Object.keys(value);
     const copy: Record<string, unknown> = { ...value };
     const key = keys[pick % Math.max(keys.length, 1)];
     if (how === "drop" && key) delete copy[key];
     else if (how === "break" && key) copy[key] = hostile;
+    else if (how === "nul" && key) copy[key] = typeof copy[key] === "string" ? `${copy[key] as string}\u0000` : "\u0000";
     else copy[`x_${pick % 97}`] = hostile;
     return copy;
   });
@@ -366,7 +376,7 @@ function extraRoutes(): Record<string, fc.Arbitrary<Sample>> {
     ),
     "GET /oauth/authorize/{uid}": simple("GET /oauth/authorize/{uid}", "oauth-page", segment.map((uid) => `/oauth/authorize/${uid}`), fc.constant({}), fc.constantFrom<Array<[string, string]>>([], [["Cookie", "_interaction_resume=abc; _interaction_resume.sig=def"]])),
     "POST /oauth/token": simple("POST /oauth/token", "oauth-json", fc.constant("/oauth/token"), formBody(tokenFields())),
-    "POST /oauth/register": simple("POST /oauth/register", "oauth-json", fc.constant("/oauth/register"), fc.oneof(bodyFrom({ type: "object", properties: { client_name: { type: "string" }, redirect_uris: { type: "array", items: { type: "string" } }, token_endpoint_auth_method: { enum: ["none", "client_secret_basic", "private_key_jwt"] }, grant_types: { type: "array", items: { enum: ["authorization_code", "refresh_token", "implicit"] } }, software_id: { type: "string" }, scope: { type: "string" } } }, 16_384), fc.constant({ body: Buffer.from(JSON.stringify({ client_name: "fuzz", redirect_uris: ["http://127.0.0.1:9/cb"] })) }))),
+    "POST /oauth/register": simple("POST /oauth/register", "oauth-json", fc.constant("/oauth/register"), fc.oneof(bodyFrom({ type: "object", required: ["redirect_uris"], properties: { client_name: { type: "string" }, redirect_uris: { type: "array", minItems: 1, maxItems: 1, items: { enum: ["http://127.0.0.1:9/cb", "https://client.example/cb", "http://127.0.0.1:9/cb", "http://evil.example/cb"] } }, token_endpoint_auth_method: { enum: ["none", "none", "none", "client_secret_basic"] }, grant_types: { type: "array", items: { enum: ["authorization_code", "refresh_token", "authorization_code", "implicit"] } }, software_id: { type: "string" }, scope: { enum: ["board:read", "board:read board:write", "board:admin"] } } }, 16_384), fc.constant({ body: Buffer.from(JSON.stringify({ client_name: "fuzz", redirect_uris: ["http://127.0.0.1:9/cb"] })) }))),
     "GET /oauth/register/{client_id}": simple("GET /oauth/register/{client_id}", "oauth-json", fc.oneof(segment, fc.constant(fixtures.clientId)).map((id) => `/oauth/register/${id}`)),
     "POST /oauth/revoke": simple("POST /oauth/revoke", "oauth-json", fc.constant("/oauth/revoke"), formBody({ token: fc.constantFrom(fixtures.accessToken, "nope"), token_type_hint: fc.constantFrom("refresh_token", "access_token", "x"), client_id: fc.constantFrom(fixtures.clientId, "unknown") })),
     "GET /oauth/jwks": simple("GET /oauth/jwks", "oauth-json", at("/oauth/jwks")),
