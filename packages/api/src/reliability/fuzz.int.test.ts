@@ -448,7 +448,7 @@ function parserRefused(outcome: RawOutcome): boolean {
   return outcome.kind === "answer" && (outcome.status === 431 || (outcome.status === 400 && parseJson(outcome.body)?.error?.code === "MALFORMED_REQUEST"));
 }
 
-function describe(sample: Sample): string {
+function summarize(sample: Sample): string {
   const { request } = sample;
   return `${request.method} ${request.target.slice(0, 200)} [${request.headers.map(([k, v]) => `${k}: ${v.slice(0, 40)}`).join("; ")}] body ${request.body?.length ?? 0} bytes: ${request.body?.subarray(0, 120).toString("latin1") ?? ""}`;
 }
@@ -507,7 +507,7 @@ test(`${REQUESTS} generated requests: no 5xx, no hang, every 4xx in its document
       const key = outcome.kind === "answer" ? String(outcome.status) : outcome.kind;
       byStatus[key] = (byStatus[key] ?? 0) + 1;
       const fail = (why: string) => {
-        failures.push(`#${index} ${sample.route}: ${why}\n    ${describe(sample)}`);
+        failures.push(`#${index} ${sample.route}: ${why}\n    ${summarize(sample)}`);
         const kind = `${sample.route}: ${why.slice(0, 60)}`;
         failureKinds.set(kind, (failureKinds.get(kind) ?? 0) + 1);
       };
