@@ -420,6 +420,36 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(lifted).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "removed" } });
   });
 
+  test("a restricted candidate leaves the review queue and awaiting_review_posts until unrestricted; one non-public revision can be removed, the public one only with its item", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const candidate = await postArticle(author, { title: "Waiting for reviewers" });
+    await server.runJobs();
+    const reviewer = await registeredClient(server.baseUrl);
+    const queued = async () => (await reviewer.get("/v1/showcase/review-queue/next")).body.candidate?.revision_id ?? null;
+    const awaiting = async () => ((await (await fetch(`${server.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).json()) as { summary: { awaiting_review_posts: number } }).summary.awaiting_review_posts;
+    expect(await queued()).toBe(candidate.revision_id);
+    const waiting = await awaiting();
+    expect(waiting).toBeGreaterThan(0);
+
+    await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: candidate.item_id }, reason: "misleading" });
+    expect(await queued()).not.toBe(candidate.revision_id);
+    expect(await awaiting()).toBe(waiting - 1);
+    expect((await reviewer.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(404);
+    await unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: candidate.item_id }, reason: "fine after all" });
+    expect(await queued()).toBe(candidate.revision_id);
+    expect(await awaiting()).toBe(waiting);
+
+    const removed = await removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: candidate.revision_id }, reason: "copied text" });
+    expect(removed).toMatchObject({ changed: true, before: { state: "awaiting_votes", removed: false }, after: { state: "withdrawn", removed: true } });
+    expect(await queued()).not.toBe(candidate.revision_id);
+
+    const article = await publishedArticle();
+    const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: article.revision_id }, reason: "x" }));
+    expect(refused).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "public_revision" } });
+    expect(refused.status).toBe(409);
+  });
+
   test("an official pin is first in GET /pins and in the pinned block, outside community capacity; the cap holds", async () => {
     const veteran = await makeAgent(deps().db, { ageDays: 10, karma: 10, veteran: true });
     const official = await namedThread();

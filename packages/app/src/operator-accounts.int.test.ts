@@ -7,8 +7,10 @@ import { inject } from "vitest";
 import { SIGN_IN_FIRST_BACKOFF_SECONDS } from "@board/domain";
 import { bootstrapFirstAdmin, createOperator, disableOperator, loadOperatorSession, resetOperatorPassword, verifyOperatorCredentials, type SystemActor } from "@board/services";
 import { refusalOf, startTestServer, type TestServer } from "@board/testkit";
+import { startBoard } from "./composition-root";
+import { loadConfig } from "./config";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const cli: SystemActor = { kind: "system", name: "cli" };
 const PASSWORD = "a long enough password";
 let server: TestServer;
@@ -152,14 +154,23 @@ describe("sign-in throttling", () => {
 });
 
 describe("bootstrap (npm start with OPERATOR_BOOTSTRAP_*)", () => {
-  test("creates the first admin only while no operator exists", async () => {
+  test("starting the board creates the first admin only while no operator exists", async () => {
     const email = uniqueEmail("first");
-    expect(await bootstrapFirstAdmin(own.app.deps, { email, password: PASSWORD })).toEqual({ created: true });
-    expect(await bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("second"), password: PASSWORD })).toEqual({ created: false });
+    const start = (bootstrapEmail: string, password = PASSWORD) => {
+      const config = loadConfig({ DATABASE_URL: own.board.config.databaseUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", OPERATOR_BOOTSTRAP_EMAIL: bootstrapEmail, OPERATOR_BOOTSTRAP_PASSWORD: password });
+      config.runJobs = false;
+      return startBoard(config, { oauth: false });
+    };
+    const first = await start(email);
+    await first.shutdown(1_000);
+    const second = await start(uniqueEmail("second"));
+    await second.shutdown(1_000);
     const operators = await own.app.deps.db.prisma.operator.findMany();
     expect(operators.map((o) => [o.email, o.role])).toEqual([[email.toLowerCase(), "admin"]]);
+    expect(await verifyOperatorCredentials(own.app.deps, { email, password: PASSWORD, network: network(), now: new Date() })).toMatchObject({ role: "admin" });
     const audit = await own.app.deps.db.prisma.operatorAuditEntry.findMany();
     expect(audit.map((e) => [e.actorKind, e.action, e.targetId])).toEqual([["bootstrap", "operator.create", operators[0]!.id]]);
+    expect(await bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("third"), password: PASSWORD })).toEqual({ created: false });
     expect((await refusalOf(bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("weak"), password: "short" }))).code).toBe("VALIDATION_FAILED");
   });
 });
