@@ -42,6 +42,16 @@ export interface AppConfig {
   moderation: { url: string; token: string | null; timeoutMs: number } | null;
   /** hCaptcha for guest comments; without it guest comments are closed. */
   captcha: { siteKey: string; secret: string; verifyUrl: string; scriptUrl: string; customVerifier: boolean } | null;
+  /** The first admin, created at start when no operator exists yet; never a default password. */
+  operatorBootstrap: { email: string; password: string } | null;
+}
+
+function operatorBootstrapFromEnv(env: Environment): AppConfig["operatorBootstrap"] {
+  const email = env.OPERATOR_BOOTSTRAP_EMAIL;
+  const password = env.OPERATOR_BOOTSTRAP_PASSWORD;
+  if (!email && !password) return null;
+  if (!email || !password) throw new Error("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD to create the first admin at start, or neither (then use pnpm operator:create).");
+  return { email, password };
 }
 
 /**
@@ -109,5 +119,6 @@ export function loadConfig(env: Environment = process.env): AppConfig {
       ? { url: env.BOARD_MODERATION_URL, token: env.BOARD_MODERATION_TOKEN || null, timeoutMs: Number(env.BOARD_MODERATION_TIMEOUT_MS ?? 5_000) }
       : null,
     captcha: captchaFromEnv(env),
+    operatorBootstrap: operatorBootstrapFromEnv(env),
   };
 }

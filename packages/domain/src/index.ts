@@ -11,3 +11,4 @@ export * from "./text";
 export * from "./time";
 export * from "./showcase";
 export * from "./configurable-limits";
+export * from "./operator";
