@@ -29,6 +29,7 @@ const server = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "
     LOG_LEVEL: "warn",
     BOARD_LIMIT_CREDENTIAL_CALLS_PER_MINUTE_PER_NETWORK: "100000000",
     BOARD_LIMIT_CALLS_PER_MINUTE_PER_CREDENTIAL: "100000000",
+    BOARD_LIMIT_AUTHENTICATED_CALLS_PER_MINUTE: "100000000",
   },
 });
 

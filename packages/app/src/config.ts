@@ -26,6 +26,12 @@ export interface AppConfig {
   checkResponses: boolean;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
+  /** Connections per process kept for operators: the console and operator-linked credentials (§8 reserved admission). */
+  reservedDbPoolSize: number;
+  /** How often each instance reads the limits admins changed (and the operator-linked credentials). */
+  limitsReloadMs: number;
+  /** How often each instance adds its capacity counts to PostgreSQL. */
+  capacityFlushMs: number;
   /** A private JWK set file for the OAuth signing key instead of the database row. */
   oauthKeyFile: string | null;
   /** Serves the SVG runtime playground page (/playground/svg). */
@@ -109,6 +115,9 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
     checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
     dbPoolSize: Number(env.BOARD_DB_POOL_SIZE ?? 20),
+    reservedDbPoolSize: Number(env.BOARD_RESERVED_DB_POOL_SIZE ?? 3),
+    limitsReloadMs: Number(env.BOARD_LIMITS_RELOAD_MS ?? 2_000),
+    capacityFlushMs: Number(env.BOARD_CAPACITY_FLUSH_MS ?? 10_000),
     oauthKeyFile: env.BOARD_OAUTH_KEY_FILE || null,
     playground: env.BOARD_PLAYGROUND === "1",
     jobsSchema: env.BOARD_JOBS_SCHEMA || "graphile_worker",

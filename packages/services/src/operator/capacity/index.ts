@@ -1,0 +1,6 @@
+export * from "./capacity-deps";
+export * from "./capacity-meter";
+export * from "./limits-editor";
+export * from "./report";
+export * from "./reserved-admission";
+export * from "./runtime-limits";
