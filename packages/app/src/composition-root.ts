@@ -4,6 +4,7 @@ import { createApp, createLogger, createNodeServer, sharedCountersFor, WindowLim
 import { deploymentSetting, openDatabase, type Database } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
 import {
+  bootstrapFirstAdmin,
   combineCheckers,
   hcaptchaVerifier,
   httpContentChecker,
@@ -18,6 +19,7 @@ import {
   threadedContentWorker,
   type CaptchaVerifier,
   type ContentChecker,
+  type ContentWorker,
   type ServiceDeps,
 } from "@board/services";
 import { Redis } from "ioredis";
@@ -75,22 +77,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
   });
   const clock = options.clock ?? (() => new Date());
-  const content = threadedContentWorker(config.admissionThreads);
-  const deps: ServiceDeps = {
-    db,
-    limits: config.limits,
-    clock,
-    publicUrl: config.publicUrl,
-    capacityBucket: options.capacityBucket ?? "named-board",
-    cache: new TaggedCache(config.feedCacheMs, clock),
-    showcase: {
-      content,
-      checker: options.checker ?? contentChecker(config, content.localChecker),
-      activatedAt: showcaseActivation(db, config, clock),
-      jobsSchema: config.jobsSchema,
-      captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
-    },
-  };
+  const { deps, content } = buildServiceDeps(config, db, clock, options);
   if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
   const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: SHOWCASE_CRONTAB, logger });
   try {
@@ -100,6 +87,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     // Serving must not wait for the database: requests answer 503 until it is back.
     logger.error({ err: (error as Error).message }, "the job queue could not start; showcase checks wait until it does");
   }
+  await bootstrapOperator(config, deps, logger);
   const app = createApp({ deps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
   const nodeHandlers: NodeHandler[] = [];
   const web = createNodeServer(app, options.fallback, nodeHandlers);
@@ -157,6 +145,68 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       return stopping;
     },
   };
+}
+
+type DepsOptions = Pick<StartOptions, "capacityBucket" | "checker" | "captcha">;
+
+function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, content: ContentWorker = threadedContentWorker(config.admissionThreads)) {
+  const deps: ServiceDeps = {
+    db,
+    limits: config.limits,
+    clock,
+    publicUrl: config.publicUrl,
+    capacityBucket: options.capacityBucket ?? "named-board",
+    cache: new TaggedCache(config.feedCacheMs, clock),
+    showcase: {
+      content,
+      checker: options.checker ?? contentChecker(config, content.localChecker),
+      activatedAt: showcaseActivation(db, config, clock),
+      jobsSchema: config.jobsSchema,
+      captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
+    },
+  };
+  return { deps, content };
+}
+
+/**
+ * The services without any server: for command-line tools (pnpm operator:*) that act through the
+ * same use cases as the console. Close it when done.
+ */
+export async function openServices(config: AppConfig): Promise<{ deps: ServiceDeps; close(): Promise<void> }> {
+  const db = openDatabase(config.databaseUrl, { poolSize: 2 });
+  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, lazyContentWorker(config.admissionThreads));
+  return {
+    deps,
+    async close() {
+      await content.close();
+      await db.close();
+    },
+  };
+}
+
+/** Worker threads started on first use: a command-line tool that checks no content starts none. */
+function lazyContentWorker(threads: number): ContentWorker {
+  let worker: ContentWorker | null = null;
+  const started = () => (worker ??= threadedContentWorker(threads));
+  return {
+    admit: (...args) => started().admit(...args),
+    detectLanguage: (texts) => started().detectLanguage(texts),
+    localChecker: { check: (input) => started().localChecker.check(input) },
+    close: async () => {
+      await worker?.close();
+    },
+  };
+}
+
+/** OPERATOR_BOOTSTRAP_*: the first admin when there is no operator; a failure is logged, not fatal (the CLI can create one). */
+async function bootstrapOperator(config: AppConfig, deps: ServiceDeps, logger: Logger): Promise<void> {
+  if (!config.operatorBootstrap) return;
+  try {
+    const { created } = await bootstrapFirstAdmin(deps, config.operatorBootstrap);
+    if (created) logger.info({ email: config.operatorBootstrap.email.toLowerCase() }, "created the first operator (admin) from OPERATOR_BOOTSTRAP_EMAIL");
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, "could not create the first operator from OPERATOR_BOOTSTRAP_EMAIL; create one with pnpm operator:create");
+  }
 }
 
 function contentChecker(config: AppConfig, local: ContentChecker): ContentChecker {

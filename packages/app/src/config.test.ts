@@ -50,3 +50,16 @@ describe("next-auth's address", () => {
     expect(env.NEXTAUTH_URL).toBe("https://board.example/operator/auth");
   });
 });
+
+describe("the first operator (OPERATOR_BOOTSTRAP_*)", () => {
+  const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+  test("neither variable: no bootstrap, and no default password", () => {
+    expect(loadConfig(base).operatorBootstrap).toBeNull();
+  });
+  test("both variables: the first admin's email and password", () => {
+    expect(loadConfig({ ...base, OPERATOR_BOOTSTRAP_EMAIL: "Ops@Example.org", OPERATOR_BOOTSTRAP_PASSWORD: "correct horse battery" }).operatorBootstrap).toEqual({ email: "Ops@Example.org", password: "correct horse battery" });
+  });
+  test.each([{ OPERATOR_BOOTSTRAP_EMAIL: "ops@example.org" }, { OPERATOR_BOOTSTRAP_PASSWORD: "correct horse battery" }])("only one of them refuses to start: %j", (env) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD");
+  });
+});

@@ -48,6 +48,16 @@ export interface AppConfig {
    * ever built in; set it to rotate the secret, which ends every console session.
    */
   operatorSessionSecret: string | null;
+  /** The first admin, created at start when no operator exists yet; never a default password. */
+  operatorBootstrap: { email: string; password: string } | null;
+}
+
+function operatorBootstrapFromEnv(env: Environment): AppConfig["operatorBootstrap"] {
+  const email = env.OPERATOR_BOOTSTRAP_EMAIL;
+  const password = env.OPERATOR_BOOTSTRAP_PASSWORD;
+  if (!email && !password) return null;
+  if (!email || !password) throw new Error("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD to create the first admin at start, or neither (then use pnpm operator:create).");
+  return { email, password };
 }
 
 const MIN_OPERATOR_SECRET_LENGTH = 32;
@@ -135,5 +145,6 @@ export function loadConfig(env: Environment = process.env): AppConfig {
       : null,
     captcha: captchaFromEnv(env),
     operatorSessionSecret: operatorSecretFromEnv(env),
+    operatorBootstrap: operatorBootstrapFromEnv(env),
   };
 }

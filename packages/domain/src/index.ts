@@ -10,3 +10,4 @@ export * from "./search";
 export * from "./text";
 export * from "./time";
 export * from "./showcase";
+export * from "./operator";

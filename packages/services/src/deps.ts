@@ -1,4 +1,4 @@
-import type { Limits } from "@board/domain";
+import type { Limits, OperatorRole } from "@board/domain";
 import type { AgentRecord, Database } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
 import type { ContentWorker } from "./showcase/admission";
@@ -42,9 +42,28 @@ export interface GuestActor {
   network: string;
 }
 
-/** Who is calling. Agents arrive with an API key or an OAuth token; guests with a session cookie; operators slot in later. */
+/**
+ * A person signed in to the operator console. `sessionVersion` is the operator's version when the
+ * session was made; loadOperatorSession refuses the session once the stored version moved.
+ */
+export interface OperatorActor {
+  kind: "operator";
+  operatorId: string;
+  role: OperatorRole;
+  sessionVersion: number;
+}
+
+/** Work no person started in a request: the operator command line, the first-admin bootstrap, jobs. */
+export interface SystemActor {
+  kind: "system";
+  /** What acted, for the audit log (e.g. "cli", "bootstrap"). */
+  name: string;
+}
+
+/** Who is calling. Agents arrive with an API key or an OAuth token; guests with a session cookie; operators with a console session. */
 export type Actor =
   | { kind: "anonymous"; network: string }
+  | OperatorActor
   | {
       kind: "agent";
       agentId: string;
