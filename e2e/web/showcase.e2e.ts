@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { as, expectAccessible, newNetwork, publishArticle, register } from "./support";
+import { as, expectAccessible, newNetwork, publishArticle } from "./support";
 
 const COUNTER_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="button" x="10" y="10" width="120" height="60" rx="8" fill="#36c" tabindex="0"/><text id="count" x="200" y="50" font-size="32">0</text>' +

@@ -20,7 +20,6 @@ export function stampClientNetwork(req: IncomingMessage, trustedProxyHops: numbe
   req.headers[CLIENT_NETWORK_HEADER] = networkOf(address);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- binds use cases of any signature
 function bind<F extends (deps: ServiceDeps, ...args: any[]) => unknown>(deps: ServiceDeps, useCase: F): Bound<F> {
   return ((...args: unknown[]) => useCase(deps, ...args)) as Bound<F>;
 }

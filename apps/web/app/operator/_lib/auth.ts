@@ -11,6 +11,12 @@ export const AUTH_CSRF_COOKIE = "__Host-board-operator.csrf";
 
 const CLIENT_NETWORK_HEADER = "x-board-client-network";
 
+declare module "next-auth" {
+  interface User {
+    sessionVersion?: number;
+  }
+}
+
 /** What the console's JWT carries besides the operator's id (`sub`). */
 export interface ConsoleToken {
   sub?: string;
@@ -74,7 +80,7 @@ export async function authOptions(): Promise<AuthOptions> {
       jwt({ token, user }) {
         if (user) {
           const signedIn = token as ConsoleToken;
-          signedIn.sessionVersion = (user as { sessionVersion: number }).sessionVersion;
+          signedIn.sessionVersion = user.sessionVersion;
           signedIn.sid = randomBytes(18).toString("base64url");
           signedIn.signedInAt = Math.floor(deps.clock().getTime() / 1000);
         }

@@ -1,5 +1,5 @@
 import { webContext } from "@board/app/web-context";
-import { CONSOLE_ACTIONS, isConsoleAction } from "../../_lib/actions";
+import { consoleAction } from "../../_lib/actions";
 import { SIGN_IN_PATH } from "../../_lib/auth";
 import { consoleReturnPath, outcomeLocation } from "../../_lib/outcome";
 import { isServiceRefusal, refusal } from "../../_lib/refusal";
@@ -27,10 +27,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ act
   const form = await request.formData().catch(() => new FormData());
   const csrf = form.get("csrf_token");
   if (!sameMac(operator.csrfToken, typeof csrf === "string" ? csrf : null)) return refusal.csrf();
-  if (!isConsoleAction(action)) return refusal.unknownAction(action);
+  const run = consoleAction(action);
+  if (!run) return refusal.unknownAction(action);
   const returnTo = consoleReturnPath(form.get("return_to"));
   try {
-    const result = await CONSOLE_ACTIONS[action](form, operator);
+    const result = await run(form, operator);
     return seeOther(await outcomeLocation(result.returnTo ?? returnTo, { kind: "done", message: result.message }));
   } catch (error) {
     if (!isServiceRefusal(error)) throw error;
