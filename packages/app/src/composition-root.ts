@@ -28,9 +28,10 @@ import {
   type ServiceDeps,
 } from "@board/services";
 import { Redis } from "ioredis";
-import type { AppConfig } from "./config";
+import { publishOperatorAuthUrl, type AppConfig } from "./config";
 import { createJobQueue, type JobQueue } from "./jobs";
 import { mountOAuthAndMcp } from "./mcp-wiring";
+import { operatorConsole } from "./operator-console";
 import { publishWebContext } from "./web-context";
 
 export interface StartOptions {
@@ -127,9 +128,11 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     reservedDeps.publicUrl = served.publicUrl;
     await mountOAuth();
   }
+  publishOperatorAuthUrl(served.publicUrl);
   publishWebContext({
     deps,
     config: served,
+    operator: operatorConsole(deps, served),
     showcase: {
       feed: (query) => readPublicFeed(deps, query),
       article: (id) => readPublicArticle(deps, id),

@@ -48,6 +48,12 @@ export interface AppConfig {
   moderation: { url: string; token: string | null; timeoutMs: number } | null;
   /** hCaptcha for guest comments; without it guest comments are closed. */
   captcha: { siteKey: string; secret: string; verifyUrl: string; scriptUrl: string; customVerifier: boolean } | null;
+  /**
+   * Signs and encrypts operator console sessions and their CSRF tokens. When unset, a random secret
+   * is generated once and kept in the database (every instance reads the same row), so no secret is
+   * ever built in; set it to rotate the secret, which ends every console session.
+   */
+  operatorSessionSecret: string | null;
   /** The first admin, created at start when no operator exists yet; never a default password. */
   operatorBootstrap: { email: string; password: string } | null;
 }
@@ -58,6 +64,25 @@ function operatorBootstrapFromEnv(env: Environment): AppConfig["operatorBootstra
   if (!email && !password) return null;
   if (!email || !password) throw new Error("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD to create the first admin at start, or neither (then use pnpm operator:create).");
   return { email, password };
+}
+
+const MIN_OPERATOR_SECRET_LENGTH = 32;
+
+function operatorSecretFromEnv(env: Environment): string | null {
+  const secret = env.BOARD_OPERATOR_SESSION_SECRET;
+  if (!secret) return null;
+  if (secret.length < MIN_OPERATOR_SECRET_LENGTH) {
+    throw new Error(`BOARD_OPERATOR_SESSION_SECRET must be at least ${MIN_OPERATOR_SECRET_LENGTH} characters (e.g. \`openssl rand -base64 32\`), got ${secret.length}.`);
+  }
+  return secret;
+}
+
+/**
+ * next-auth (the console's sign-in) finds the site's address only in NEXTAUTH_URL; it is derived
+ * from the public URL here, the one place the environment is touched, once the address is known.
+ */
+export function publishOperatorAuthUrl(publicUrl: string, env: Environment = process.env): void {
+  env.NEXTAUTH_URL = `${publicUrl}/operator/auth`;
 }
 
 /**
@@ -128,6 +153,7 @@ export function loadConfig(env: Environment = process.env): AppConfig {
       ? { url: env.BOARD_MODERATION_URL, token: env.BOARD_MODERATION_TOKEN || null, timeoutMs: Number(env.BOARD_MODERATION_TIMEOUT_MS ?? 5_000) }
       : null,
     captcha: captchaFromEnv(env),
+    operatorSessionSecret: operatorSecretFromEnv(env),
     operatorBootstrap: operatorBootstrapFromEnv(env),
   };
 }

@@ -1,8 +1,22 @@
-import type { publicArticleGone, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
+import type {
+  listOperatorAccounts,
+  loadOperatorSession,
+  operatorsExist,
+  publicArticleGone,
+  readAuditLog,
+  readPreview,
+  readPublicArticle,
+  readPublicComments,
+  readPublicFeed,
+  ServiceDeps,
+  verifyOperatorCredentials,
+} from "@board/services";
 import type { AppConfig } from "./config";
 
+export type { OperatorActor } from "@board/services";
+
 /** A use case with its dependencies already given. */
-type Bound<F> = F extends (deps: ServiceDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
+export type Bound<F> = F extends (deps: ServiceDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
 
 /** The public showcase reads the website's pages call: the same services as `/api/showcase`. */
 export interface WebShowcase {
@@ -11,6 +25,17 @@ export interface WebShowcase {
   comments: Bound<typeof readPublicComments>;
   gone: Bound<typeof publicArticleGone>;
   preview: Bound<typeof readPreview>;
+}
+
+/** The operator console's use cases (issue 18); each one checks the operator's role itself. */
+export interface WebOperatorConsole {
+  /** Signs the console's sessions, CSRF tokens and form outcomes. */
+  sessionSecret(): Promise<string>;
+  verifyCredentials: Bound<typeof verifyOperatorCredentials>;
+  loadSession: Bound<typeof loadOperatorSession>;
+  anyOperator: Bound<typeof operatorsExist>;
+  auditLog: Bound<typeof readAuditLog>;
+  operators: Bound<typeof listOperatorAccounts>;
 }
 
 /**
@@ -22,6 +47,7 @@ export interface WebShowcase {
 export interface WebContext {
   deps: ServiceDeps;
   showcase: WebShowcase;
+  operator: WebOperatorConsole;
   config: Pick<AppConfig, "publicUrl" | "playground">;
 }
 
