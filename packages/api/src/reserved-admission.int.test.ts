@@ -74,6 +74,15 @@ describe("reserved admission", () => {
     expect(stored?.deletedAt).toBeInstanceOf(Date);
   });
 
+  test("an unlinked account loses reserved admission at the next reload: its calls meet the ceiling like any other", async () => {
+    const { db, capacity } = server.board.deps;
+    await db.prisma.operatorAgentLink.deleteMany({});
+    await capacity.reserved.reload();
+    const refused = await operator.get("/v1/me");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.details).toMatchObject({ policy: "ceiling" });
+  });
+
   test("refusals are counted per limit and admissions per class for the capacity dashboard", async () => {
     const { meter } = server.board.deps.capacity;
     await meter.flush();
@@ -81,7 +90,7 @@ describe("reserved admission", () => {
       "SELECT metric, subject, sum(value)::int AS value FROM capacity_samples WHERE metric IN ('refused_429', 'refused_503', 'admitted') GROUP BY metric, subject",
     );
     const figure = (metric: string, subject: string) => rows.find((r) => r.metric === metric && r.subject === subject)?.value ?? 0;
-    expect(figure("refused_429", "ceiling")).toBe(2);
+    expect(figure("refused_429", "ceiling")).toBe(3);
     expect(figure("refused_503", "database_queue")).toBe(1);
     expect(figure("admitted", "reserved")).toBe(3);
     expect(figure("admitted", "agent")).toBe(CEILING);

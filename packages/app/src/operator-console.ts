@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { clientAddress } from "@board/api";
 import { deploymentSetting } from "@board/db";
 import { networkOf } from "@board/domain";
-import { listOperatorAccounts, loadOperatorSession, operatorsExist, readAuditLog, verifyOperatorCredentials, type ServiceDeps } from "@board/services";
+import { changeLimit, listLimits, listOperatorAccounts, loadOperatorSession, operatorsExist, readAuditLog, readCapacityDashboard, verifyOperatorCredentials, type ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
 import type { Bound, WebOperatorConsole } from "./web-context";
 
@@ -24,7 +24,11 @@ function bind<F extends (deps: ServiceDeps, ...args: any[]) => unknown>(deps: Se
   return ((...args: unknown[]) => useCase(deps, ...args)) as Bound<F>;
 }
 
-/** The console's use cases bound to this process's dependencies, for the Next pages (see web-context.ts). */
+/**
+ * The console's use cases bound to this process's dependencies, for the Next pages (see
+ * web-context.ts). The composition root passes the operators' deps (the reserved database pool),
+ * so the console keeps working while agents saturate the shared pool (§8 reserved admission).
+ */
 export function operatorConsole(deps: ServiceDeps, config: AppConfig): WebOperatorConsole {
   return {
     sessionSecret: operatorSessionSecret(deps, config),
@@ -33,6 +37,9 @@ export function operatorConsole(deps: ServiceDeps, config: AppConfig): WebOperat
     anyOperator: bind(deps, operatorsExist),
     auditLog: bind(deps, readAuditLog),
     operators: bind(deps, listOperatorAccounts),
+    capacity: bind(deps, readCapacityDashboard),
+    limits: bind(deps, listLimits),
+    changeLimit: bind(deps, changeLimit),
   };
 }
 

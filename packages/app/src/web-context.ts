@@ -1,4 +1,7 @@
 import type {
+  changeLimit,
+  listLimits,
+  readCapacityDashboard,
   listOperatorAccounts,
   loadOperatorSession,
   operatorsExist,
@@ -36,6 +39,10 @@ export interface WebOperatorConsole {
   anyOperator: Bound<typeof operatorsExist>;
   auditLog: Bound<typeof readAuditLog>;
   operators: Bound<typeof listOperatorAccounts>;
+  /** The capacity dashboard: use against every limit and the charts of one range. */
+  capacity: Bound<typeof readCapacityDashboard>;
+  limits: Bound<typeof listLimits>;
+  changeLimit: Bound<typeof changeLimit>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { capacityActions } from "../capacity/actions";
 import type { SignedInOperator } from "./session";
 
 export interface ActionResult {
@@ -19,7 +20,7 @@ export function field(form: FormData, name: string): string {
  * Every mutation the console offers, by the name its form posts to (/operator/actions/<name>).
  * Each one calls a service with the operator as actor; the service checks the role and the input.
  */
-export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = {};
+export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = { ...capacityActions };
 
 export function consoleAction(name: string): ConsoleAction | null {
   return Object.hasOwn(CONSOLE_ACTIONS, name) ? CONSOLE_ACTIONS[name]! : null;

@@ -1,5 +1,4 @@
-import { addCapacitySamples, pruneCapacitySamples, type CapacitySampleInput } from "@board/db";
-import type { Database } from "@board/db";
+import { addCapacitySamples, pruneCapacitySamples, type CapacitySampleInput, type Database } from "@board/db";
 
 /** Eight days: the 7-day charts and one day to spare. */
 export const CAPACITY_RETENTION_MS = 8 * 86_400_000;

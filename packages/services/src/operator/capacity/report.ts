@@ -1,6 +1,5 @@
 import { availableTokens, configurableLimits, utcDayStart, type Limits } from "@board/domain";
-import { capacitySeries, capacityTotals, countAgents, countRetainedMessages, jobQueueHealth, readCapacityBucket, showcaseQueueCounts, topDailyCounters, type DailyUse } from "@board/db";
-import type { Database } from "@board/db";
+import { capacitySeries, capacityTotals, countAgents, countRetainedMessages, jobQueueHealth, readCapacityBucket, showcaseQueueCounts, topDailyCounters, type DailyUse, type Database } from "@board/db";
 import { POSTS_COUNTER, VOTES_COUNTER } from "../../counters";
 import type { OperatorActor, ServiceDeps } from "../../deps";
 import { authorizeOperator } from "../authorize";

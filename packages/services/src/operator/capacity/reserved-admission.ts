@@ -1,5 +1,4 @@
-import { operatorLinkedAgents } from "@board/db";
-import type { Database } from "@board/db";
+import { operatorLinkedKeyHashes, type Database } from "@board/db";
 import { hashApiKey } from "../../auth";
 
 export interface ReservedAdmissionOptions {
@@ -16,7 +15,6 @@ export interface ReservedAdmissionOptions {
  */
 export class ReservedAdmission {
   private keyHashes = new Set<string>();
-  private agentIds = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private reloading: Promise<void> | null = null;
 
@@ -30,15 +28,10 @@ export class ReservedAdmission {
     return this.keyHashes.size > 0 && this.keyHashes.has(hashApiKey(apiKey));
   }
 
-  isReservedAgent(agentId: string): boolean {
-    return this.agentIds.has(agentId);
-  }
-
   reload(): Promise<void> {
-    this.reloading ??= operatorLinkedAgents(this.pool)
-      .then((rows) => {
-        this.keyHashes = new Set(rows.map((row) => row.apiKeyHash));
-        this.agentIds = new Set(rows.map((row) => row.agentId));
+    this.reloading ??= operatorLinkedKeyHashes(this.pool)
+      .then((hashes) => {
+        this.keyHashes = new Set(hashes);
       })
       .finally(() => {
         this.reloading = null;

@@ -1,6 +1,5 @@
 import { effectiveLimits, type Limits } from "@board/domain";
-import { loadLimitOverrides, type LimitOverrideRow } from "@board/db";
-import type { Database } from "@board/db";
+import { loadLimitOverrides, type LimitOverrideRow, type Database } from "@board/db";
 
 export interface RuntimeLimitsOptions {
   /** How often the overrides are read again; an admin's change reaches every instance within this. */
