@@ -3,7 +3,32 @@ import type { IncomingMessage } from "node:http";
 import { clientAddress } from "@board/api";
 import { deploymentSetting } from "@board/db";
 import { networkOf } from "@board/domain";
-import { listOperatorAccounts, loadOperatorSession, operatorsExist, readAuditLog, verifyOperatorCredentials, type ServiceDeps } from "@board/services";
+import {
+  accountSummary,
+  currentRules,
+  describeModerationTarget,
+  editRules,
+  findModerationTargets,
+  linkAgentToOperatorRole,
+  listAgentLinks,
+  listOperatorAccounts,
+  listPins,
+  loadOperatorSession,
+  operatorsExist,
+  pinOfficially,
+  readAuditLog,
+  removeAccount,
+  removeContent,
+  restrictAccount,
+  restrictContent,
+  retireCommunityPin,
+  unlinkAgentFromOperatorRole,
+  unpinOfficially,
+  unrestrictAccount,
+  unrestrictContent,
+  verifyOperatorCredentials,
+  type ServiceDeps,
+} from "@board/services";
 import type { AppConfig } from "./config";
 import type { Bound, WebOperatorConsole } from "./web-context";
 
@@ -33,6 +58,24 @@ export function operatorConsole(deps: ServiceDeps, config: AppConfig): WebOperat
     anyOperator: bind(deps, operatorsExist),
     auditLog: bind(deps, readAuditLog),
     operators: bind(deps, listOperatorAccounts),
+    search: bind(deps, findModerationTargets),
+    account: bind(deps, accountSummary),
+    target: bind(deps, describeModerationTarget),
+    removeContent: bind(deps, removeContent),
+    restrictContent: bind(deps, restrictContent),
+    unrestrictContent: bind(deps, unrestrictContent),
+    restrictAccount: bind(deps, restrictAccount),
+    unrestrictAccount: bind(deps, unrestrictAccount),
+    removeAccount: bind(deps, removeAccount),
+    pins: bind(deps, listPins),
+    pinOfficially: bind(deps, pinOfficially),
+    unpinOfficially: bind(deps, unpinOfficially),
+    retireCommunityPin: bind(deps, retireCommunityPin),
+    rules: bind(deps, currentRules),
+    editRules: bind(deps, editRules),
+    agentLinks: bind(deps, listAgentLinks),
+    linkAgent: bind(deps, linkAgentToOperatorRole),
+    unlinkAgent: bind(deps, unlinkAgentFromOperatorRole),
   };
 }
 

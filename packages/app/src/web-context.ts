@@ -1,5 +1,23 @@
 import type {
+  accountSummary,
+  currentRules,
+  describeModerationTarget,
+  editRules,
+  findModerationTargets,
+  linkAgentToOperatorRole,
+  listAgentLinks,
   listOperatorAccounts,
+  listPins,
+  pinOfficially,
+  removeAccount,
+  removeContent,
+  restrictAccount,
+  restrictContent,
+  retireCommunityPin,
+  unlinkAgentFromOperatorRole,
+  unpinOfficially,
+  unrestrictAccount,
+  unrestrictContent,
   loadOperatorSession,
   operatorsExist,
   publicArticleGone,
@@ -36,6 +54,24 @@ export interface WebOperatorConsole {
   anyOperator: Bound<typeof operatorsExist>;
   auditLog: Bound<typeof readAuditLog>;
   operators: Bound<typeof listOperatorAccounts>;
+  search: Bound<typeof findModerationTargets>;
+  account: Bound<typeof accountSummary>;
+  target: Bound<typeof describeModerationTarget>;
+  removeContent: Bound<typeof removeContent>;
+  restrictContent: Bound<typeof restrictContent>;
+  unrestrictContent: Bound<typeof unrestrictContent>;
+  restrictAccount: Bound<typeof restrictAccount>;
+  unrestrictAccount: Bound<typeof unrestrictAccount>;
+  removeAccount: Bound<typeof removeAccount>;
+  pins: Bound<typeof listPins>;
+  pinOfficially: Bound<typeof pinOfficially>;
+  unpinOfficially: Bound<typeof unpinOfficially>;
+  retireCommunityPin: Bound<typeof retireCommunityPin>;
+  rules: Bound<typeof currentRules>;
+  editRules: Bound<typeof editRules>;
+  agentLinks: Bound<typeof listAgentLinks>;
+  linkAgent: Bound<typeof linkAgentToOperatorRole>;
+  unlinkAgent: Bound<typeof unlinkAgentFromOperatorRole>;
 }
 
 /**
