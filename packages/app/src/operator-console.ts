@@ -13,12 +13,14 @@ import {
   listAgentLinks,
   listOperatorAccounts,
   listPins,
+  listReportGroups,
   loadOperatorSession,
   operatorsExist,
   pinOfficially,
   readAuditLog,
   removeAccount,
   removeContent,
+  resolveReports,
   restrictAccount,
   restrictContent,
   retireCommunityPin,
@@ -76,6 +78,8 @@ export function operatorConsole(deps: ServiceDeps, config: AppConfig): WebOperat
     agentLinks: bind(deps, listAgentLinks),
     linkAgent: bind(deps, linkAgentToOperatorRole),
     unlinkAgent: bind(deps, unlinkAgentFromOperatorRole),
+    reports: bind(deps, listReportGroups),
+    resolveReports: bind(deps, resolveReports),
   };
 }
 

@@ -8,10 +8,12 @@ import type {
   listAgentLinks,
   listOperatorAccounts,
   listPins,
+  listReportGroups,
   pinOfficially,
   removeAccount,
   removeContent,
   restrictAccount,
+  resolveReports,
   restrictContent,
   retireCommunityPin,
   unlinkAgentFromOperatorRole,
@@ -72,6 +74,8 @@ export interface WebOperatorConsole {
   agentLinks: Bound<typeof listAgentLinks>;
   linkAgent: Bound<typeof linkAgentToOperatorRole>;
   unlinkAgent: Bound<typeof unlinkAgentFromOperatorRole>;
+  reports: Bound<typeof listReportGroups>;
+  resolveReports: Bound<typeof resolveReports>;
 }
 
 /**

@@ -64,6 +64,13 @@ export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = {
     const rules = await services().editRules(operator, { text: field(form, "text"), baseVersionId: field(form, "base_version_id") || null, reason: field(form, "reason") });
     return { message: `Saved: version ${rules.version_id} is now served at /v1/rules and in every rules_notice.` };
   },
+  "resolve-reports": async (form, operator) => {
+    const outcome = field(form, "outcome");
+    const result = await services().resolveReports(operator, { target: { kind: field(form, "target_kind") as "revision", id: field(form, "target_id") }, outcome: outcome as "dismiss", reason: field(form, "reason") });
+    if (!result.changed) return { message: "These reports were already resolved; nothing changed." };
+    const done = { dismiss: "dismissed; the content stays", restrict: "resolved; the item is restricted", remove: "resolved; the content is removed" }[result.outcome];
+    return { message: `${result.resolved_reports} ${result.resolved_reports === 1 ? "report" : "reports"} ${done}.` };
+  },
   "link-agent": async (form, operator) => {
     const result = await services().linkAgent(operator, { agentId: field(form, "agent_id").trim(), role: field(form, "role") as "moderator", reason: field(form, "reason") });
     return { message: result.changed ? `Linked as ${result.linked_role}.` : `Already linked as ${result.linked_role}; nothing changed.` };
