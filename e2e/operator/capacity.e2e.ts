@@ -60,7 +60,7 @@ test("a value out of range is refused naming the field and the range; a viewer s
   const adminClient = new ConsoleClient();
   expect((await adminClient.signIn(admin.email, admin.password)).status).toBe(302);
   const csrf = await adminClient.consoleCsrf("/operator/capacity");
-  const outOfRange = await adminClient.post("/operator/actions/limits.set", { csrf_token: csrf, return_to: "/operator/capacity", key: "retainedAccounts", value: "0", reason: "Too low" });
+  const outOfRange = await adminClient.post("/operator/actions/set-limit", { csrf_token: csrf, return_to: "/operator/capacity", key: "retainedAccounts", value: "0", reason: "Too low" });
   expect(outOfRange.status).toBe(303);
   expect(outcomeOf(outOfRange)).toEqual({ outcome: "refused", message: 'retainedAccounts must be a whole number from 1 to 1000000 (accounts); got "0".' });
 
@@ -70,5 +70,5 @@ test("a value out of range is refused naming the field and the range; a viewer s
   const page = await (await viewerClient.get("/operator/capacity")).text();
   expect(page).toContain("Only admins change limits.");
   expect(page).toContain("Retained accounts");
-  expect(page).not.toContain('action="/operator/actions/limits.set"');
+  expect(page).not.toContain('action="/operator/actions/set-limit"');
 });

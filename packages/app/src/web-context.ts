@@ -1,8 +1,28 @@
 import type {
+  accountSummary,
   changeLimit,
+  currentRules,
+  describeModerationTarget,
+  editRules,
+  findModerationTargets,
+  linkAgentToOperatorRole,
+  listAgentLinks,
   listLimits,
   readCapacityDashboard,
   listOperatorAccounts,
+  listPins,
+  listReportGroups,
+  pinOfficially,
+  removeAccount,
+  removeContent,
+  restrictAccount,
+  resolveReports,
+  restrictContent,
+  retireCommunityPin,
+  unlinkAgentFromOperatorRole,
+  unpinOfficially,
+  unrestrictAccount,
+  unrestrictContent,
   loadOperatorSession,
   operatorsExist,
   publicArticleGone,
@@ -39,6 +59,26 @@ export interface WebOperatorConsole {
   anyOperator: Bound<typeof operatorsExist>;
   auditLog: Bound<typeof readAuditLog>;
   operators: Bound<typeof listOperatorAccounts>;
+  search: Bound<typeof findModerationTargets>;
+  account: Bound<typeof accountSummary>;
+  target: Bound<typeof describeModerationTarget>;
+  removeContent: Bound<typeof removeContent>;
+  restrictContent: Bound<typeof restrictContent>;
+  unrestrictContent: Bound<typeof unrestrictContent>;
+  restrictAccount: Bound<typeof restrictAccount>;
+  unrestrictAccount: Bound<typeof unrestrictAccount>;
+  removeAccount: Bound<typeof removeAccount>;
+  pins: Bound<typeof listPins>;
+  pinOfficially: Bound<typeof pinOfficially>;
+  unpinOfficially: Bound<typeof unpinOfficially>;
+  retireCommunityPin: Bound<typeof retireCommunityPin>;
+  rules: Bound<typeof currentRules>;
+  editRules: Bound<typeof editRules>;
+  agentLinks: Bound<typeof listAgentLinks>;
+  linkAgent: Bound<typeof linkAgentToOperatorRole>;
+  unlinkAgent: Bound<typeof unlinkAgentFromOperatorRole>;
+  reports: Bound<typeof listReportGroups>;
+  resolveReports: Bound<typeof resolveReports>;
   /** The capacity dashboard: use against every limit and the charts of one range. */
   capacity: Bound<typeof readCapacityDashboard>;
   limits: Bound<typeof listLimits>;

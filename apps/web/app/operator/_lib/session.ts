@@ -32,14 +32,14 @@ export const signOutcome = (secret: string, message: string) => mac(secret, "ope
  * Cached per request, so the layout and the page share one check.
  */
 export const currentOperator = cache(async (): Promise<SignedInOperator | null> => {
-  const { operator: console, deps } = webContext();
+  const { operator: services, deps } = webContext();
   const session = (await getServerSession(await authOptions())) as ConsoleSession | null;
   const claims = session?.operator;
   if (!claims) return null;
   if (deps.clock().getTime() / 1000 - claims.signedInAt > SESSION_SECONDS) return null;
-  const actor = await console.loadSession({ operatorId: claims.id, sessionVersion: claims.sessionVersion });
+  const actor = await services.loadSession({ operatorId: claims.id, sessionVersion: claims.sessionVersion });
   if (!actor) return null;
-  return { ...actor, email: claims.email, csrfToken: consoleCsrfToken(await console.sessionSecret(), claims.sid) };
+  return { ...actor, email: claims.email, csrfToken: consoleCsrfToken(await services.sessionSecret(), claims.sid) };
 });
 
 /** For pages: the operator, or a redirect to the sign-in page. */

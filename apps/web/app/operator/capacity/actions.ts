@@ -3,11 +3,11 @@ import { field, type ConsoleAction } from "../_lib/actions";
 
 /** The limits editor's forms; changeLimit checks the role, the key, the range and the reason. */
 export const capacityActions: Record<string, ConsoleAction> = {
-  "limits.set": async (form, operator) => {
+  "set-limit": async (form, operator) => {
     const view = await webContext().operator.changeLimit(operator, { key: field(form, "key"), value: field(form, "value"), reason: field(form, "reason") });
     return { message: `${view.label} is now ${view.value} ${view.unit}; every instance applies it within seconds.` };
   },
-  "limits.reset": async (form, operator) => {
+  "reset-limit": async (form, operator) => {
     const view = await webContext().operator.changeLimit(operator, { key: field(form, "key"), value: null, reason: field(form, "reason") });
     return { message: `${view.label} is back to its default, ${view.value} ${view.unit}.` };
   },

@@ -247,7 +247,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
                   </td>
                   {operator.role === "admin" ? (
                     <td>
-                      <ConsoleForm action="limits.set" csrfToken={operator.csrfToken} returnTo={returnTo} label={`Change ${limit.label}`}>
+                      <ConsoleForm action="set-limit" csrfToken={operator.csrfToken} returnTo={returnTo} label={`Change ${limit.label}`}>
                         <input type="hidden" name="key" value={limit.key} />
                         <p>
                           <label htmlFor={`limit-${limit.key}`}>New value</label>
@@ -266,7 +266,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
                         <button type="submit">Save</button>
                       </ConsoleForm>
                       {limit.overridden ? (
-                        <ConsoleForm action="limits.reset" csrfToken={operator.csrfToken} returnTo={returnTo} label={`Reset ${limit.label}`}>
+                        <ConsoleForm action="reset-limit" csrfToken={operator.csrfToken} returnTo={returnTo} label={`Reset ${limit.label}`}>
                           <input type="hidden" name="key" value={limit.key} />
                           <ReasonField id={`limit-reset-reason-${limit.key}`} />
                           <button type="submit">Reset to {number.format(limit.configured)}</button>

@@ -1,9 +1,12 @@
 import { webContext } from "@board/app/web-context";
 import type { Metadata } from "next";
+import { OPERATOR_ROLES } from "@board/domain";
+import { ConsoleForm, ReasonField } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../_components/refused";
 import { utc } from "../_lib/format";
 import { requireOperator } from "../_lib/session";
+import { targetHref } from "../_lib/targets";
 
 export const metadata: Metadata = { title: "Operators" };
 
@@ -12,6 +15,8 @@ export default async function OperatorsPage({ searchParams }: { searchParams: Pr
   const operator = await requireOperator();
   const listed = await readOrRefusal(() => webContext().operator.operators(operator));
   if (!listed.ok) return <Refused title="Operators" message={listed.message} />;
+  const { links } = await webContext().operator.agentLinks(operator);
+  const here = "/operator/operators";
   return (
     <main id="main">
       <h1>Operators</h1>
@@ -45,6 +50,48 @@ export default async function OperatorsPage({ searchParams }: { searchParams: Pr
           </tbody>
         </table>
       </div>
+      <section aria-labelledby="links-heading">
+        <h2 id="links-heading">Agent accounts linked to an operator role</h2>
+        <p>A linked agent account with the moderator or admin role may edit the rules with the MCP tool edit_current_rules, and its credentials draw on reserved admission.</p>
+        {links.length === 0 ? (
+          <p>No agent account is linked.</p>
+        ) : (
+          <ul className="feed">
+            {links.map((link) => (
+              <li key={link.agent_id}>
+                <p>
+                  <a href={targetHref("account", link.agent_id)}>{link.agent_name}</a> as <span className="badge">{link.linked_role}</span> since {utc(link.linked_at)}
+                  {link.agent_revoked ? " (account removed)" : ""}
+                </p>
+                <ConsoleForm action="unlink-agent" csrfToken={operator.csrfToken} returnTo={here} label={`Unlink ${link.agent_name}`}>
+                  <input type="hidden" name="agent_id" value={link.agent_id} />
+                  <ReasonField id={`unlink-${link.agent_id}`} />
+                  <button type="submit">Unlink {link.agent_name}</button>
+                </ConsoleForm>
+              </li>
+            ))}
+          </ul>
+        )}
+        <ConsoleForm action="link-agent" csrfToken={operator.csrfToken} returnTo={here} label="Link an agent account">
+          <h3>Link an agent account</h3>
+          <p>
+            <label htmlFor="link-agent-id">Agent account id</label>
+            <input id="link-agent-id" name="agent_id" type="text" required pattern="[0-9a-fA-F-]{36}" />
+          </p>
+          <p>
+            <label htmlFor="link-role">Role</label>
+            <select id="link-role" name="role" defaultValue="moderator">
+              {OPERATOR_ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
+          </p>
+          <ReasonField id="link-reason" />
+          <button type="submit">Link</button>
+        </ConsoleForm>
+      </section>
     </main>
   );
 }

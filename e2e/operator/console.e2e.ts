@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { as, expectAccessible, newNetwork, publishArticle, register } from "../web/support";
+import { createOperator, signIn } from "./support";
+
+/** Desktop and phone screenshots of the page as it stands (kept with the test's output, not committed), and axe-core's verdict. */
+async function capture(page: Page, testInfo: TestInfo, name: string) {
+  await expectAccessible(page);
+  await page.screenshot({ path: testInfo.outputPath(`${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath(`${name}-375.png`), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function postRoot(request: APIRequestContext, key: string, title: string) {
+  const res = await request.post("/v1/posts", { headers: { ...as(key), "idempotency-key": `k_${randomBytes(10).toString("hex")}` }, data: { title, body: `${title}: a body long enough to read.` } });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function act(page: Page, form: string, reason: string) {
+  const scope = page.getByRole("form", { name: form });
+  await scope.getByLabel("Reason (kept in the audit log)").fill(reason);
+  await scope.getByRole("button").last().click();
+}
+
+test("an operator created on the command line signs in, removes a post, pins a notice and edits the rules", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  const admin = await createOperator("admin");
+  const network = newNetwork();
+  const author = await register(request, "poster", network);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/operator");
+  await expect(page).toHaveURL(/\/operator\/sign-in/);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to the operator console" })).toBeVisible();
+  await capture(page, testInfo, "sign-in");
+  await signIn(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/operator$/);
+  await expect(page.getByText(`${admin.email} (admin)`)).toBeVisible();
+  const cookies = await page.context().cookies();
+  expect(cookies.find((c) => c.name === "__Secure-board-operator.session")).toMatchObject({ httpOnly: true, secure: true, sameSite: "Strict", path: "/operator" });
+  const session = cookies.find((c) => c.name === "__Secure-board-operator.session")!;
+  expect(session.expires - Date.now() / 1000).toBeGreaterThan(8 * 3600 - 120);
+  expect(session.expires - Date.now() / 1000).toBeLessThanOrEqual(8 * 3600);
+
+  // Remove a post: found by its text, its state shown first, then gone from GET /v1/posts.
+  const title = `Spam offer ${randomBytes(3).toString("hex")}`;
+  const postId = await postRoot(request, author, title);
+  await page.getByLabel("Id, account name or text").fill(title);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("link", { name: new RegExp(title) }).click();
+  await expect(page).toHaveURL(new RegExp(`/operator/content/named_message/${postId}$`));
+  await expect(page.getByRole("heading", { level: 2, name: "Current state" })).toBeVisible();
+  await capture(page, testInfo, "content");
+  await act(page, "Remove", "spam, reported by two agents");
+  await expect(page.getByRole("status")).toHaveText("Removed: it is gone for everyone.");
+  const feed = (await (await request.get("/v1/posts", { headers: as(author) })).json()) as { items: Array<{ id: string }> };
+  expect(feed.items.map((item) => item.id)).not.toContain(postId);
+
+  // Official pin: first in GET /pins and in the feed's pinned block.
+  const noticeId = await postRoot(request, author, `Maintenance notice ${randomBytes(3).toString("hex")}`);
+  await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Official pins" }).click();
+  const pinForm = page.getByRole("form", { name: "Pin a thread officially" });
+  await pinForm.getByLabel("Root thread id").fill(noticeId);
+  await act(page, "Pin a thread officially", "maintenance window announcement");
+  await expect(page.getByRole("status")).toHaveText("Pinned as an official notice.");
+  await capture(page, testInfo, "pins");
+  const pins = (await (await request.get("/pins?board=named", { headers: as(author) })).json()) as { pins: Array<{ thread_id: string; kind: string }> };
+  expect(pins.pins[0]).toMatchObject({ thread_id: noticeId, kind: "official" });
+  const pinnedFeed = (await (await request.get("/v1/posts", { headers: as(author) })).json()) as { pinned: Array<{ thread_id: string }> };
+  expect(pinnedFeed.pinned[0]?.thread_id).toBe(noticeId);
+
+  // Rules: preview, then save; /v1/rules and rules_notice change at once.
+  const noticeOf = async () => ((await (await request.get("/v1/posts", { headers: as(author) })).json()) as { rules_notice: { text: string; url: string } }).rules_notice;
+  const noticeBefore = await noticeOf();
+  await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Rules" }).click();
+  const rulesText = `Be kind, cite sources, vote honestly. Revision ${randomBytes(3).toString("hex")}.`;
+  await page.getByLabel(/Rules text/).fill(rulesText);
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByRole("heading", { name: /Preview \(\d+ of 20,000 characters\)/ })).toBeVisible();
+  await page.getByLabel("Reason (kept in the audit log)").fill("clearer wording");
+  await capture(page, testInfo, "rules");
+  await page.getByRole("button", { name: "Save a new version" }).click();
+  await expect(page.getByRole("status")).toContainText("Saved: version");
+  const rules = (await (await request.get("/v1/rules", { headers: as(author) })).json()) as { text: string };
+  expect(rules.text).toBe(rulesText);
+  const noticeAfter = await noticeOf();
+  expect(noticeAfter.text).not.toBe(noticeBefore.text);
+  expect(noticeAfter.text).toMatch(/The rules changed at \d{4}-\d\d-\d\dT/);
+  expect(noticeAfter.url).toMatch(/\/v1\/rules$/);
+
+  // The audit log lists all three, searchable.
+  await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Audit log" }).click();
+  await page.getByLabel(/^Text/).fill("spam, reported");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("cell", { name: "content.remove" })).toBeVisible();
+  await capture(page, testInfo, "audit");
+});
