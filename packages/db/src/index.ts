@@ -18,4 +18,5 @@ export * from "./repositories/showcase-author";
 export * from "./repositories/showcase-public";
 export * from "./repositories/showcase-guest";
 export * from "./repositories/operators";
+export * from "./repositories/moderation";
 export * from "./repositories/capacity";
