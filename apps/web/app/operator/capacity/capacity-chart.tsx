@@ -40,7 +40,8 @@ export function CapacityChart({ chart }: { chart: ChartData }) {
         <>
           <div className="capacity-plot" aria-hidden="true" data-testid={`chart-${chart.id}`}>
             <ResponsiveContainer width="100%" height={220}>
-              <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+              {/* No keyboard layer: the table below is the accessible view, and a focusable chart inside aria-hidden would trap focus. */}
+              <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 0 }} accessibilityLayer={false}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="at" minTickGap={24} />
                 <YAxis allowDecimals={false} width={56} />
@@ -52,29 +53,31 @@ export function CapacityChart({ chart }: { chart: ChartData }) {
               </LineChart>
             </ResponsiveContainer>
           </div>
-          <table className="visually-hidden">
-            <caption>{chart.title}: figures per period</caption>
-            <thead>
-              <tr>
-                <th scope="col">Period starting (UTC)</th>
-                {chart.lines.map((line) => (
-                  <th scope="col" key={line.name}>
-                    {line.name}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {chart.buckets.map((at, index) => (
-                <tr key={at}>
-                  <th scope="row">{bucketLabel(at, chart.bucket_seconds)}</th>
+          <div className="visually-hidden">
+            <table>
+              <caption>{chart.title}: figures per period</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Period starting (UTC)</th>
                   {chart.lines.map((line) => (
-                    <td key={line.name}>{line.values[index] ?? 0}</td>
+                    <th scope="col" key={line.name}>
+                      {line.name}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {chart.buckets.map((at, index) => (
+                  <tr key={at}>
+                    <th scope="row">{bucketLabel(at, chart.bucket_seconds)}</th>
+                    {chart.lines.map((line) => (
+                      <td key={line.name}>{line.values[index] ?? 0}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </figure>
