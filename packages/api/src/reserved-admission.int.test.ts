@@ -46,6 +46,9 @@ describe("reserved admission", () => {
     const reserved = await operator.get("/v1/me");
     expect(reserved.status).toBe(200);
     expect(reserved.headers.get("ratelimit-policy")).toBe('"reserved";q=50;w=60');
+    // A write too, which also warms the reserved pool's connections and the ORM on it.
+    const written = await operator.post("/v1/posts", { title: "Operator notice", body: "Written past the ceiling." }, { "idempotency-key": newKey() });
+    expect(written.status).toBe(201);
   });
 
   test("with the shared pool saturated, agents are shed with 503 while an operator-linked write and removal each succeed within 1 s", async () => {
@@ -92,7 +95,7 @@ describe("reserved admission", () => {
     const figure = (metric: string, subject: string) => rows.find((r) => r.metric === metric && r.subject === subject)?.value ?? 0;
     expect(figure("refused_429", "ceiling")).toBe(3);
     expect(figure("refused_503", "database_queue")).toBe(1);
-    expect(figure("admitted", "reserved")).toBe(3);
+    expect(figure("admitted", "reserved")).toBe(4);
     expect(figure("admitted", "agent")).toBe(CEILING);
   });
 });
