@@ -1,16 +1,7 @@
 "use client";
 
+import type { CapacityChart as ChartData } from "@board/services";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-
-/** One chart as the capacity service returns it (a line per subject, a value per bucket). */
-export interface ChartData {
-  id: string;
-  title: string;
-  unit: string;
-  bucket_seconds: number;
-  buckets: string[];
-  lines: Array<{ name: string; values: number[] }>;
-}
 
 /** Colours that stay apart for the common colour-vision deficiencies (Okabe-Ito). */
 const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"];

@@ -4,3 +4,4 @@ export * from "./limits-editor";
 export * from "./report";
 export * from "./reserved-admission";
 export * from "./runtime-limits";
+export * from "./periodic-reload";

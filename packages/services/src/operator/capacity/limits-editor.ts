@@ -1,17 +1,11 @@
-import { checkLimitKey, checkLimitValue, configurableLimits, specDefault, type ConfigurableLimit, type LimitGroup } from "@board/domain";
+import { checkLimitKey, checkLimitValue, configurableLimits, specDefault, type ConfigurableLimit, type LimitRange } from "@board/domain";
 import { deleteLimitOverride, findLimitOverride, saveLimitOverride } from "@board/db";
 import type { OperatorActor, ServiceDeps } from "../../deps";
 import { recordOperatorAction } from "../audit";
 import { authorizeOperator, requireReason } from "../authorize";
 
-export interface LimitView {
+export interface LimitView extends LimitRange {
   key: ConfigurableLimit;
-  label: string;
-  group: LimitGroup;
-  unit: string;
-  min: number;
-  max: number;
-  integer: boolean;
   /** The spec's value (§8). */
   spec_default: number;
   /** What "reset to default" returns to: the deployment's configured value (BOARD_LIMIT_*, else the spec's). */

@@ -1,11 +1,6 @@
 import { effectiveLimits, type Limits } from "@board/domain";
 import { loadLimitOverrides, type LimitOverrideRow, type Database } from "@board/db";
-
-export interface RuntimeLimitsOptions {
-  /** How often the overrides are read again; an admin's change reaches every instance within this. */
-  reloadMs: number;
-  onReloadError?: (error: Error) => void;
-}
+import { PeriodicReload, type ReloadSchedule } from "./periodic-reload";
 
 /**
  * The one source of the limits in force. `current` is the object every service and the gate read
@@ -13,19 +8,19 @@ export interface RuntimeLimitsOptions {
  * property as before and never waits for the database. `version` grows with every change, so
  * whatever derives data from the limits (the gate's windows) rebuilds it only when it moved.
  */
-export class RuntimeLimits {
+export class RuntimeLimits extends PeriodicReload {
   readonly current: Limits;
   version = 0;
   private overrides: LimitOverrideRow[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private reloading: Promise<void> | null = null;
 
   constructor(
     private readonly pool: Database["pool"],
     /** The deployment's values (BOARD_LIMIT_*, else the spec's): what "reset to default" returns to. */
     readonly configured: Readonly<Limits>,
-    private readonly options: RuntimeLimitsOptions,
+    /** How often the overrides are read again: an admin's change reaches every instance within `reloadMs`. */
+    schedule: ReloadSchedule,
   ) {
+    super(schedule);
     this.current = { ...configured };
   }
 
@@ -34,14 +29,8 @@ export class RuntimeLimits {
     return this.overrides;
   }
 
-  /** Reads the overrides and applies them; one reload at a time. */
-  reload(): Promise<void> {
-    this.reloading ??= loadLimitOverrides(this.pool)
-      .then((rows) => this.apply(rows))
-      .finally(() => {
-        this.reloading = null;
-      });
-    return this.reloading;
+  protected async load(): Promise<void> {
+    this.apply(await loadLimitOverrides(this.pool));
   }
 
   private apply(rows: LimitOverrideRow[]): void {
@@ -55,16 +44,5 @@ export class RuntimeLimits {
       }
     }
     if (changed) this.version++;
-  }
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.reload().catch((error: Error) => this.options.onReloadError?.(error)), this.options.reloadMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
   }
 }
