@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, makeAgent, newKey, startTestServer, type TestServer } from "@board/testkit";
+import type { OperatorActor } from "@board/services";
+import { BoardClient, makeAgent, newKey, publishedWebContext, startTestServer, type TestServer } from "@board/testkit";
 
 /**
  * §8 reserved admission, over real HTTP on a real PostgreSQL. Limits are set low and the shared
@@ -9,6 +10,8 @@ import { BoardClient, makeAgent, newKey, startTestServer, type TestServer } from
  */
 let server: TestServer;
 let operator: BoardClient;
+let moderator: OperatorActor;
+let operatorPostId: string;
 const agents: BoardClient[] = [];
 const CEILING = 6;
 
@@ -23,6 +26,8 @@ beforeAll(async () => {
   await db.prisma.operatorAgentLink.create({ data: { agentId: linked.id, role: "moderator" } });
   await server.board.deps.capacity.reserved.reload();
   operator = new BoardClient(server.baseUrl, undefined, linked.apiKey);
+  const person = await db.prisma.operator.create({ data: { email: `moderator-${linked.id}@example.test`, passwordHash: "not-used-here", role: "moderator" }, select: { id: true } });
+  moderator = { kind: "operator", operatorId: person.id, role: "moderator", sessionVersion: 1 };
   for (let i = 0; i < CEILING + 2; i++) agents.push(new BoardClient(server.baseUrl, undefined, (await makeAgent(db, { ageDays: 30 })).apiKey));
 });
 afterAll(() => server.close());
@@ -49,9 +54,10 @@ describe("reserved admission", () => {
     // A write too, which also warms the reserved pool's connections and the ORM on it.
     const written = await operator.post("/v1/posts", { title: "Operator notice", body: "Written past the ceiling." }, { "idempotency-key": newKey() });
     expect(written.status).toBe(201);
+    operatorPostId = written.body.id;
   });
 
-  test("with the shared pool saturated, agents are shed with 503 while an operator-linked write and removal each succeed within 1 s", async () => {
+  test("with the shared pool saturated, agents are shed with 503 while an operator-linked write and removal, a moderator's removal in the console and the dashboard each answer within 1 s", async () => {
     const { pool } = server.board.deps.db;
     // Two queries hold both shared connections and two more wait for them: the agents' slow work.
     const held = Array.from({ length: 4 }, () => pool.query("SELECT pg_sleep(2.5)"));
@@ -70,11 +76,20 @@ describe("reserved admission", () => {
     const removed = await timed(() => operator.delete(`/v1/posts/${written.result.body.id}`));
     expect(removed.result.status).toBe(200);
     expect(removed.ms).toBeLessThan(1_000);
+    // A moderator in the console removes a post: the console's use cases run on the reserved pool.
+    const moderated = await timed(() => publishedWebContext().operator.removeContent(moderator, { target: { kind: "named_message", id: operatorPostId }, reason: "Removed while the board is saturated" }));
+    expect(moderated.result.changed).toBe(true);
+    expect(moderated.ms).toBeLessThan(1_000);
+    const dashboard = await timed(() => publishedWebContext().operator.capacity(moderator, "24h"));
+    expect(dashboard.result.report.database.shared.waiting).toBeGreaterThanOrEqual(1);
+    expect(dashboard.ms).toBeLessThan(1_000);
     expect(pool.waitingCount).toBeGreaterThanOrEqual(1);
 
     await Promise.all(held);
-    const stored = await server.board.deps.db.prisma.message.findUnique({ where: { id: written.result.body.id }, select: { deletedAt: true } });
-    expect(stored?.deletedAt).toBeInstanceOf(Date);
+    for (const id of [written.result.body.id, operatorPostId]) {
+      const stored = await server.board.deps.db.prisma.message.findUnique({ where: { id }, select: { deletedAt: true } });
+      expect(stored?.deletedAt, id).toBeInstanceOf(Date);
+    }
   });
 
   test("an unlinked account loses reserved admission at the next reload: its calls meet the ceiling like any other", async () => {

@@ -132,7 +132,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   publishWebContext({
     deps,
     config: served,
-    operator: operatorConsole(reservedDeps, served),
+    operator: operatorConsole(deps, reservedDeps, served),
     showcase: {
       feed: (query) => readPublicFeed(deps, query),
       article: (id) => readPublicArticle(deps, id),

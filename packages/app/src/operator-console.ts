@@ -56,15 +56,16 @@ function bind<F extends (deps: ServiceDeps, ...args: any[]) => unknown>(deps: Se
 
 /**
  * The console's use cases bound to this process's dependencies, for the Next pages (see
- * web-context.ts). The composition root passes the operators' deps (the reserved database pool),
- * so the console keeps working while agents saturate the shared pool (§8 reserved admission).
+ * web-context.ts). A signed-in operator's work runs on the operators' deps (the reserved database
+ * pool), so the console keeps working while agents saturate the shared pool (§8 reserved
+ * admission); sign-in, which anyone can attempt, stays on the shared pool and cannot exhaust it.
  */
-export function operatorConsole(deps: ServiceDeps, config: AppConfig): WebOperatorConsole {
+export function operatorConsole(shared: ServiceDeps, deps: ServiceDeps, config: AppConfig): WebOperatorConsole {
   return {
     sessionSecret: operatorSessionSecret(deps, config),
-    verifyCredentials: bind(deps, verifyOperatorCredentials),
+    verifyCredentials: bind(shared, verifyOperatorCredentials),
     loadSession: bind(deps, loadOperatorSession),
-    anyOperator: bind(deps, operatorsExist),
+    anyOperator: bind(shared, operatorsExist),
     auditLog: bind(deps, readAuditLog),
     operators: bind(deps, listOperatorAccounts),
     search: bind(deps, findModerationTargets),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { App } from "@board/api";
 import { loadConfig, startBoard, type AppConfig, type RunningBoard } from "@board/app";
+import { webContext, type WebContext } from "@board/app/web-context";
 import type { AuthorizationServer } from "@board/oauth";
 import type { CaptchaVerifier, ContentChecker } from "@board/services";
 import { defaultLimits, type Limits } from "@board/domain";
@@ -98,4 +99,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await own?.drop();
   };
   return { baseUrl: board.config.publicUrl, databaseUrl, app: board.app, board, oauth: board.oauth, runJobs: () => board.jobs.drain(), close };
+}
+
+/** What the website and the console of the test server started last in this process call (the services bound by the composition root). */
+export function publishedWebContext(): WebContext {
+  return webContext();
 }
