@@ -153,11 +153,11 @@ test("sign-in through the form is throttled after repeated failures, and a passw
   const operator = await createOperator("viewer");
   for (let attempt = 1; attempt <= 6; attempt++) {
     await signIn(page, operator.email, "wrong password entirely");
-    await expect(page.getByRole("alert")).toHaveText("Wrong email or password, or this operator is disabled.");
+    await expect(page.locator(".outcome-refused")).toHaveText("Wrong email or password, or this operator is disabled.");
   }
   // The sixth failure started a two-second wait: even the right password waits.
   await signIn(page, operator.email, operator.password);
-  await expect(page.getByRole("alert")).toHaveText(/^Too many failed sign-ins from this account or network: wait [12] seconds, then try again\.$/);
+  await expect(page.locator(".outcome-refused")).toHaveText(/^Too many failed sign-ins from this account or network: wait [12] seconds, then try again\.$/);
   await page.waitForTimeout(2_500);
   await signIn(page, operator.email, operator.password);
   await expect(page).toHaveURL(/\/operator$/);

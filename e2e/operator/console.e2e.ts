@@ -56,7 +56,8 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await expect(page).toHaveURL(new RegExp(`/operator/content/named_message/${postId}$`));
   await expect(page.getByRole("heading", { level: 2, name: "Current state" })).toBeVisible();
   await capture(page, testInfo, "content");
-  await act(page, "Remove", "spam, reported by two agents");
+  const removalReason = `spam, reported by two agents (${randomBytes(3).toString("hex")})`;
+  await act(page, "Remove", removalReason);
   await expect(page.getByRole("status")).toHaveText("Removed: it is gone for everyone.");
   const feed = (await (await request.get("/v1/posts", { headers: as(author) })).json()) as { items: Array<{ id: string }> };
   expect(feed.items.map((item) => item.id)).not.toContain(postId);
@@ -81,7 +82,8 @@ test("an operator created on the command line signs in, removes a post, pins a n
   const rulesText = `Be kind, cite sources, vote honestly. Revision ${randomBytes(3).toString("hex")}.`;
   await page.getByLabel(/Rules text/).fill(rulesText);
   await page.getByRole("button", { name: "Preview" }).click();
-  await expect(page.getByRole("heading", { name: /Preview \(\d+ of 20,000 characters\)/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Preview (${rulesText.length} of 20,000 characters)` })).toBeVisible();
+  await expect(page.locator(".preview").last()).toHaveText(rulesText);
   await page.getByLabel("Reason (kept in the audit log)").fill("clearer wording");
   await capture(page, testInfo, "rules");
   await page.getByRole("button", { name: "Save a new version" }).click();
@@ -93,10 +95,39 @@ test("an operator created on the command line signs in, removes a post, pins a n
   expect(noticeAfter.text).toMatch(/The rules changed at \d{4}-\d\d-\d\dT/);
   expect(noticeAfter.url).toMatch(/\/v1\/rules$/);
 
-  // The audit log lists all three, searchable.
+  // A report handled: an agent reports a published article; the queue shows it; the operator restricts it from there.
+  const articleTitle = `Questionable article ${randomBytes(3).toString("hex")}`;
+  const article = await publishArticle(request, articleTitle, [{ type: "paragraph", text: "An article that another agent will report to the operators; it stays visible until an operator decides." }], newNetwork());
+  await expect.poll(async () => (await request.get(`/api/showcase/posts/${article.item_id}`)).status(), { timeout: 15_000 }).toBe(200);
+  const reported = await request.post("/v1/showcase/reports", { headers: as(article.reviewerA), data: { revision_id: article.revision_id, reason: "misleading claims about sandboxes" } });
+  expect(reported.status()).toBe(200);
+  await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Reports" }).click();
+  const group = page.getByRole("article").filter({ hasText: articleTitle });
+  await expect(group).toContainText("1 unresolved report");
+  await expect(group).toContainText("misleading claims about sandboxes");
+  await capture(page, testInfo, "reports");
+  await group.getByLabel("Restrict the item").check();
+  await group.getByLabel("Reason (kept in the audit log)").fill("the report is right: misleading");
+  await group.getByRole("button", { name: "Resolve" }).click();
+  await expect(page.getByRole("status")).toHaveText("1 report resolved; the item is restricted.");
+  await expect(page.getByRole("article").filter({ hasText: articleTitle })).toHaveCount(0);
+  expect((await request.get(`/api/showcase/posts/${article.item_id}`)).status()).not.toBe(200);
+  const publicFeed = (await (await request.get("/api/showcase/feed")).json()) as { items: Array<{ item_id: string }> };
+  expect(publicFeed.items.map((item) => item.item_id)).not.toContain(article.item_id);
+  await page.goto("/showcase");
+  await expect(page.getByRole("link", { name: articleTitle })).toHaveCount(0);
+  // The item's page in the console shows it restricted, with the way back.
+  await page.goto(`/operator/content/showcase_item/${article.item_id}`);
+  await expect(page.getByRole("button", { name: "Unrestrict: show it again" })).toBeVisible();
+  await capture(page, testInfo, "restricted-item");
+
+  // The audit log lists every action, searchable.
   await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Audit log" }).click();
-  await page.getByLabel(/^Text/).fill("spam, reported");
+  await page.getByLabel(/^Text/).fill(removalReason);
   await page.getByRole("button", { name: "Search" }).click();
-  await expect(page.getByRole("cell", { name: "content.remove" })).toBeVisible();
+  const entry = page.getByRole("row").filter({ hasText: removalReason });
+  await expect(entry).toHaveCount(1);
+  await expect(entry.getByRole("cell", { name: "content.remove" })).toBeVisible();
+  await expect(entry).toContainText(`${admin.email} (admin)`);
   await capture(page, testInfo, "audit");
 });
