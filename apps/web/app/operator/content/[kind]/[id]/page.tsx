@@ -5,7 +5,6 @@ import { ConsoleForm, ReasonField } from "../../../_components/console-form";
 import { OutcomeBanner } from "../../../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../../../_components/refused";
 import { StateList } from "../../../_components/state-list";
-import { utc } from "../../../_lib/format";
 import { requireOperator } from "../../../_lib/session";
 import { TARGET_LABELS, targetHref } from "../../../_lib/targets";
 
@@ -65,7 +64,6 @@ export default async function ContentPage({ params, searchParams }: { params: Pr
             </table>
           </div>
         ) : null}
-        {typeof state.created_at === "number" ? <p className="byline">Created {utc(state.created_at)}</p> : null}
       </section>
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
