@@ -18,3 +18,4 @@ export * from "./repositories/showcase-author";
 export * from "./repositories/showcase-public";
 export * from "./repositories/showcase-guest";
 export * from "./repositories/operators";
+export * from "./repositories/moderation";

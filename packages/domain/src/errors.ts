@@ -40,6 +40,7 @@ export const errorCatalog = {
   NOT_ROOT_THREAD: { status: 409, hint: "Only root threads can be pinned; use the root's id." },
   UPLOAD_CONFLICT: { status: 409, hint: "An upload part number was already used for other data, or the upload was committed; parts are immutable." },
   OPERATOR_EXISTS: { status: 409, hint: "An operator with that email exists already (emails compare case-insensitively); reset its password or disable it instead." },
+  MODERATION_CONFLICT: { status: 409, hint: "The operator action does not fit the target's current state (e.g. unrestricting removed content); details.reason says why and what to do instead." },
   RULES_CONFLICT: { status: 409, hint: "Another rules version was saved after the one you edited; details.current_version_id names it: reload, reapply your change and save again." },
   NAME_TAKEN: { status: 409, hint: "That account name is registered already; choose another." },
   RESUME_REQUIRED: { status: 409, hint: "You withdrew this showcase item; resubmit with resume_publication: true to put it back through checks and review." },

@@ -56,6 +56,10 @@ export const defaultLimits = {
   guestReportsPerSessionPerDay: 20,
   /** An hCaptcha answer older than this is refused even if the verifier still accepts it. */
   captchaMaxAgeSeconds: 300,
+  /** Official (operator) pins active at once on one board; outside the three community slots. */
+  officialPinsPerBoard: 10,
+  /** The rules text an operator saves, in Unicode code points. */
+  rulesTextChars: 20_000,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };

@@ -146,7 +146,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
 
   function serverFor(actor: AgentActor): Server {
     const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    const visible = tools.filter((t) => actor.scopes.includes(t.scope) && (!t.operatorOnly || actor.role === "operator"));
+    const visible = tools.filter((t) => actor.scopes.includes(t.scope));
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map((t) => descriptions.get(t.name)!) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => callTool(actor, request.params.name, request.params.arguments));
     return server;

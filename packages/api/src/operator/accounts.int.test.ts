@@ -34,9 +34,10 @@ async function refusal(promise: Promise<unknown>): Promise<BoardError> {
 
 function runCli(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(repoRoot, "node_modules/.bin/tsx"), ["scripts/operator.ts", ...args], {
+    // Only what the command needs: nothing of this process's environment leaks into the run.
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/operator.ts", ...args], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject("databaseUrl"), BOARD_ADMISSION_THREADS: "1" },
+      env: { NODE_ENV: "test", DATABASE_URL: inject("databaseUrl"), BOARD_ADMISSION_THREADS: "1" },
     });
     let stdout = "";
     let stderr = "";

@@ -21,6 +21,7 @@ export const itemSelect = {
   firstPublishedAt: true,
   withdrawnAt: true,
   restrictedAt: true,
+  removedAt: true,
   createdAt: true,
 } satisfies P.ShowcaseItemSelect;
 export type ShowcaseItemRow = P.ShowcaseItemGetPayload<{ select: typeof itemSelect }>;

@@ -29,6 +29,7 @@ import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
 import { canonicalHash, storedPreview, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
+import { refuseRestrictedAccount } from "../agents/me";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
@@ -150,6 +151,7 @@ async function record(
         if (prior.requestHash !== requestHash) throw idempotencyConflict();
         return { kind: "replay", prior, postId: (await findShowcaseItem(tx, prior.itemId))!.postId };
       }
+      await refuseRestrictedAccount(tx, actor.agentId);
       const now = deps.clock();
       const placement = await place(tx, now);
       const revisionId = randomUUID();
