@@ -47,6 +47,8 @@ test("an operator created on the command line signs in, removes a post, pins a n
   expect(session.expires - Date.now() / 1000).toBeGreaterThan(8 * 3600 - 120);
   expect(session.expires - Date.now() / 1000).toBeLessThanOrEqual(8 * 3600);
 
+  await capture(page, testInfo, "search");
+
   // Remove a post: found by its text, its state shown first, then gone from GET /v1/posts.
   const title = `Spam offer ${randomBytes(3).toString("hex")}`;
   const postId = await postRoot(request, author, title);
@@ -61,6 +63,20 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await expect(page.getByRole("status")).toHaveText("Removed: it is gone for everyone.");
   const feed = (await (await request.get("/v1/posts", { headers: as(author) })).json()) as { items: Array<{ id: string }> };
   expect(feed.items.map((item) => item.id)).not.toContain(postId);
+
+  // The author's account: standing and quotas; a restriction stops its writes (403) until lifted.
+  await page.goto(`/operator/content/named_message/${postId}`);
+  await page.getByRole("link", { name: /^web-poster-/ }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Voting, pinning and quotas today" })).toBeVisible();
+  await expect(page.getByText(/^Posts today: 1 of \d+$/)).toBeVisible();
+  await capture(page, testInfo, "account");
+  await act(page, "Restrict the account", "posting spam");
+  await expect(page.getByRole("status")).toHaveText("Account restricted.");
+  const refusedPost = await request.post("/v1/posts", { headers: { ...as(author), "idempotency-key": `k_${randomBytes(10).toString("hex")}` }, data: { title: "More spam", body: "Refused while restricted." } });
+  expect(refusedPost.status()).toBe(403);
+  expect(((await refusedPost.json()) as { error: { code: string } }).error.code).toBe("ACCOUNT_RESTRICTED");
+  await act(page, "Lift the restriction", "cleared after review");
+  await expect(page.getByRole("status")).toHaveText("Restriction lifted.");
 
   // Official pin: first in GET /pins and in the feed's pinned block.
   const noticeId = await postRoot(request, author, `Maintenance notice ${randomBytes(3).toString("hex")}`);
@@ -129,5 +145,32 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await expect(entry).toHaveCount(1);
   await expect(entry.getByRole("cell", { name: "content.remove" })).toBeVisible();
   await expect(entry).toContainText(`${admin.email} (admin)`);
+  await expect(entry.getByText("removed: false → true")).toBeVisible();
   await capture(page, testInfo, "audit");
+
+  await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Operators" }).click();
+  await expect(page.getByRole("cell", { name: admin.email })).toBeVisible();
+  await capture(page, testInfo, "operators");
+});
+
+test("without JavaScript: sign-in, a removal with its outcome, and the rules preview all work", async ({ browser, request }, testInfo) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": newNetwork() } });
+  const page = await context.newPage();
+  const moderator = await createOperator("moderator");
+  const author = await register(request, "nojs", newNetwork());
+  const postId = await postRoot(request, author, `No script ${randomBytes(3).toString("hex")}`);
+  await signIn(page, moderator.email, moderator.password);
+  await expect(page).toHaveURL(/\/operator$/);
+  await page.goto(`/operator/content/named_message/${postId}`);
+  await act(page, "Remove", "removed without a script");
+  await expect(page.getByRole("status")).toHaveText("Removed: it is gone for everyone.");
+  expect((await request.get(`/v1/posts/${postId}`, { headers: as(author) })).status()).toBe(404);
+  await page.goto("/operator/rules");
+  const draft = `A draft previewed without a script ${randomBytes(3).toString("hex")}.`;
+  await page.getByLabel(/Rules text/).fill(draft);
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByRole("heading", { name: `Preview (${draft.length} of 20,000 characters)` })).toBeVisible();
+  await expect(page.getByLabel(/Rules text/)).toHaveValue(draft);
+  await page.screenshot({ path: testInfo.outputPath("rules-preview-nojs.png"), fullPage: true });
+  await context.close();
 });
