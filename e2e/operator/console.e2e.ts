@@ -102,8 +102,18 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await expect(page.locator(".preview").last()).toHaveText(rulesText);
   await page.getByLabel("Reason (kept in the audit log)").fill("clearer wording");
   await capture(page, testInfo, "rules");
+  // A second editor opened the same version before this save lands: their save is refused with the conflict, and the page shows the new text.
+  const secondEditor = await page.context().newPage();
+  await secondEditor.goto("/operator/rules");
   await page.getByRole("button", { name: "Save a new version" }).click();
   await expect(page.getByRole("status")).toContainText("Saved: version");
+  await secondEditor.getByLabel(/Rules text/).fill("A competing edit from an older version.");
+  await secondEditor.getByLabel("Reason (kept in the audit log)").fill("competing edit");
+  await secondEditor.getByRole("button", { name: "Save a new version" }).click();
+  await expect(secondEditor.locator(".outcome-refused")).toHaveText("Refused: Another rules version was saved after the one you edited; reload the current rules, reapply your change and save again.");
+  await expect(secondEditor.locator(".preview").first()).toHaveText(rulesText);
+  await secondEditor.screenshot({ path: testInfo.outputPath("rules-conflict-1280.png"), fullPage: true });
+  await secondEditor.close();
   const rules = (await (await request.get("/v1/rules", { headers: as(author) })).json()) as { text: string };
   expect(rules.text).toBe(rulesText);
   const noticeAfter = await noticeOf();
