@@ -32,7 +32,7 @@ import {
   type ServiceDeps,
 } from "@board/services";
 import type { AppConfig } from "./config";
-import type { Bound, WebOperatorConsole } from "./web-context";
+import type { Bound } from "./web-context";
 
 /**
  * The request header through which the console's sign-in learns the client's network: the server
@@ -52,8 +52,9 @@ function bind<F extends (deps: ServiceDeps, ...args: any[]) => unknown>(deps: Se
 }
 
 /** The console's use cases bound to this process's dependencies, for the Next pages (see web-context.ts). */
-export function operatorConsole(deps: ServiceDeps, config: AppConfig): WebOperatorConsole {
+export function operatorConsole(deps: ServiceDeps, config: AppConfig) {
   return {
+    /** Signs the console's sessions, CSRF tokens and form outcomes. */
     sessionSecret: operatorSessionSecret(deps, config),
     verifyCredentials: bind(deps, verifyOperatorCredentials),
     loadSession: bind(deps, loadOperatorSession),

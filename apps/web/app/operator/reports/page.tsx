@@ -1,7 +1,7 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
-import { ConsoleForm, ReasonField } from "../_components/console-form";
+import { ConsoleForm, ReadOnlyNote, ReasonField } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../_components/refused";
 import { summary, utc } from "../_lib/format";
@@ -32,7 +32,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
     <main id="main">
       <h1>Reports</h1>
       <OutcomeBanner searchParams={await searchParams} />
-      {!mayResolve ? <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins resolve reports.</p> : null}
+      {!mayResolve ? <ReadOnlyNote role={operator.role} does="resolve reports" /> : null}
       {groups.length === 0 ? (
         <p>No unresolved reports.</p>
       ) : (

@@ -1,7 +1,7 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
-import { ConsoleForm, ReasonField } from "../../../_components/console-form";
+import { ConsoleForm, ReadOnlyNote, ReasonField } from "../../../_components/console-form";
 import { OutcomeBanner } from "../../../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../../../_components/refused";
 import { StateList } from "../../../_components/state-list";
@@ -67,7 +67,7 @@ export default async function ContentPage({ params, searchParams }: { params: Pr
       </section>
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
-        {!mayRemove && !mayRestrict ? <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins act here.</p> : null}
+        {!mayRemove && !mayRestrict ? <ReadOnlyNote role={operator.role} does="act here" /> : null}
         {mayRestrict && kind === "showcase_item" && !state.removed ? (
           state.restricted ? (
             <ConsoleForm action="unrestrict-content" csrfToken={operator.csrfToken} returnTo={here} label="Unrestrict">
