@@ -21,6 +21,7 @@ import {
   publicArticleGone,
   readAuditLog,
   readPublicArticle,
+  readRulesHistory,
   removeAccount,
   removeContent,
   resolveReports,
@@ -32,7 +33,7 @@ import {
   type OperatorMutationName,
   type SystemActor,
 } from "@board/services";
-import { articleBody, BoardClient, makeAgent, post, postArticle, registeredClient, reply, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+import { articleBody, BoardClient, makeAgent, refusalOf, post, postArticle, registeredClient, reply, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 const cli: SystemActor = { kind: "system", name: "cli" };
@@ -56,15 +57,6 @@ async function operatorWith(role: OperatorRole): Promise<OperatorActor> {
   return { kind: "operator", operatorId: operator.id, role, sessionVersion: 1 };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<BoardError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BoardError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 const auditCount = () => deps().db.prisma.operatorAuditEntry.count();
 const lastAudit = () => deps().db.prisma.operatorAuditEntry.findFirstOrThrow({ orderBy: { seq: "desc" } });
@@ -288,12 +280,12 @@ describe("every mutating operator service: authorization and exactly one audit e
     const scenario = scenarios[name];
     const call = await scenario.prepare();
     const before = await auditCount();
-    const viewer = await refusal(call(operators.viewer));
+    const viewer = await refusalOf(call(operators.viewer));
     expect(viewer).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "viewer" } });
     expect(viewer.status).toBe(403);
     expect(viewer.message).toMatch(/^The viewer role may not perform [a-z_.]+; it needs (a moderator or an admin|an admin)\.$/);
-    expect(await refusal(call(operators.disabled))).toMatchObject({ code: "UNAUTHORIZED" });
-    if (scenario.least === "admin") expect(await refusal(call(operators.moderator))).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "moderator" } });
+    expect(await refusalOf(call(operators.disabled))).toMatchObject({ code: "UNAUTHORIZED" });
+    if (scenario.least === "admin") expect(await refusalOf(call(operators.moderator))).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "moderator" } });
     expect(await auditCount()).toBe(before);
 
     const actor = operators[scenario.least];
@@ -309,7 +301,7 @@ describe("every mutating operator service: authorization and exactly one audit e
   test("a missing or blank reason is refused before anything changes", async () => {
     const { root } = await namedThread();
     for (const reason of ["", "   "]) {
-      const refused = await refusal(removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason }));
+      const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason }));
       expect(refused).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "reason", message: "required, non-empty" }] } });
     }
     expect((await describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id })).removed).toBe(false);
@@ -333,9 +325,9 @@ describe("reads: every role, never a disabled operator", () => {
       () => readAuditLog(deps(), operators.disabled),
       () => listReportGroups(deps(), operators.disabled),
     ]) {
-      expect((await refusal(read())).code).toBe("UNAUTHORIZED");
+      expect((await refusalOf(read())).code).toBe("UNAUTHORIZED");
     }
-    expect((await refusal(listOperatorAccounts(deps(), operators.moderator))).code).toBe("OPERATOR_FORBIDDEN");
+    expect((await refusalOf(listOperatorAccounts(deps(), operators.moderator))).code).toBe("OPERATOR_FORBIDDEN");
     expect((await listOperatorAccounts(deps(), operators.admin)).operators.map((o) => o.id)).toContain(operators.viewer.operatorId);
   });
 
@@ -351,8 +343,8 @@ describe("reads: every role, never a disabled operator", () => {
     expect(byName.results[0]).toMatchObject({ kind: "account", id: author.id, matched: "name" });
     const summary = await accountSummary(deps(), operators.viewer, { agentId: author.id });
     expect(summary).toMatchObject({ account: { id: author.id, name: author.name, restricted: false }, quotas: { posts_today: { used: 1, limit: 500 } }, recent_messages: [{ id: root.id, removed: true }] });
-    expect((await refusal(findModerationTargets(deps(), operators.viewer, { query: "  " }))).code).toBe("VALIDATION_FAILED");
-    expect((await refusal(describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: randomUUID() }))).code).toBe("NOT_FOUND");
+    expect((await refusalOf(findModerationTargets(deps(), operators.viewer, { query: "  " }))).code).toBe("VALIDATION_FAILED");
+    expect((await refusalOf(describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: randomUUID() }))).code).toBe("NOT_FOUND");
   });
 
   test("the audit log is newest first, searchable and paged", async () => {
@@ -367,7 +359,7 @@ describe("reads: every role, never a disabled operator", () => {
     const next = await readAuditLog(deps(), operators.viewer, { limit: 2, before: page.next_before! });
     expect(next.entries[0]!.seq).toBeLessThan(page.entries[1]!.seq);
     expect((await readAuditLog(deps(), operators.viewer, { operator_id: operators.moderator.operatorId, action: "content.remove", limit: 100 })).entries.every((e) => e.operator_id === operators.moderator.operatorId && e.action === "content.remove")).toBe(true);
-    expect((await refusal(readAuditLog(deps(), operators.viewer, { limit: 0 }))).code).toBe("INVALID_LIMIT");
+    expect((await refusalOf(readAuditLog(deps(), operators.viewer, { limit: 0 }))).code).toBe("INVALID_LIMIT");
   });
 });
 
@@ -415,7 +407,7 @@ describe("effects on the public surfaces, over HTTP", () => {
     await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "misleading" });
     expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(410);
     expect(await feedIds()).not.toContain(article.item_id);
-    expect((await refusal(readPublicArticle(deps(), article.item_id))).code).toBe("GONE");
+    expect((await refusalOf(readPublicArticle(deps(), article.item_id))).code).toBe("GONE");
     expect(await publicArticleGone(deps(), article.item_id)).toBe(true);
     expect((await article.author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "please", request_key: randomUUID() })).body.error.code).toBe("APPEAL_NOT_ALLOWED");
 
@@ -424,8 +416,38 @@ describe("effects on the public surfaces, over HTTP", () => {
 
     await removeContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "harmful" });
     expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(410);
-    const lifted = await refusal(unrestrictContent(deps(), operators.admin, { target: { kind: "showcase_item", id: article.item_id }, reason: "try" }));
+    const lifted = await refusalOf(unrestrictContent(deps(), operators.admin, { target: { kind: "showcase_item", id: article.item_id }, reason: "try" }));
     expect(lifted).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "removed" } });
+  });
+
+  test("a restricted candidate leaves the review queue and awaiting_review_posts until unrestricted; one non-public revision can be removed, the public one only with its item", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const candidate = await postArticle(author, { title: "Waiting for reviewers" });
+    await server.runJobs();
+    const reviewer = await registeredClient(server.baseUrl);
+    const queued = async () => (await reviewer.get("/v1/showcase/review-queue/next")).body.candidate?.revision_id ?? null;
+    const awaiting = async () => ((await (await fetch(`${server.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).json()) as { summary: { awaiting_review_posts: number } }).summary.awaiting_review_posts;
+    expect(await queued()).toBe(candidate.revision_id);
+    const waiting = await awaiting();
+    expect(waiting).toBeGreaterThan(0);
+
+    await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: candidate.item_id }, reason: "misleading" });
+    expect(await queued()).not.toBe(candidate.revision_id);
+    expect(await awaiting()).toBe(waiting - 1);
+    expect((await reviewer.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(404);
+    await unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: candidate.item_id }, reason: "fine after all" });
+    expect(await queued()).toBe(candidate.revision_id);
+    expect(await awaiting()).toBe(waiting);
+
+    const removed = await removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: candidate.revision_id }, reason: "copied text" });
+    expect(removed).toMatchObject({ changed: true, before: { state: "awaiting_votes", removed: false }, after: { state: "withdrawn", removed: true } });
+    expect(await queued()).not.toBe(candidate.revision_id);
+
+    const article = await publishedArticle();
+    const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: article.revision_id }, reason: "x" }));
+    expect(refused).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "public_revision" } });
+    expect(refused.status).toBe(409);
   });
 
   test("an official pin is first in GET /pins and in the pinned block, outside community capacity; the cap holds", async () => {
@@ -441,13 +463,13 @@ describe("effects on the public surfaces, over HTTP", () => {
     const feed = await reader.get("/v1/posts");
     expect(feed.body.pinned[0]).toMatchObject({ thread_id: official.root.id, kind: "official" });
 
-    const reply = await refusal(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: official.answer.id, reason: "x" }));
+    const reply = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: official.answer.id, reason: "x" }));
     expect(reply.code).toBe("NOT_FOUND");
     const limits = deps().limits;
     const active = await deps().db.prisma.pin.count({ where: { board: "named", kind: "official", endedAt: null } });
     deps().limits = { ...limits, officialPinsPerBoard: active };
     try {
-      const refused = await refusal(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: community.root.id, reason: "x" }));
+      const refused = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: community.root.id, reason: "x" }));
       expect(refused).toMatchObject({ code: "PIN_CONFLICT", details: { reason_code: "OFFICIAL_PIN_CAPACITY", max: active, active } });
     } finally {
       deps().limits = limits;
@@ -468,10 +490,13 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(notice).toEqual({ text: expect.stringContaining(`The rules changed at ${version.createdAt.toISOString()}.`), url: `${server.baseUrl}/v1/rules` });
     expect((await reader.get("/v1/me")).body.rules_notice).toEqual(notice);
 
-    const stale = await refusal(editRules(deps(), operators.moderator, { text: "stale", baseVersionId: before.version_id, reason: "late" }));
+    const history = await readRulesHistory(deps(), operators.viewer, { limit: 2 });
+    expect(history).toMatchObject({ max_chars: 20_000, current: { version_id: edited.version_id }, versions: [{ version_id: edited.version_id, replaces_id: before.version_id, text, author: { kind: "operator", email: expect.stringMatching(/^moderator-/) } }, expect.anything()] });
+
+    const stale = await refusalOf(editRules(deps(), operators.moderator, { text: "stale", baseVersionId: before.version_id, reason: "late" }));
     expect(stale).toMatchObject({ code: "RULES_CONFLICT", details: { current_version_id: edited.version_id } });
     expect(stale.status).toBe(409);
-    const tooLong = await refusal(editRules(deps(), operators.moderator, { text: "x".repeat(20_001), baseVersionId: edited.version_id, reason: "long" }));
+    const tooLong = await refusalOf(editRules(deps(), operators.moderator, { text: "x".repeat(20_001), baseVersionId: edited.version_id, reason: "long" }));
     expect(tooLong).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "text", message: "1-20000 characters" }] } });
   });
 
@@ -494,7 +519,7 @@ describe("effects on the public surfaces, over HTTP", () => {
     await OPERATOR_MUTATIONS.unrestrictAccount(deps(), operators.moderator, { agentId: agent.id, reason: "ok now" });
     expect((await agent.post("/v1/posts", { title: "t", body: "b" }, { "idempotency-key": `k_${randomUUID()}` })).status).toBe(201);
 
-    const removal = await refusal(removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse" } as never));
+    const removal = await refusalOf(removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse" } as never));
     expect(removal).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "remove_content" }] } });
     const removed = await removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse", removeContent: true });
     expect(removed).toMatchObject({ changed: true, after: { removed: true }, content_removed: { messages: 1, showcase_items: 0 } });
@@ -526,7 +551,7 @@ describe("reports queue", () => {
 
     const guest = await guestComment(second);
     await deps().db.prisma.showcaseReport.create({ data: { revisionId: guest.id, targetKind: "guest_comment", reason: "rude", createdAt: new Date() } });
-    expect((await refusal(resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "restrict", reason: "x" }))).code).toBe("VALIDATION_FAILED");
+    expect((await refusalOf(resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "restrict", reason: "x" }))).code).toBe("VALIDATION_FAILED");
     await resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "remove", reason: "rude" });
     expect((await describeModerationTarget(deps(), operators.viewer, { kind: "guest_comment", id: guest.id })).removed).toBe(true);
   });
