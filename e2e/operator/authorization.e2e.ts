@@ -39,7 +39,7 @@ test("every console page and form against no session, an agent key, a disabled o
   const headersOf = (who: Principal) => (who === "agent key" ? agentHeaders : {});
   const threadId = await postRoot(request, agentKey);
 
-  const pages = ["/operator", "/operator/audit", "/operator/operators", "/operator/pins", "/operator/rules", `/operator/accounts/${account.id}`, `/operator/content/named_message/${threadId}`];
+  const pages = ["/operator", "/operator?q=Matrix", "/operator/audit", "/operator/operators", "/operator/pins", "/operator/reports", "/operator/rules", `/operator/accounts/${account.id}`, `/operator/content/named_message/${threadId}`];
   for (const who of ["none", "agent key", "disabled"] as const) {
     for (const path of pages) {
       const res = await clients[who].get(path, headersOf(who));
@@ -97,6 +97,31 @@ test("every console page and form against no session, an agent key, a disabled o
       expect((await request.get(`/v1/posts/${target}`, { headers: as(agentKey) })).status()).toBe(404);
     }
   }
+  // Every form of the console: without a session it leads to the sign-in page; a viewer is refused by the service, naming the role.
+  const unknown = "00000000-0000-4000-8000-00000000abcd";
+  const everyAction: Record<string, Record<string, string>> = {
+    "remove-content": { target_kind: "named_message", target_id: threadId },
+    "restrict-content": { target_kind: "showcase_item", target_id: unknown },
+    "unrestrict-content": { target_kind: "showcase_item", target_id: unknown },
+    "restrict-account": { agent_id: account.id },
+    "unrestrict-account": { agent_id: account.id },
+    "remove-account": { agent_id: account.id, content: "keep" },
+    "pin-official": { board: "named", thread_id: threadId },
+    "unpin-official": { board: "named", thread_id: threadId },
+    "retire-community-pin": { pin_id: unknown },
+    "edit-rules": { text: "Viewer edit", base_version_id: "" },
+    "resolve-reports": { target_kind: "revision", target_id: unknown, outcome: "dismiss" },
+    "link-agent": { agent_id: account.id, role: "viewer" },
+    "unlink-agent": { agent_id: account.id },
+  };
+  for (const [action, fields] of Object.entries(everyAction)) {
+    for (const who of ["none", "agent key", "disabled"] as const) expect(await submit(who, action, fields), `${who} ${action}`).toEqual({ signIn: true });
+    const refused = await submit("viewer", action, fields);
+    expect(refused, `viewer ${action}`).toMatchObject({ outcome: "refused", message: expect.stringMatching(/^The viewer role may not perform [a-z_.]+; it needs (a moderator or an admin|an admin)\.$/) });
+  }
+  expect((await request.get(`/v1/posts/${threadId}`, { headers: as(agentKey) })).status()).toBe(200);
+  expect((await request.get("/v1/me", { headers: as(agentKey) })).status()).toBe(200);
+
   // Rules: authorization comes before the version check, so an allowed role meets the stale base's 409 and nothing is saved.
   const staleBase = "00000000-0000-4000-8000-000000000000";
   const rulesBefore = await (await request.get("/v1/rules", { headers: as(agentKey) })).json();
@@ -151,13 +176,15 @@ test("console forms need this site's Origin and the session's CSRF token", async
 
 test("sign-in through the form is throttled after repeated failures, and a password change ends sessions at once", async ({ page }) => {
   const operator = await createOperator("viewer");
+  // A network of its own (the server trusts one proxy hop), so earlier failures elsewhere do not count.
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
   for (let attempt = 1; attempt <= 6; attempt++) {
     await signIn(page, operator.email, "wrong password entirely");
-    await expect(page.getByRole("alert")).toHaveText("Wrong email or password, or this operator is disabled.");
+    await expect(page.locator(".outcome-refused")).toHaveText("Wrong email or password, or this operator is disabled.");
   }
   // The sixth failure started a two-second wait: even the right password waits.
   await signIn(page, operator.email, operator.password);
-  await expect(page.getByRole("alert")).toHaveText(/^Too many failed sign-ins from this account or network: wait [12] seconds, then try again\.$/);
+  await expect(page.locator(".outcome-refused")).toHaveText(/^Too many failed sign-ins from this account or network: wait [12] seconds, then try again\.$/);
   await page.waitForTimeout(2_500);
   await signIn(page, operator.email, operator.password);
   await expect(page).toHaveURL(/\/operator$/);

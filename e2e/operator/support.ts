@@ -91,9 +91,9 @@ export class ConsoleClient {
     return this.post("/operator/auth/callback/credentials", { email, password, csrfToken: csrf.csrfToken, callbackUrl: "/operator" });
   }
 
-  /** The console CSRF token a page's forms carry (empty when the page has no form). */
+  /** The console CSRF token every signed-in page carries (empty without a session). */
   async consoleCsrf(pathname = "/operator/audit"): Promise<string> {
     const html = await (await this.get(pathname)).text();
-    return /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    return /<meta name="board-operator-csrf" content="([^"]+)"/.exec(html)?.[1] ?? "";
   }
 }

@@ -35,7 +35,7 @@ import {
   type ServiceDeps,
 } from "@board/services";
 import type { AppConfig } from "./config";
-import type { Bound, WebOperatorConsole } from "./web-context";
+import type { Bound } from "./web-context";
 
 /**
  * The request header through which the console's sign-in learns the client's network: the server
@@ -60,8 +60,9 @@ function bind<F extends (deps: ServiceDeps, ...args: any[]) => unknown>(deps: Se
  * pool), so the console keeps working while agents saturate the shared pool (§8 reserved
  * admission); sign-in, which anyone can attempt, stays on the shared pool and cannot exhaust it.
  */
-export function operatorConsole(shared: ServiceDeps, deps: ServiceDeps, config: AppConfig): WebOperatorConsole {
+export function operatorConsole(shared: ServiceDeps, deps: ServiceDeps, config: AppConfig) {
   return {
+    /** Signs the console's sessions, CSRF tokens and form outcomes. */
     sessionSecret: operatorSessionSecret(deps, config),
     verifyCredentials: bind(shared, verifyOperatorCredentials),
     loadSession: bind(deps, loadOperatorSession),

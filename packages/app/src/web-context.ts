@@ -1,40 +1,6 @@
-import type {
-  accountSummary,
-  changeLimit,
-  currentRules,
-  describeModerationTarget,
-  editRules,
-  findModerationTargets,
-  linkAgentToOperatorRole,
-  listAgentLinks,
-  listLimits,
-  readCapacityDashboard,
-  listOperatorAccounts,
-  listPins,
-  listReportGroups,
-  pinOfficially,
-  removeAccount,
-  removeContent,
-  restrictAccount,
-  resolveReports,
-  restrictContent,
-  retireCommunityPin,
-  unlinkAgentFromOperatorRole,
-  unpinOfficially,
-  unrestrictAccount,
-  unrestrictContent,
-  loadOperatorSession,
-  operatorsExist,
-  publicArticleGone,
-  readAuditLog,
-  readPreview,
-  readPublicArticle,
-  readPublicComments,
-  readPublicFeed,
-  ServiceDeps,
-  verifyOperatorCredentials,
-} from "@board/services";
+import type { publicArticleGone, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
+import type { operatorConsole } from "./operator-console";
 
 export type { OperatorActor } from "@board/services";
 
@@ -50,40 +16,8 @@ export interface WebShowcase {
   preview: Bound<typeof readPreview>;
 }
 
-/** The operator console's use cases (issue 18); each one checks the operator's role itself. */
-export interface WebOperatorConsole {
-  /** Signs the console's sessions, CSRF tokens and form outcomes. */
-  sessionSecret(): Promise<string>;
-  verifyCredentials: Bound<typeof verifyOperatorCredentials>;
-  loadSession: Bound<typeof loadOperatorSession>;
-  anyOperator: Bound<typeof operatorsExist>;
-  auditLog: Bound<typeof readAuditLog>;
-  operators: Bound<typeof listOperatorAccounts>;
-  search: Bound<typeof findModerationTargets>;
-  account: Bound<typeof accountSummary>;
-  target: Bound<typeof describeModerationTarget>;
-  removeContent: Bound<typeof removeContent>;
-  restrictContent: Bound<typeof restrictContent>;
-  unrestrictContent: Bound<typeof unrestrictContent>;
-  restrictAccount: Bound<typeof restrictAccount>;
-  unrestrictAccount: Bound<typeof unrestrictAccount>;
-  removeAccount: Bound<typeof removeAccount>;
-  pins: Bound<typeof listPins>;
-  pinOfficially: Bound<typeof pinOfficially>;
-  unpinOfficially: Bound<typeof unpinOfficially>;
-  retireCommunityPin: Bound<typeof retireCommunityPin>;
-  rules: Bound<typeof currentRules>;
-  editRules: Bound<typeof editRules>;
-  agentLinks: Bound<typeof listAgentLinks>;
-  linkAgent: Bound<typeof linkAgentToOperatorRole>;
-  unlinkAgent: Bound<typeof unlinkAgentFromOperatorRole>;
-  reports: Bound<typeof listReportGroups>;
-  resolveReports: Bound<typeof resolveReports>;
-  /** The capacity dashboard: use against every limit and the charts of one range. */
-  capacity: Bound<typeof readCapacityDashboard>;
-  limits: Bound<typeof listLimits>;
-  changeLimit: Bound<typeof changeLimit>;
-}
+/** The operator console's use cases (issue 18), bound in operator-console.ts; each one checks the operator's role itself. */
+export type WebOperatorConsole = ReturnType<typeof operatorConsole>;
 
 /**
  * What Next.js server components and route handlers take from the composition root. Next bundles

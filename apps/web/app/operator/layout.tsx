@@ -31,6 +31,8 @@ export default async function OperatorLayout({ children }: { children: ReactNode
   const authCsrf = (await cookies()).get(AUTH_CSRF_COOKIE)?.value.split("|")[0];
   return (
     <div className="console">
+      {/* The console's form token, for scripts on these pages (as every form carries it). */}
+      {operator ? <meta name="board-operator-csrf" content={operator.csrfToken} /> : null}
       <a href="#main" className="skip-link">
         Skip to content
       </a>

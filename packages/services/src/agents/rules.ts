@@ -1,5 +1,5 @@
 import { BoardError, codePointLength, DEFAULT_RULES_TEXT, operatorMay, unixSeconds } from "@board/domain";
-import { findOperatorAgentLink, insertRules, isUniqueViolation, latestRules, lockForTransaction, type RulesVersionRow } from "@board/db";
+import { findOperatorAgentLink, insertRules, isUniqueViolation, latestRules, listRulesVersions, lockForTransaction, type RulesVersionRow } from "@board/db";
 import { cacheEntries, cacheTags } from "../cache/entries";
 import type { AgentActor, OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "../operator/audit";
@@ -110,4 +110,23 @@ export async function editCurrentRules(deps: ServiceDeps, actor: AgentActor, tex
   const base = baseVersionId === undefined ? ((await latestRules(deps.db.prisma))?.id ?? null) : baseVersionId;
   await saveRules(deps, actor, { text, baseVersionId: base });
   return currentRules(deps);
+}
+
+/** The rules versions newest first, each with its author and time, for the console's editor (every role may read). */
+export async function readRulesHistory(deps: ServiceDeps, actor: OperatorActor, query: { limit?: number } = {}) {
+  await authorizeOperator(deps.db.prisma, actor, "moderation.read");
+  const limit = query.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new BoardError("INVALID_LIMIT", "limit must be an integer from 1 to 100 (default 20).", { max: 100 });
+  const versions = await listRulesVersions(deps.db.prisma, limit);
+  return {
+    max_chars: deps.limits.rulesTextChars,
+    current: await currentRules(deps),
+    versions: versions.map((v) => ({
+      version_id: v.id,
+      replaces_id: v.replacesId,
+      text: v.text,
+      created_at: unixSeconds(v.createdAt),
+      author: v.createdByOperator ? { kind: "operator" as const, email: v.createdByOperator.email } : v.createdBy ? { kind: "agent" as const, name: v.createdBy.name } : null,
+    })),
+  };
 }

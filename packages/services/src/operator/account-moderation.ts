@@ -34,7 +34,7 @@ const account = (state: TargetState) => state as AccountState;
  * Restricts an agent account: no new writes, votes, submissions or pins (403 ACCOUNT_RESTRICTED),
  * and no place in showcase review quorums (§3.1 rules 2-3). Reading still works. Idempotent.
  */
-export function restrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
+export async function restrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
   return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
     action: "account.restrict",
     auditAction: "account.restrict",
@@ -48,7 +48,7 @@ export function restrictAccount(deps: ServiceDeps, actor: OperatorActor, input: 
 }
 
 /** Lifts an operator's restriction (and any automatic abuse restriction recorded the same way). Idempotent. */
-export function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
+export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
   return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
     action: "account.restrict",
     auditAction: "account.unrestrict",
@@ -90,7 +90,11 @@ async function removeAllContentOf(tx: Tx, agentId: string, now: Date): Promise<{
  * its community pins and operator link end. `removeContent` must say explicitly whether its
  * messages and showcase items go too (each as an operator removal would take it).
  */
-export function removeAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput & { removeContent: boolean }): Promise<ModerationResult> {
+export async function removeAccount(
+  deps: ServiceDeps,
+  actor: OperatorActor,
+  input: AccountModerationInput & { removeContent: boolean },
+): Promise<ModerationResult & { content_removed: { messages: number; showcase_items: number } }> {
   if (typeof input.removeContent !== "boolean") {
     throw new BoardError("VALIDATION_FAILED", "Say whether the account's content is removed too: remove_content true or false.", { issues: [{ field: "remove_content", message: "required boolean" }] });
   }

@@ -145,6 +145,6 @@ export const removeContentSpec: ModerationSpec = {
   },
 };
 
-export function removeContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
+export async function removeContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
   return moderate(deps, actor, input, removeContentSpec);
 }

@@ -20,7 +20,7 @@ function item(state: TargetState) {
  * agents' fallback, its descendants hidden with it, out of the review queue and
  * `awaiting_review_posts`; a later appeal never undoes it. Preview links die. Idempotent.
  */
-export function restrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
+export async function restrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
   showcaseItemOnly(input);
   return moderate(deps, actor, input, restrictContentSpec);
 }
@@ -40,7 +40,7 @@ export const restrictContentSpec: ModerationSpec = {
 };
 
 /** Lifts a restriction: the item is shown again as its revisions' states allow. Removed items stay removed. */
-export function unrestrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
+export async function unrestrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
   showcaseItemOnly(input);
   return moderate(deps, actor, input, {
     action: "content.restrict",

@@ -34,6 +34,22 @@ export function checkTarget(target: ModerationTarget): ModerationTarget {
   return target;
 }
 
+/** What named and /b messages share in an operator's view. */
+function messageState(m: { id: string; rootId: string | null; title: string | null; body: string; score: number; replyCount: number; createdAt: Date; deletedAt: Date | null }) {
+  return {
+    id: m.id,
+    is_root: m.rootId === null,
+    root_id: m.rootId,
+    title: m.title,
+    ...bodyPreview(m.body),
+    score: m.score,
+    reply_count: m.rootId === null ? m.replyCount : null,
+    created_at: unixSeconds(m.createdAt),
+    removed: m.deletedAt !== null,
+    deleted_at: at(m.deletedAt),
+  };
+}
+
 /**
  * The target's current state as an operator sees it (withdrawn, restricted and deleted content
  * included), or null when it does not exist. Read inside an action's transaction it is also the
@@ -44,40 +60,12 @@ export async function loadTargetState(db: Queryable, target: ModerationTarget) {
     case "named_message": {
       const m = await findNamedMessageForOperator(db, target.id);
       if (!m) return null;
-      return {
-        kind: target.kind,
-        id: m.id,
-        board: "named" as const,
-        is_root: m.rootId === null,
-        root_id: m.rootId,
-        author: { id: m.agentId, name: m.agent.name },
-        topic: m.topic,
-        title: m.title,
-        ...bodyPreview(m.body),
-        score: m.score,
-        reply_count: m.rootId === null ? m.replyCount : null,
-        created_at: unixSeconds(m.createdAt),
-        removed: m.deletedAt !== null,
-        deleted_at: at(m.deletedAt),
-      };
+      return { kind: target.kind, board: "named" as const, author: { id: m.agentId, name: m.agent.name }, topic: m.topic, ...messageState(m) };
     }
     case "b_message": {
       const m = await findAnonMessageForOperator(db, target.id);
       if (!m) return null;
-      return {
-        kind: target.kind,
-        id: m.id,
-        board: "b" as const,
-        is_root: m.rootId === null,
-        root_id: m.rootId,
-        title: m.title,
-        ...bodyPreview(m.body),
-        score: m.score,
-        reply_count: m.rootId === null ? m.replyCount : null,
-        created_at: unixSeconds(m.createdAt),
-        removed: m.deletedAt !== null,
-        deleted_at: at(m.deletedAt),
-      };
+      return { kind: target.kind, board: "b" as const, ...messageState(m) };
     }
     case "showcase_item": {
       const item = await findShowcaseItem(db, target.id);

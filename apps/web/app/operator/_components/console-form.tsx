@@ -23,3 +23,12 @@ export function ReasonField({ id, label = "Reason (kept in the audit log)" }: { 
     </p>
   );
 }
+
+/** Where a role sees a page but may not use its forms (the services would refuse them anyway). */
+export function ReadOnlyNote({ role, does }: { role: string; does: string }) {
+  return (
+    <p className="read-only-note">
+      Your role ({role}) reads only; moderators and admins {does}.
+    </p>
+  );
+}

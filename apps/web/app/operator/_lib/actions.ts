@@ -9,12 +9,11 @@ export interface ActionResult {
   returnTo?: string;
 }
 
-export type ConsoleAction = (form: FormData, operator: SignedInOperator) => Promise<ActionResult>;
+export type ConsoleAction = (form: URLSearchParams, operator: SignedInOperator) => Promise<ActionResult>;
 
 /** A form field as text ("" when absent); services validate the content and name the field. */
-export function field(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === "string" ? value : "";
+export function field(form: URLSearchParams, name: string): string {
+  return form.get(name) ?? "";
 }
 
 /**
@@ -86,7 +85,7 @@ export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = {
 const services = () => webContext().operator;
 
 /** The moderation target a form names; the service checks the kind and the id. */
-function target(form: FormData) {
+function target(form: URLSearchParams) {
   return { kind: field(form, "target_kind") as "named_message", id: field(form, "target_id") };
 }
 

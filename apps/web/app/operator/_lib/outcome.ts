@@ -10,8 +10,8 @@ export interface Outcome {
   message: string;
 }
 
-export function consoleReturnPath(raw: FormDataEntryValue | null): string {
-  const value = typeof raw === "string" ? raw : "";
+export function consoleReturnPath(raw: string | null): string {
+  const value = raw ?? "";
   const [path = "", query = ""] = value.split("?", 2);
   if (!CONSOLE_PATH.test(path) || path.includes("//")) return "/operator";
   const kept = new URLSearchParams(query);

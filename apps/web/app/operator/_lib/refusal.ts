@@ -6,7 +6,8 @@ function envelope(status: number, code: string, message: string, details: Record
 export const refusal = {
   origin: (expected: string, origin: string | null) =>
     envelope(403, "ORIGIN_MISMATCH", `Console forms are accepted only from ${expected}'s own pages (Origin ${origin ?? "missing"}).`, { expected_origin: expected }),
-  csrf: () => envelope(403, "CSRF_INVALID", "The form's CSRF token is missing or belongs to another session: reload the page and submit again.", { field: "csrf_token" }),
+  csrf: (presented: boolean) =>
+    envelope(403, "CSRF_INVALID", `The form's CSRF token is ${presented ? "not this session's" : "missing"}: reload the page and submit again.`, { field: "csrf_token", presented }),
   tooLarge: (max: number) => envelope(413, "PAYLOAD_TOO_LARGE", `Console forms are at most ${max} bytes.`, { max_bytes: max }),
   unknownAction: (action: string) => envelope(404, "NOT_FOUND", `The console has no action '${action}'.`, { action }),
 };

@@ -1,7 +1,7 @@
 import { webContext } from "@board/app/web-context";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isoTime, param, summary, utc } from "../_lib/format";
+import { changes, isoTime, param, utc } from "../_lib/format";
 import { requireOperator } from "../_lib/session";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -18,7 +18,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const rawBefore = param(params.before);
   if (rawBefore !== undefined && !/^\d{1,10}$/.test(rawBefore)) notFound();
   const log = await webContext().operator.auditLog(operator, { text, action, target_id: targetId, before: rawBefore === undefined ? undefined : Number(rawBefore), limit: 50 });
-  const older = new URLSearchParams({ ...(text ? { text } : {}), ...(action ? { action } : {}), ...(targetId ? { target_id: targetId } : {}) });
+  const filters = { ...(text ? { text } : {}), ...(action ? { action } : {}), ...(targetId ? { target_id: targetId } : {}) };
   return (
     <main id="main">
       <h1>Audit log</h1>
@@ -40,8 +40,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       {log.entries.length === 0 ? (
         <p>No audit entries match.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
+        <div className="table-wrap" role="region" aria-label="Audit entries" tabIndex={0}>
+          <table className="wide">
             <caption>Newest first</caption>
             <thead>
               <tr>
@@ -50,7 +50,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <th scope="col">Action</th>
                 <th scope="col">Target</th>
                 <th scope="col">Reason</th>
-                <th scope="col">Before → after</th>
+                <th scope="col">Changed</th>
               </tr>
             </thead>
             <tbody>
@@ -66,7 +66,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   </td>
                   <td>{entry.reason}</td>
                   <td>
-                    <code>{summary(entry.before)}</code> → <code>{summary(entry.after)}</code>
+                    <ul className="changes">
+                      {changes(entry.before, entry.after).map((change) => (
+                        <li key={change}>
+                          <code>{change}</code>
+                        </li>
+                      ))}
+                    </ul>
                   </td>
                 </tr>
               ))}
@@ -76,7 +82,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       )}
       {log.next_before !== null ? (
         <nav aria-label="Audit pages">
-          <a href={`/operator/audit?${new URLSearchParams({ ...Object.fromEntries(older), before: String(log.next_before) })}`}>Older entries</a>
+          <a href={`/operator/audit?${new URLSearchParams({ ...filters, before: String(log.next_before) })}`}>Older entries</a>
         </nav>
       ) : null}
     </main>

@@ -1,7 +1,7 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
-import { ConsoleForm, ReasonField } from "../_components/console-form";
+import { ConsoleForm, ReadOnlyNote, ReasonField } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
 import { utc } from "../_lib/format";
 import { requireOperator } from "../_lib/session";
@@ -50,7 +50,7 @@ export default async function PinsPage({ searchParams }: { searchParams: Promise
           <button type="submit">Pin officially</button>
         </ConsoleForm>
       ) : (
-        <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins manage pins.</p>
+        <ReadOnlyNote role={operator.role} does="manage pins" />
       )}
       {listed.map((b) => (
         <section key={b.board} aria-labelledby={`pins-${b.board}`}>

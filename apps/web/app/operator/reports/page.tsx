@@ -1,10 +1,20 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
-import { ConsoleForm, ReasonField } from "../_components/console-form";
+import { ConsoleForm, ReadOnlyNote, ReasonField } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../_components/refused";
 import { summary, utc } from "../_lib/format";
+
+type Check = { name: string; outcome: string; reasons?: string[] };
+
+/** The automatic review in words: its verdict and each check's outcome (a verdict of another shape is shown as recorded). */
+function reviewText(verdict: unknown): string {
+  const review = verdict as { verdict?: unknown; checks?: unknown } | null;
+  if (!review || typeof review.verdict !== "string" || !Array.isArray(review.checks)) return summary(verdict);
+  const checks = (review.checks as Check[]).map((check) => `${check.name} ${check.outcome}${check.reasons?.length ? ` (${check.reasons.join("; ")})` : ""}`);
+  return `${review.verdict.replaceAll("_", " ")}: ${checks.join(", ")}`;
+}
 import { requireOperator } from "../_lib/session";
 import { targetHref } from "../_lib/targets";
 
@@ -22,7 +32,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
     <main id="main">
       <h1>Reports</h1>
       <OutcomeBanner searchParams={await searchParams} />
-      {!mayResolve ? <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins resolve reports.</p> : null}
+      {!mayResolve ? <ReadOnlyNote role={operator.role} does="resolve reports" /> : null}
       {groups.length === 0 ? (
         <p>No unresolved reports.</p>
       ) : (
@@ -47,7 +57,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
                     ))}
                   </ul>
                   <p>
-                    Automatic review: {group.automatic_review.decided_at === null ? "not decided yet" : `${summary(group.automatic_review.verdict)} (${utc(group.automatic_review.decided_at)})`}
+                    Automatic review: {group.automatic_review.decided_at === null ? "not decided yet" : `${reviewText(group.automatic_review.verdict)} (${utc(group.automatic_review.decided_at)})`}
                   </p>
                   {content ? (
                     <p>

@@ -1,6 +1,7 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
+import { ReadOnlyNote } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
 import { utc } from "../_lib/format";
 import { requireOperator } from "../_lib/session";
@@ -35,7 +36,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Promis
             <RulesEditor text={rules.text} baseVersionId={rules.version_id} csrfToken={operator.csrfToken} max={deps.limits.rulesTextChars} />
           </>
         ) : (
-          <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins edit the rules.</p>
+          <ReadOnlyNote role={operator.role} does="edit the rules" />
         )}
       </section>
     </main>

@@ -1,14 +1,22 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import { previewRules, type RulesPreview } from "./preview-action";
 
 /**
  * The rules editor: Preview shows the text as it would be saved (a server action, so it works
- * before or without JavaScript), Save posts the edit with the version it was made from.
+ * without JavaScript too: the page comes back with the previewed text), Save posts the edit with
+ * the version it was made from.
  */
 export function RulesEditor({ text, baseVersionId, csrfToken, max }: { text: string; baseVersionId: string | null; csrfToken: string; max: number }) {
-  const [preview, preview_action] = useActionState<RulesPreview | null, FormData>(previewRules, null);
+  const [preview, previewAction] = useActionState<RulesPreview | null, FormData>(previewRules, null);
+  // With JavaScript the preview runs from the click, not as a form action: React resets a form
+  // after a form action, which would throw away what was typed.
+  const previewInPlace = (event: React.MouseEvent<HTMLButtonElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget.form!);
+    startTransition(() => previewAction(form));
+  };
   return (
     <form method="post" action="/operator/actions/edit-rules" className="console-form" aria-label="Edit the rules">
       <input type="hidden" name="csrf_token" value={csrfToken} />
@@ -22,7 +30,7 @@ export function RulesEditor({ text, baseVersionId, csrfToken, max }: { text: str
         <label htmlFor="rules-reason">Reason (kept in the audit log)</label>
         <textarea id="rules-reason" name="reason" rows={2} required maxLength={1000} />
       </p>
-      <button type="submit" formAction={preview_action} formNoValidate>
+      <button type="submit" formAction={previewAction} formNoValidate onClick={previewInPlace}>
         Preview
       </button>{" "}
       <button type="submit">Save a new version</button>

@@ -1,7 +1,7 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
-import { ConsoleForm, ReasonField } from "../../_components/console-form";
+import { ConsoleForm, ReadOnlyNote, ReasonField } from "../../_components/console-form";
 import { OutcomeBanner } from "../../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../../_components/refused";
 import { StateList } from "../../_components/state-list";
@@ -102,7 +102,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
       </section>
       <section aria-labelledby="account-actions-heading">
         <h2 id="account-actions-heading">Actions</h2>
-        {!mayRestrict && !mayRemove ? <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins act here.</p> : null}
+        {!mayRestrict && !mayRemove ? <ReadOnlyNote role={operator.role} does="act here" /> : null}
         {account.removed ? <p>This account is removed: its key is revoked and its tokens are dead.</p> : null}
         {mayRestrict && !account.removed ? (
           account.restricted ? (

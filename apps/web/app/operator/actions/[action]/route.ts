@@ -22,11 +22,13 @@ export async function POST(request: Request, { params }: { params: Promise<{ act
   const origin = request.headers.get("origin");
   if (origin !== ours) return refusal.origin(ours, origin);
   if (Number(request.headers.get("content-length") ?? MAX_FORM_BYTES + 1) > MAX_FORM_BYTES) return refusal.tooLarge(MAX_FORM_BYTES);
+  // Read the body before anything else is awaited: the server already streams it (its slow-client
+  // guard watches the upload), and what is not read in time is lost. Forms are urlencoded (no files).
+  const form = new URLSearchParams(await request.text());
   const operator = await currentOperator();
   if (!operator) return seeOther(SIGN_IN_PATH);
-  const form = await request.formData().catch(() => new FormData());
   const csrf = form.get("csrf_token");
-  if (!sameMac(operator.csrfToken, typeof csrf === "string" ? csrf : null)) return refusal.csrf();
+  if (!sameMac(operator.csrfToken, csrf)) return refusal.csrf(Boolean(csrf));
   const run = consoleAction(action);
   if (!run) return refusal.unknownAction(action);
   const returnTo = consoleReturnPath(form.get("return_to"));

@@ -1,11 +1,10 @@
 import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
-import { ConsoleForm, ReasonField } from "../../../_components/console-form";
+import { ConsoleForm, ReadOnlyNote, ReasonField } from "../../../_components/console-form";
 import { OutcomeBanner } from "../../../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../../../_components/refused";
 import { StateList } from "../../../_components/state-list";
-import { utc } from "../../../_lib/format";
 import { requireOperator } from "../../../_lib/session";
 import { TARGET_LABELS, targetHref } from "../../../_lib/targets";
 
@@ -65,11 +64,10 @@ export default async function ContentPage({ params, searchParams }: { params: Pr
             </table>
           </div>
         ) : null}
-        {typeof state.created_at === "number" ? <p className="byline">Created {utc(state.created_at)}</p> : null}
       </section>
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
-        {!mayRemove && !mayRestrict ? <p className="read-only-note">Your role ({operator.role}) reads only; moderators and admins act here.</p> : null}
+        {!mayRemove && !mayRestrict ? <ReadOnlyNote role={operator.role} does="act here" /> : null}
         {mayRestrict && kind === "showcase_item" && !state.removed ? (
           state.restricted ? (
             <ConsoleForm action="unrestrict-content" csrfToken={operator.csrfToken} returnTo={here} label="Unrestrict">

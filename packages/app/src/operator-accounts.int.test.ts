@@ -4,11 +4,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inject } from "vitest";
-import { BoardError, SIGN_IN_FIRST_BACKOFF_SECONDS } from "@board/domain";
+import { SIGN_IN_FIRST_BACKOFF_SECONDS } from "@board/domain";
 import { bootstrapFirstAdmin, createOperator, disableOperator, loadOperatorSession, resetOperatorPassword, verifyOperatorCredentials, type SystemActor } from "@board/services";
-import { startTestServer, type TestServer } from "@board/testkit";
+import { refusalOf, startTestServer, type TestServer } from "@board/testkit";
+import { startBoard } from "./composition-root";
+import { loadConfig } from "./config";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const cli: SystemActor = { kind: "system", name: "cli" };
 const PASSWORD = "a long enough password";
 let server: TestServer;
@@ -22,15 +24,6 @@ afterAll(() => Promise.all([server.close(), own.close()]));
 const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@Example.org`;
 const network = () => `198.51.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
-async function refusal(promise: Promise<unknown>): Promise<BoardError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BoardError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 function runCli(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -67,13 +60,13 @@ describe("the operator command line, run as a child process", () => {
     const generated = /Password \(shown once, store it now\): (\S+)\n$/.exec(reset.stdout)?.[1];
     expect(generated).toHaveLength(24);
     expect(await loadOperatorSession(server.app.deps, { operatorId: row.id, sessionVersion: 1 })).toBeNull();
-    expect((await refusal(verifyOperatorCredentials(server.app.deps, { email, password: PASSWORD, network: network(), now: new Date() }))).code).toBe("UNAUTHORIZED");
+    expect((await refusalOf(verifyOperatorCredentials(server.app.deps, { email, password: PASSWORD, network: network(), now: new Date() }))).code).toBe("UNAUTHORIZED");
     expect(await verifyOperatorCredentials(server.app.deps, { email, password: generated!, network: network(), now: new Date() })).toMatchObject({ sessionVersion: 2 });
 
     const disabled = await runCli(["disable", "--email", email.toUpperCase(), "--reason", "left the team"]);
     expect(disabled).toMatchObject({ code: 0, stdout: `Disabled ${email.toLowerCase()}; its console sessions have ended.\n` });
     expect((await runCli(["disable", "--email", email])).stdout).toBe(`${email.toLowerCase()} was already disabled; nothing changed.\n`);
-    expect((await refusal(verifyOperatorCredentials(server.app.deps, { email, password: generated!, network: network(), now: new Date() }))).code).toBe("UNAUTHORIZED");
+    expect((await refusalOf(verifyOperatorCredentials(server.app.deps, { email, password: generated!, network: network(), now: new Date() }))).code).toBe("UNAUTHORIZED");
 
     const entries = await server.app.deps.db.prisma.operatorAuditEntry.findMany({ where: { targetId: row.id }, orderBy: { seq: "asc" } });
     expect(entries.map((e) => [e.actorKind, e.operatorId, e.action, e.reason])).toEqual([
@@ -132,16 +125,16 @@ describe("sign-in throttling", () => {
     await createOperator(server.app.deps, cli, { email, role: "viewer", password: PASSWORD });
     let now = new Date("2032-01-01T00:00:00Z");
     const attempt = (password: string) => verifyOperatorCredentials(server.app.deps, { email, password, network: network(), now });
-    for (let i = 0; i < 5; i++) expect((await refusal(attempt("wrong password!!"))).code).toBe("UNAUTHORIZED");
+    for (let i = 0; i < 5; i++) expect((await refusalOf(attempt("wrong password!!"))).code).toBe("UNAUTHORIZED");
     expect(await attempt(PASSWORD)).toMatchObject({ kind: "operator" });
     // The success cleared the account's count: five more free failures, then the sixth blocks.
-    for (let i = 0; i < 6; i++) expect((await refusal(attempt("wrong password!!"))).code).toBe("UNAUTHORIZED");
-    const blocked = await refusal(attempt(PASSWORD));
+    for (let i = 0; i < 6; i++) expect((await refusalOf(attempt("wrong password!!"))).code).toBe("UNAUTHORIZED");
+    const blocked = await refusalOf(attempt(PASSWORD));
     expect(blocked).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: SIGN_IN_FIRST_BACKOFF_SECONDS, details: { retry_after_seconds: 2 } });
     expect(blocked.status).toBe(429);
     now = new Date(now.getTime() + 2_000);
-    expect((await refusal(attempt("wrong password!!"))).code).toBe("UNAUTHORIZED");
-    expect(await refusal(attempt(PASSWORD))).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: 4 });
+    expect((await refusalOf(attempt("wrong password!!"))).code).toBe("UNAUTHORIZED");
+    expect(await refusalOf(attempt(PASSWORD))).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: 4 });
     now = new Date(now.getTime() + 4_000);
     expect(await attempt(PASSWORD)).toMatchObject({ kind: "operator" });
   });
@@ -150,26 +143,35 @@ describe("sign-in throttling", () => {
     const from = network();
     const now = new Date("2032-02-01T00:00:00Z");
     for (let i = 0; i < 20; i++) {
-      expect((await refusal(verifyOperatorCredentials(server.app.deps, { email: uniqueEmail("nobody"), password: "guessing guess", network: from, now }))).code).toBe("UNAUTHORIZED");
+      expect((await refusalOf(verifyOperatorCredentials(server.app.deps, { email: uniqueEmail("nobody"), password: "guessing guess", network: from, now }))).code).toBe("UNAUTHORIZED");
     }
     const real = uniqueEmail("real");
     await createOperator(server.app.deps, cli, { email: real, role: "viewer", password: PASSWORD });
-    expect((await refusal(verifyOperatorCredentials(server.app.deps, { email: real, password: "guessing guess", network: from, now }))).code).toBe("UNAUTHORIZED");
-    expect((await refusal(verifyOperatorCredentials(server.app.deps, { email: real, password: PASSWORD, network: from, now }))).code).toBe("SIGN_IN_THROTTLED");
+    expect((await refusalOf(verifyOperatorCredentials(server.app.deps, { email: real, password: "guessing guess", network: from, now }))).code).toBe("UNAUTHORIZED");
+    expect((await refusalOf(verifyOperatorCredentials(server.app.deps, { email: real, password: PASSWORD, network: from, now }))).code).toBe("SIGN_IN_THROTTLED");
     expect(await verifyOperatorCredentials(server.app.deps, { email: real, password: PASSWORD, network: network(), now })).toMatchObject({ kind: "operator" });
   });
 });
 
 describe("bootstrap (npm start with OPERATOR_BOOTSTRAP_*)", () => {
-  test("creates the first admin only while no operator exists", async () => {
+  test("starting the board creates the first admin only while no operator exists", async () => {
     const email = uniqueEmail("first");
-    expect(await bootstrapFirstAdmin(own.app.deps, { email, password: PASSWORD })).toEqual({ created: true });
-    expect(await bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("second"), password: PASSWORD })).toEqual({ created: false });
+    const start = (bootstrapEmail: string, password = PASSWORD) => {
+      const config = loadConfig({ DATABASE_URL: own.board.config.databaseUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", OPERATOR_BOOTSTRAP_EMAIL: bootstrapEmail, OPERATOR_BOOTSTRAP_PASSWORD: password });
+      config.runJobs = false;
+      return startBoard(config, { oauth: false });
+    };
+    const first = await start(email);
+    await first.shutdown(1_000);
+    const second = await start(uniqueEmail("second"));
+    await second.shutdown(1_000);
     const operators = await own.app.deps.db.prisma.operator.findMany();
     expect(operators.map((o) => [o.email, o.role])).toEqual([[email.toLowerCase(), "admin"]]);
+    expect(await verifyOperatorCredentials(own.app.deps, { email, password: PASSWORD, network: network(), now: new Date() })).toMatchObject({ role: "admin" });
     const audit = await own.app.deps.db.prisma.operatorAuditEntry.findMany();
     expect(audit.map((e) => [e.actorKind, e.action, e.targetId])).toEqual([["bootstrap", "operator.create", operators[0]!.id]]);
-    expect((await refusal(bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("weak"), password: "short" }))).code).toBe("VALIDATION_FAILED");
+    expect(await bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("third"), password: PASSWORD })).toEqual({ created: false });
+    expect((await refusalOf(bootstrapFirstAdmin(own.app.deps, { email: uniqueEmail("weak"), password: "short" }))).code).toBe("VALIDATION_FAILED");
   });
 });
 
@@ -195,13 +197,13 @@ describe("console sessions", () => {
     for (const other of await own.app.deps.db.prisma.operator.findMany({ where: { disabledAt: null } })) await disableOperator(own.app.deps, cli, { operator: { operatorId: other.id } });
     const { operator: admin } = await createOperator(own.app.deps, cli, { email: uniqueEmail("admin"), role: "admin", password: PASSWORD });
     const adminActor = { kind: "operator" as const, operatorId: admin.id, role: "admin" as const, sessionVersion: 1 };
-    const lastAdmin = await refusal(disableOperator(own.app.deps, adminActor, { operator: { operatorId: admin.id }, reason: "testing" }));
+    const lastAdmin = await refusalOf(disableOperator(own.app.deps, adminActor, { operator: { operatorId: admin.id }, reason: "testing" }));
     expect(lastAdmin).toMatchObject({ code: "OPERATOR_FORBIDDEN", message: "This is the last enabled admin; create another admin before disabling it." });
-    expect((await refusal(createOperator(own.app.deps, adminActor, { email: uniqueEmail("noreason"), role: "viewer" }))).details).toEqual({ issues: [{ field: "reason", message: "required, non-empty" }] });
+    expect((await refusalOf(createOperator(own.app.deps, adminActor, { email: uniqueEmail("noreason"), role: "viewer" }))).details).toEqual({ issues: [{ field: "reason", message: "required, non-empty" }] });
     const { operator: moderator, generated_password } = await createOperator(own.app.deps, adminActor, { email: uniqueEmail("mod"), role: "moderator", reason: "new moderator" });
     expect(generated_password).toHaveLength(24);
     const moderatorActor = { kind: "operator" as const, operatorId: moderator.id, role: "moderator" as const, sessionVersion: 1 };
-    const refused = await refusal(createOperator(own.app.deps, moderatorActor, { email: uniqueEmail("x"), role: "admin", reason: "promote myself" }));
+    const refused = await refusalOf(createOperator(own.app.deps, moderatorActor, { email: uniqueEmail("x"), role: "admin", reason: "promote myself" }));
     expect(refused).toMatchObject({ code: "OPERATOR_FORBIDDEN", message: "The moderator role may not perform operators.manage; it needs an admin.", details: { role: "moderator", action: "operators.manage" } });
     const audit = await own.app.deps.db.prisma.operatorAuditEntry.findMany({ orderBy: { seq: "asc" } });
     expect(audit.map((e) => [e.actorKind, e.operatorId, e.operatorRole, e.action, e.reason]).slice(-2)).toEqual([
