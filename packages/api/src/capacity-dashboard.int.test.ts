@@ -84,6 +84,23 @@ describe("capacity dashboard", () => {
     expect(rows).toEqual([{ value: 6 }]);
   });
 
+  test("a flush that fails keeps its counts for the next one, which adds them to what came since", async () => {
+    const { pool } = server.board.deps.db;
+    const meter = new CapacityMeter(pool, { flushMs: 3_600_000 });
+    meter.count("admitted", "flush-retry-test", 2);
+    // This database is the test's own: taking the table away for a moment disturbs no one else.
+    await pool.query("ALTER TABLE capacity_samples RENAME TO capacity_samples_away");
+    try {
+      await expect(meter.flush()).rejects.toThrow(/capacity_samples/);
+    } finally {
+      await pool.query("ALTER TABLE capacity_samples_away RENAME TO capacity_samples");
+    }
+    meter.count("admitted", "flush-retry-test");
+    await meter.flush();
+    const { rows } = await pool.query<{ value: number }>("SELECT sum(value)::int AS value FROM capacity_samples WHERE subject = 'flush-retry-test'");
+    expect(rows).toEqual([{ value: 3 }]);
+  });
+
   test("a viewer whose operator was disabled is refused", async () => {
     const made = await server.board.deps.db.prisma.operator.create({ data: { email: `gone-${randomUUID()}@example.test`, passwordHash: "x", role: "admin", disabledAt: new Date() }, select: { id: true } });
     const error = await readCapacityDashboard(server.board.deps, { kind: "operator", operatorId: made.id, role: "admin", sessionVersion: 1 }, "24h").catch((e: unknown) => e);
