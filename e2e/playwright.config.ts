@@ -27,5 +27,6 @@ export default defineConfig({
     { name: "mcp", testDir: "./mcp" },
     { name: "svg", testDir: "./svg" },
     { name: "website", testDir: "./web" },
+    { name: "operator", testDir: "./operator" },
   ],
 });

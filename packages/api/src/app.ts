@@ -17,6 +17,8 @@ export type RequestHandler = (request: Request, client: ClientInfo) => Promise<R
 /** What the API surfaces need; the composition root (packages/app) builds each part once per process. */
 export interface ApiAppOptions {
   deps: ServiceDeps;
+  /** The same services on the operators' reserved database pool (§8 reserved admission). */
+  reservedDeps: ServiceDeps;
   limiters: WindowLimiters;
   logger: Logger;
   trustedProxyHops: number;
@@ -94,6 +96,7 @@ export function createApp(options: ApiAppOptions): App {
   const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
   const gate = createApiHandler({
     deps,
+    reservedDeps: options.reservedDeps,
     limiters,
     logger,
     trustedProxyHops: options.trustedProxyHops,

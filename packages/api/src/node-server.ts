@@ -19,12 +19,33 @@ function gateRequest(req: http.IncomingMessage): GateRequest {
   return { method, url: new URL(req.url ?? "/", "http://internal"), headers: new RawHeaders(req.rawHeaders), body: BODY_METHODS.has(method) ? req : null };
 }
 
+/**
+ * The request body as a web stream that reads the socket only once a handler reads it: a body no
+ * mounted surface wanted is still whole for the fallback (Next's route handlers read the console's
+ * form posts). `Readable.toWeb` alone starts draining the request at once.
+ */
+function lazyBody(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        reader ??= (Readable.toWeb(req) as ReadableStream<Uint8Array>).getReader();
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader?.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 function fetchRequest(req: http.IncomingMessage): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
   if (BODY_METHODS.has(req.method ?? "")) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.body = lazyBody(req);
     init.duplex = "half";
   }
   return new Request(new URL(req.url ?? "/", "http://internal"), init);

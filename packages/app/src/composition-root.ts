@@ -13,19 +13,25 @@ import {
   readPublicArticle,
   readPublicComments,
   readPublicFeed,
+  CapacityMeter,
+  ReservedAdmission,
+  RuntimeLimits,
+  sampleCapacityGauges,
   SHOWCASE_CRONTAB,
   showcaseJobHandlers,
   TaggedCache,
   threadedContentWorker,
   type CaptchaVerifier,
   type ContentChecker,
+  type CapacityDeps,
   type ContentWorker,
   type ServiceDeps,
 } from "@board/services";
 import { Redis } from "ioredis";
-import type { AppConfig } from "./config";
+import { publishOperatorAuthUrl, type AppConfig } from "./config";
 import { createJobQueue, type JobQueue } from "./jobs";
 import { mountOAuthAndMcp } from "./mcp-wiring";
+import { operatorConsole } from "./operator-console";
 import { publishWebContext } from "./web-context";
 
 export interface StartOptions {
@@ -49,6 +55,8 @@ export interface RunningBoard {
   /** The configuration as served: `publicUrl` is the listening address when the port was 0. */
   config: AppConfig;
   deps: ServiceDeps;
+  /** The services on the operators' reserved pool (the console and operator-linked credentials). */
+  reservedDeps: ServiceDeps;
   logger: Logger;
   app: App;
   server: http.Server;
@@ -65,7 +73,9 @@ export interface RunningBoard {
  */
 export async function startBoard(config: AppConfig, options: StartOptions = {}): Promise<RunningBoard> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, connectionTimeoutMillis: config.dbConnectTimeoutMs, statementTimeoutMillis: config.dbStatementTimeoutMs });
+  const dbTimeouts = { connectionTimeoutMillis: config.dbConnectTimeoutMs, statementTimeoutMillis: config.dbStatementTimeoutMs };
+  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, ...dbTimeouts });
+  const reservedDb = openDatabase(config.databaseUrl, { poolSize: config.reservedDbPoolSize, ...dbTimeouts });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
   const limiters = new WindowLimiters(sharedCountersFor(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool }), {
@@ -76,7 +86,19 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
   });
   const clock = options.clock ?? (() => new Date());
-  const { deps, content } = buildServiceDeps(config, db, clock, options);
+  const capacity = capacityParts(config, db, reservedDb, limiters, logger);
+  const { deps, content } = buildServiceDeps(config, db, clock, options, capacity);
+  const reservedDeps: ServiceDeps = { ...deps, db: reservedDb };
+  try {
+    // Serving starts with the limits in force; the database may still be down (then the configured ones apply).
+    await Promise.all([capacity.runtimeLimits.reload(), capacity.reserved.reload()]);
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, "limits and operator-linked credentials could not be read; configured limits apply until the database answers");
+  }
+  capacity.meter.setGaugeSampler((meter, now) => sampleCapacityGauges(reservedDeps, meter, now));
+  capacity.runtimeLimits.start();
+  capacity.reserved.start();
+  capacity.meter.start();
   if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
   const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: SHOWCASE_CRONTAB, logger });
   try {
@@ -87,7 +109,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     logger.error({ err: (error as Error).message }, "the job queue could not start; showcase checks wait until it does");
   }
   await bootstrapOperator(config, deps, logger);
-  const app = createApp({ deps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
+  const app = createApp({ deps, reservedDeps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
   const nodeHandlers: NodeHandler[] = [];
   const web = createNodeServer(app, options.fallback, nodeHandlers);
 
@@ -104,11 +126,14 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   if (served.port === 0) {
     served.publicUrl = `http://127.0.0.1:${port}`;
     deps.publicUrl = served.publicUrl;
+    reservedDeps.publicUrl = served.publicUrl;
     await mountOAuth();
   }
+  publishOperatorAuthUrl(served.publicUrl);
   publishWebContext({
     deps,
     config: served,
+    operator: operatorConsole(deps, reservedDeps, served),
     showcase: {
       feed: (query) => readPublicFeed(deps, query),
       article: (id) => readPublicArticle(deps, id),
@@ -123,6 +148,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   return {
     config: served,
     deps,
+    reservedDeps,
     logger,
     app,
     server: web.server,
@@ -136,8 +162,11 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         await jobs.stop();
         await content.close();
         await limiters.close();
+        capacity.runtimeLimits.stop();
+        capacity.reserved.stop();
+        await capacity.meter.close();
         redis?.disconnect();
-        await db.close();
+        await Promise.all([db.close(), reservedDb.close()]);
       })();
       return stopping;
     },
@@ -146,10 +175,33 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
 
 type DepsOptions = Pick<StartOptions, "capacityBucket" | "checker" | "captcha">;
 
-function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, content: ContentWorker = threadedContentWorker(config.admissionThreads)) {
+/**
+ * Runtime limits, reserved admission and the capacity meter. Limits and reserved credentials are
+ * read on the reserved pool, so they stay current while agents saturate the shared one.
+ */
+function capacityParts(config: AppConfig, db: Database, reservedDb: Database, limiters: WindowLimiters | null, logger: Logger): CapacityDeps {
+  return {
+    runtimeLimits: new RuntimeLimits(reservedDb.pool, config.limits, {
+      reloadMs: config.limitsReloadMs,
+      onReloadError: (error) => logger.warn({ err: error.message }, "limits could not be reloaded; the previous values stay in force"),
+    }),
+    reserved: new ReservedAdmission(reservedDb.pool, {
+      reloadMs: config.limitsReloadMs,
+      onReloadError: (error) => logger.warn({ err: error.message }, "operator-linked credentials could not be reloaded; the previous set stays in force"),
+    }),
+    meter: new CapacityMeter(db.pool, {
+      flushMs: config.capacityFlushMs,
+      onError: (error) => logger.warn({ err: error.message }, "capacity figures could not be written; they are kept for the next flush"),
+    }),
+    edgeUse: (top) => limiters?.busiest(top) ?? [],
+    pools: { shared: db.pool, reserved: reservedDb.pool },
+  };
+}
+
+function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, capacity: CapacityDeps, content: ContentWorker = threadedContentWorker(config.admissionThreads)) {
   const deps: ServiceDeps = {
     db,
-    limits: config.limits,
+    limits: capacity.runtimeLimits.current,
     clock,
     publicUrl: config.publicUrl,
     capacityBucket: options.capacityBucket ?? "named-board",
@@ -161,6 +213,7 @@ function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, op
       jobsSchema: config.jobsSchema,
       captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
     },
+    capacity,
   };
   return { deps, content };
 }
@@ -171,7 +224,9 @@ function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, op
  */
 export async function openServices(config: AppConfig): Promise<{ deps: ServiceDeps; close(): Promise<void> }> {
   const db = openDatabase(config.databaseUrl, { poolSize: 2 });
-  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, lazyContentWorker(config.admissionThreads));
+  const capacity = capacityParts(config, db, db, null, createLogger(config.logLevel));
+  await capacity.runtimeLimits.reload();
+  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, capacity, lazyContentWorker(config.admissionThreads));
   return {
     deps,
     async close() {

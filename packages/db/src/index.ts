@@ -19,3 +19,4 @@ export * from "./repositories/showcase-public";
 export * from "./repositories/showcase-guest";
 export * from "./repositories/operators";
 export * from "./repositories/moderation";
+export * from "./repositories/capacity";

@@ -1,6 +1,7 @@
 import type { Limits, OperatorRole } from "@board/domain";
 import type { AgentRecord, Database } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
+import type { CapacityDeps } from "./operator/capacity/capacity-deps";
 import type { ContentWorker } from "./showcase/admission";
 import type { ContentChecker } from "./showcase/checking-types";
 import type { CaptchaVerifier } from "./showcase/guest/captcha";
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   /** Read cache shared by requests; a service that changes what it holds invalidates the tags it touched. */
   cache: TaggedCache;
   showcase: ShowcaseDeps;
+  /** Runtime limits, the capacity meter and reserved admission (operator console, §8). */
+  capacity: CapacityDeps;
 }
 
 export interface ShowcaseDeps {

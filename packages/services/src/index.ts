@@ -38,3 +38,4 @@ export * from "./showcase/author-actions";
 export * from "./showcase/uploads";
 export * from "./showcase/guest";
 export * from "./operator";
+export * from "./operator/capacity";
