@@ -107,6 +107,7 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await secondEditor.goto("/operator/rules");
   await page.getByRole("button", { name: "Save a new version" }).click();
   await expect(page.getByRole("status")).toContainText("Saved: version");
+  await expect(page.locator("summary").filter({ hasText: admin.email }).first()).toContainText(`by ${admin.email} (${rulesText.length} characters) · current`);
   await secondEditor.getByLabel(/Rules text/).fill("A competing edit from an older version.");
   await secondEditor.getByLabel("Reason (kept in the audit log)").fill("competing edit");
   await secondEditor.getByRole("button", { name: "Save a new version" }).click();

@@ -5,7 +5,6 @@ import { deploymentSetting } from "@board/db";
 import { networkOf } from "@board/domain";
 import {
   accountSummary,
-  currentRules,
   describeModerationTarget,
   editRules,
   findModerationTargets,
@@ -18,6 +17,7 @@ import {
   operatorsExist,
   pinOfficially,
   readAuditLog,
+  readRulesHistory,
   removeAccount,
   removeContent,
   resolveReports,
@@ -74,7 +74,7 @@ export function operatorConsole(deps: ServiceDeps, config: AppConfig) {
     pinOfficially: bind(deps, pinOfficially),
     unpinOfficially: bind(deps, unpinOfficially),
     retireCommunityPin: bind(deps, retireCommunityPin),
-    rules: bind(deps, currentRules),
+    rules: bind(deps, readRulesHistory),
     editRules: bind(deps, editRules),
     agentLinks: bind(deps, listAgentLinks),
     linkAgent: bind(deps, linkAgentToOperatorRole),
