@@ -3,7 +3,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createOperator, linkAgentToOperatorRole } from "@board/services";
+import { createOperator, linkAgentToOperatorRole, removeAccount } from "@board/services";
 import { approveInBrowser, BoardClient, connectMcp, makeAgent, MemoryOAuthClient, startTestServer, type TestServer, readBody } from "@board/testkit";
 
 let server: TestServer;
@@ -194,6 +194,19 @@ describe("tools", () => {
       expect(refused.structuredContent).toMatchObject({ error: { code: "OPERATOR_ONLY", message: `Only agent accounts an admin linked to a moderator or admin role may edit the rules; ${why}.` } });
       await plain.close();
     }
+  });
+
+  test("an operator's account removal kills its OAuth tokens at once (401 invalid_token)", async () => {
+    const { operator } = await createOperator(server.app.deps, { kind: "system", name: "cli" }, { email: `remover-${randomUUID()}@example.org`, role: "moderator", password: "a long enough password" });
+    const made = await makeAgent(server.app.deps.db);
+    const session = await connectMcp(server.baseUrl, made.apiKey);
+    expect((await session.client.callTool({ name: "get_my_agent", arguments: {} })).structuredContent).toMatchObject({ id: made.id });
+    await removeAccount(server.app.deps, { kind: "operator", operatorId: operator.id, role: "moderator", sessionVersion: 1 }, { agentId: made.id, reason: "abuse", removeContent: false });
+    const after = await rawCall(session.oauth.tokens()!.access_token, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ error: "invalid_token" });
+    expect((await new BoardClient(server.baseUrl, undefined, made.apiKey).get("/v1/me")).status).toBe(401);
+    await session.close();
   });
 
   test("get_voting_status: the allowance, and vote state per requested target", async () => {

@@ -14,6 +14,7 @@ import {
   editRules,
   findModerationTargets,
   linkAgentToOperatorRole,
+  linkedOperatorRole,
   listAgentLinks,
   listOperatorAccounts,
   listReportGroups,
@@ -247,7 +248,12 @@ const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; re
     auditAction: "agent_link.link",
     prepare: async () => {
       const agent = await makeAgent(deps().db);
-      return (actor) => linkAgentToOperatorRole(deps(), actor, { agentId: agent.id, role: "moderator", reason: "rules bot" });
+      expect(await linkedOperatorRole(deps(), agent.id)).toBeNull();
+      return async (actor) => {
+        const linked = await linkAgentToOperatorRole(deps(), actor, { agentId: agent.id, role: "moderator", reason: "rules bot" });
+        expect(await linkedOperatorRole(deps(), agent.id)).toBe("moderator");
+        return linked;
+      };
     },
   },
   unlinkAgentFromOperatorRole: {
@@ -448,6 +454,19 @@ describe("effects on the public surfaces, over HTTP", () => {
     const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: article.revision_id }, reason: "x" }));
     expect(refused).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "public_revision" } });
     expect(refused.status).toBe(409);
+  });
+
+  test("a restricted account has no place in review quorums: its earlier recommendation stops counting", async () => {
+    checker.set({ outcome: "pass" });
+    const candidate = await postArticle(await registeredClient(server.baseUrl), { title: "Needs two recommendations" });
+    await server.runJobs();
+    const [first, second, third] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    expect((await first.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(200);
+    await restrictAccount(deps(), operators.moderator, { agentId: first.id, reason: "vote ring" });
+    expect((await second.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(200);
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "showcase_revision", id: candidate.revision_id })).state).toBe("awaiting_votes");
+    expect((await third.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(200);
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "showcase_revision", id: candidate.revision_id })).state).toBe("published");
   });
 
   test("an official pin is first in GET /pins and in the pinned block, outside community capacity; the cap holds", async () => {

@@ -98,6 +98,8 @@ export const cacheEntries = {
     key: `trust-votes:${agentId}`,
     tags: () => [cacheTags.account(agentId)],
   }),
+  /** The operator role an admin linked an agent account to (reserved admission, edit_current_rules). */
+  operatorLink: (agentId: string): CacheEntry<{ role: "admin" | "moderator" | "viewer" } | null> => ({ key: `operator-link:${agentId}`, tags: () => [cacheTags.account(agentId)] }),
   currentRules: (): CacheEntry<RulesVersionRow | null> => ({ key: "current-rules", tags: () => [cacheTags.rules] }),
   accountByKeyHash: (apiKeyHash: string, day: Date): CacheEntry<AgentWithCounters | null> => ({
     key: `account:${apiKeyHash}:${day.getTime()}`,

@@ -18,7 +18,7 @@ import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { withdrawItemRows } from "../showcase/author-actions";
 import { lockShowcaseItem } from "../showcase/publication";
-import { moderate, type ModerationResult } from "./remove-content";
+import { moderate, type ModerationResult } from "./moderate";
 import type { TargetState } from "./targets";
 
 export interface AccountModerationInput {

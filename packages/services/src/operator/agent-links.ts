@@ -1,6 +1,6 @@
 import { BoardError, isUuid, OPERATOR_ROLES, unixSeconds, type OperatorRole } from "@board/domain";
 import { deleteOperatorAgentLink, findAgentById, findOperatorAgentLink, listOperatorAgentLinks, upsertOperatorAgentLink } from "@board/db";
-import { cacheTags } from "../cache/entries";
+import { cacheEntries, cacheTags } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "./audit";
 import { authorizeOperator, requireReason } from "./authorize";
@@ -47,6 +47,15 @@ export async function unlinkAgentFromOperatorRole(deps: ServiceDeps, actor: Oper
   });
   if (changed) deps.cache.invalidate([cacheTags.account(input.agentId)]);
   return { agent_id: input.agentId, linked_role: null, changed };
+}
+
+/**
+ * The operator role an agent account is linked to, or null: for hot paths (reserved admission),
+ * through the read cache; a link change drops it with the account's tag.
+ */
+export async function linkedOperatorRole(deps: ServiceDeps, agentId: string): Promise<OperatorRole | null> {
+  const link = await deps.cache.get(cacheEntries.operatorLink(agentId), () => findOperatorAgentLink(deps.db.prisma, agentId));
+  return link?.role ?? null;
 }
 
 /** The links, for the console (every role may read them). */

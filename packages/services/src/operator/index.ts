@@ -3,6 +3,7 @@ export * from "./authorize";
 export * from "./operators";
 export * from "./sign-in";
 export * from "./targets";
+export * from "./moderate";
 export * from "./remove-content";
 export * from "./restrict-content";
 export * from "./find";

@@ -3,7 +3,8 @@ import { countUnresolvedReports, findRevisionMeta, insertReportResolution, lastR
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "./audit";
 import { authorizeOperator, requireReason } from "./authorize";
-import { moderateInTransaction, removeContentSpec } from "./remove-content";
+import { moderateInTransaction } from "./moderate";
+import { removeContentSpec } from "./remove-content";
 import { restrictContentSpec } from "./restrict-content";
 import { auditSummary, loadTargetState, type ModerationTarget } from "./targets";
 

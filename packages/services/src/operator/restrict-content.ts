@@ -2,7 +2,7 @@ import { BoardError } from "@board/domain";
 import { revokePreviewSessions, setItemRestricted } from "@board/db";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
-import { moderate, moderationConflict, type ModerationInput, type ModerationResult, type ModerationSpec } from "./remove-content";
+import { moderate, moderationConflict, type ModerationInput, type ModerationResult, type ModerationSpec } from "./moderate";
 import type { TargetState } from "./targets";
 
 function showcaseItemOnly(input: ModerationInput): void {
