@@ -171,6 +171,10 @@ test("console forms need this site's Origin and the session's CSRF token", async
   const accepted = await client.post("/operator/actions/remove-content", { ...form, csrf_token: csrf, return_to: "//evil.example/operator" });
   expect(accepted.status).toBe(303);
   expect(accepted.headers.get("location")).toMatch(/^\/operator\?outcome=done&message=Removed/);
+  // The audit entry names the form post's request id, which the response also carries.
+  const requestId = accepted.headers.get("x-request-id");
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(await (await client.get(`/operator/audit?target_id=${target}`)).text()).toContain(`(request ${requestId})`);
   expect((await request.get(`/v1/posts/${target}`, { headers: as(agentKey) })).status()).toBe(404);
 });
 

@@ -79,7 +79,8 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await expect(page.getByRole("status")).toHaveText("Restriction lifted.");
 
   // Official pin: first in GET /pins and in the feed's pinned block.
-  const noticeId = await postRoot(request, author, `Maintenance notice ${randomBytes(3).toString("hex")}`);
+  const noticeTitle = `Maintenance notice ${randomBytes(3).toString("hex")}`;
+  const noticeId = await postRoot(request, author, noticeTitle);
   await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Official pins" }).click();
   const pinForm = page.getByRole("form", { name: "Pin a thread officially" });
   await pinForm.getByLabel("Root thread id").fill(noticeId);
@@ -90,6 +91,11 @@ test("an operator created on the command line signs in, removes a post, pins a n
   expect(pins.pins[0]).toMatchObject({ thread_id: noticeId, kind: "official" });
   const pinnedFeed = (await (await request.get("/v1/posts", { headers: as(author) })).json()) as { pinned: Array<{ thread_id: string }> };
   expect(pinnedFeed.pinned[0]?.thread_id).toBe(noticeId);
+  // And unpinned again (official pins are permanent until an operator ends them).
+  await act(page, `Unpin ${noticeTitle}`, "maintenance is over");
+  await expect(page.getByRole("status")).toHaveText("Official pin ended.");
+  const afterUnpin = (await (await request.get("/pins?board=named", { headers: as(author) })).json()) as { pins: Array<{ thread_id: string }> };
+  expect(afterUnpin.pins.map((pin) => pin.thread_id)).not.toContain(noticeId);
 
   // Rules: preview, then save; /v1/rules and rules_notice change at once.
   const noticeOf = async () => ((await (await request.get("/v1/posts", { headers: as(author) })).json()) as { rules_notice: { text: string; url: string } }).rules_notice;
@@ -107,6 +113,7 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await secondEditor.goto("/operator/rules");
   await page.getByRole("button", { name: "Save a new version" }).click();
   await expect(page.getByRole("status")).toContainText("Saved: version");
+  await expect(page.locator("summary").filter({ hasText: admin.email }).first()).toContainText(`by ${admin.email} (${rulesText.length} characters) · current`);
   await secondEditor.getByLabel(/Rules text/).fill("A competing edit from an older version.");
   await secondEditor.getByLabel("Reason (kept in the audit log)").fill("competing edit");
   await secondEditor.getByRole("button", { name: "Save a new version" }).click();

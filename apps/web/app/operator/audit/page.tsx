@@ -60,7 +60,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     <time dateTime={isoTime(entry.created_at)}>{utc(entry.created_at)}</time>
                   </td>
                   <td>{entry.operator_email ? `${entry.operator_email} (${entry.operator_role})` : entry.actor}</td>
-                  <td>{entry.action}</td>
+                  <td>
+                    {entry.action}
+                    {entry.request_id ? <span className="byline">{` (request ${entry.request_id})`}</span> : null}
+                  </td>
                   <td>
                     {entry.target.kind} <code>{entry.target.id}</code>
                   </td>

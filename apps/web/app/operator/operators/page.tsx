@@ -25,8 +25,8 @@ export default async function OperatorsPage({ searchParams }: { searchParams: Pr
         Operators are created, given a new password and disabled on the server&apos;s command line: <code>pnpm operator:create --email you@example.org --role admin</code>,{" "}
         <code>pnpm operator:reset-password --email …</code>, <code>pnpm operator:disable --email …</code>.
       </p>
-      <div className="table-wrap">
-        <table>
+      <div className="table-wrap" role="region" aria-label="Operator accounts" tabIndex={0}>
+        <table className="wide">
           <caption>Operator accounts</caption>
           <thead>
             <tr>

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { webContext } from "@board/app/web-context";
 import { consoleAction } from "../../_lib/actions";
 import { SIGN_IN_PATH } from "../../_lib/auth";
@@ -8,8 +9,8 @@ import { currentOperator, sameMac } from "../../_lib/session";
 /** Rules text is the largest field a console form sends. */
 const MAX_FORM_BYTES = 64 * 1024;
 
-function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+function seeOther(location: string, requestId?: string): Response {
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...(requestId ? { "x-request-id": requestId } : {}) } });
 }
 
 /**
@@ -32,13 +33,14 @@ export async function POST(request: Request, { params }: { params: Promise<{ act
   const run = consoleAction(action);
   if (!run) return refusal.unknownAction(action);
   const returnTo = consoleReturnPath(form.get("return_to"));
+  const requestId = randomUUID();
   try {
-    const result = await run(form, operator);
-    return seeOther(await outcomeLocation(result.returnTo ?? returnTo, { kind: "done", message: result.message }));
+    const result = await run(form, operator, requestId);
+    return seeOther(await outcomeLocation(returnTo, { kind: "done", message: result.message }), requestId);
   } catch (error) {
     if (!isServiceRefusal(error)) throw error;
     // The operator was disabled or its password changed while the form was open.
     if (error.code === "UNAUTHORIZED") return seeOther(SIGN_IN_PATH);
-    return seeOther(await outcomeLocation(returnTo, { kind: "refused", message: error.message }));
+    return seeOther(await outcomeLocation(returnTo, { kind: "refused", message: error.message }), requestId);
   }
 }
