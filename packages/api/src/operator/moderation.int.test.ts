@@ -275,6 +275,16 @@ const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; re
       return (actor) => resolveReports(deps(), actor, { target: { kind: "revision", id: article.revision_id }, outcome: "dismiss", reason: "not spam" });
     },
   },
+  changeLimit: {
+    least: "admin",
+    repeatable: true,
+    auditAction: "limits.set",
+    prepare: async () => {
+      // The value already in force: the override is recorded while every other test keeps its limits.
+      const value = deps().limits.votesPerAccountPerDay;
+      return (actor) => OPERATOR_MUTATIONS.changeLimit(deps(), actor, { key: "votesPerAccountPerDay", value, reason: "pin the daily votes" });
+    },
+  },
 };
 
 describe("every mutating operator service: authorization and exactly one audit entry", () => {

@@ -1,6 +1,7 @@
 import { editRules } from "../agents/rules";
 import { linkAgentToOperatorRole, unlinkAgentFromOperatorRole } from "./agent-links";
 import { removeAccount, restrictAccount, unrestrictAccount } from "./account-moderation";
+import { changeLimit } from "./capacity/limits-editor";
 import { createOperator, disableOperator, resetOperatorPassword } from "./operators";
 import { pinOfficially, retireCommunityPin, unpinOfficially } from "./pins";
 import { removeContent } from "./remove-content";
@@ -29,6 +30,7 @@ export const OPERATOR_MUTATIONS = {
   linkAgentToOperatorRole,
   unlinkAgentFromOperatorRole,
   resolveReports,
+  changeLimit,
 } as const;
 
 export type OperatorMutationName = keyof typeof OPERATOR_MUTATIONS;

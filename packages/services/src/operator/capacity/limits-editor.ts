@@ -50,14 +50,16 @@ export interface LimitChange {
  * An admin sets or resets one limit. The override and its audit entry are written in one
  * transaction; this instance applies it at once, the others at their next reload (a few seconds).
  */
-export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, change: LimitChange): Promise<LimitView> {
+export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, change: LimitChange): Promise<LimitView & { changed: boolean }> {
   // The role first: a viewer is told it may not edit limits, whatever it sent.
   await authorizeOperator(deps.db.prisma, actor, "limits.edit");
   const checked = change.value === null ? { key: checkLimitKey(change.key), value: null } : checkLimitValue(change.key, change.value);
   const reason = requireReason(change.reason);
   const now = deps.clock();
-  await deps.db.prisma.$transaction(async (tx) => {
+  const changed = await deps.db.prisma.$transaction(async (tx) => {
     const before = await findLimitOverride(tx, checked.key);
+    // Idempotent like every operator action: setting the value in force, or resetting a default, records nothing.
+    if (checked.value === null ? before === null : before !== null && before.value === checked.value) return false;
     const configured = deps.capacity.runtimeLimits.configured[checked.key];
     if (checked.value === null) await deleteLimitOverride(tx, checked.key);
     else await saveLimitOverride(tx, { key: checked.key, value: checked.value, updatedAt: now, updatedBy: actor.operatorId });
@@ -70,8 +72,9 @@ export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, chang
       requestId: change.requestId ?? null,
       at: now,
     });
+    return true;
   });
   const views = await listLimits(deps, actor);
-  return views.find((view) => view.key === checked.key)!;
+  return { ...views.find((view) => view.key === checked.key)!, changed };
 }
 
