@@ -1,5 +1,5 @@
 import { expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
-import { addJob, contentByHash, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
+import { addJob, findRevision, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
 import { ZContentBlock, type ContentBlock } from "@board/contracts";
 import { z } from "zod";
 import { showcaseChanged, type CacheTag } from "../cache/entries";
@@ -144,9 +144,9 @@ export class ChecksUnavailable extends Error {}
  * revision goes to automatic review instead, never to publication.
  */
 export async function runRevisionChecks(deps: ServiceDeps, revisionId: string, attempt: { number: number; max: number }): Promise<void> {
-  const revision = await findRevisionMeta(deps.db.prisma, revisionId);
+  const revision = await findRevision(deps.db.pool, revisionId);
   if (!revision || revision.state !== "checking") return;
-  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: false });
+  const results = await checkRevisionContent(deps, revision, { readmit: false });
   const verdict = verdictEvent(results);
   const event: RevisionEvent = verdict === "checks_unavailable" && attempt.number >= attempt.max ? "retries_exhausted" : verdict;
   const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000, maxWait: 10_000 });

@@ -9,7 +9,6 @@ import {
   findShowcaseItem,
   incrementDailyCounter,
   insertRevision,
-  insertShowcaseEvent,
   insertShowcaseItem,
   lockForTransaction,
   moveRevisionState,
@@ -171,9 +170,8 @@ async function record(
         requestHash,
         resumePublication: placement.resumePublication,
         createdAt: now,
-      });
+      }, { kind: placement.eventKind, postId: placement.postId });
       await addJob(tx, deps.showcase.jobsSchema, { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
-      await insertShowcaseEvent(tx, { kind: placement.eventKind, itemId: placement.itemId, revisionId, postId: placement.postId, createdAt: now });
       const revision = {
         id: revisionId,
         itemId: placement.itemId,
