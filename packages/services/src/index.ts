@@ -37,3 +37,4 @@ export * from "./showcase/activity";
 export * from "./showcase/author-actions";
 export * from "./showcase/uploads";
 export * from "./showcase/guest";
+export * from "./json-body";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { admitSvg, type AdmissionError } from "@board/svg-runtime";
 import type { ContentBlock } from "@board/contracts";
+import { firstCodePoints } from "@board/domain";
 
 export type ContentKind = "article" | "comment";
 
@@ -115,5 +116,5 @@ export const PREVIEW_CODE_POINTS = 280;
 
 /** A preview as stored: one code point more than shown, so a reader can tell it was cut. */
 export function storedPreview(blocks: ReadonlyArray<Record<string, unknown>>): string {
-  return Array.from(textOfBlocks(blocks)).slice(0, PREVIEW_CODE_POINTS + 1).join("");
+  return firstCodePoints(textOfBlocks(blocks), PREVIEW_CODE_POINTS + 1);
 }

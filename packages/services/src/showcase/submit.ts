@@ -23,6 +23,7 @@ import {
 } from "@board/db";
 import type { ArticleSubmission, CommentSubmission, ContentBlock, RevisionSubmission } from "@board/contracts";
 import { showcaseChanged } from "../cache/entries";
+import { withSerializedFields } from "../json-body";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
@@ -185,7 +186,8 @@ async function record(
         blockingReasons: ["checks_pending"],
         createdAt: now,
       };
-      return { kind: "created", receipt: presentReceipt(deps, revision, placement.postId, false) };
+      // The 202 carries the canonical content; its JSON text is the admission's, not serialised again.
+      return { kind: "created", receipt: withSerializedFields(presentReceipt(deps, revision, placement.postId, false), { canonical_content: admitted.json }) };
     },
     { timeout: 30_000, maxWait: 10_000 },
   );
