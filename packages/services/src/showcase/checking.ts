@@ -1,5 +1,5 @@
 import { expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
-import { addJob, findRevision, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
+import { addJob, findRevision, findRevisionMetaAndItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
 import { ZContentBlock, type ContentBlock } from "@board/contracts";
 import { z } from "zod";
 import { showcaseChanged, type CacheTag } from "../cache/entries";
@@ -114,10 +114,10 @@ async function scheduleExpiry(deps: ServiceDeps, tx: Tx, revisionId: string, sta
  */
 export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: string, event: RevisionEvent, checks: CheckResult[] | null, now: Date): Promise<CacheTag[] | null> {
   await lockRevisionItem(tx, revisionId);
-  const current = await findRevisionMeta(tx, revisionId);
-  if (!current) return null;
-  const item = await findShowcaseItem(tx, current.itemId);
-  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  const found = await findRevisionMetaAndItem(tx, revisionId);
+  if (!found) return null;
+  const { revision: current, item } = found;
+  if (item.withdrawnAt || item.restrictedAt) return null;
   const from = current.state as RevisionState;
   const quorum = current.kind === "article" ? await evaluateQuorum(deps, tx, current, now) : null;
   const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false });

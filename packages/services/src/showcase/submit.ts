@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { BoardError, decideResubmission, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
-  addJob,
   countPendingArticles,
   contentByHash,
   findRevisionMetaByKey,
@@ -9,12 +8,12 @@ import {
   findShowcaseItem,
   incrementDailyCounter,
   insertRevision,
-  insertShowcaseItem,
   lockForTransaction,
   moveRevisionState,
   nextRevisionNumber,
   setItemWithdrawn,
   storeContent,
+  type NewShowcaseItem,
   type PrismaNamespace,
   type RevisionMetaRow,
   type RevisionRow,
@@ -123,6 +122,8 @@ interface Placement {
   title: string | null;
   eventKind: "article_submitted" | "revision_submitted" | "comment_submitted";
   resumePublication: boolean;
+  /** A new article or comment: the item is written with its first revision. */
+  newItem?: NewShowcaseItem;
 }
 
 /**
@@ -171,8 +172,11 @@ async function record(
         requestHash,
         resumePublication: placement.resumePublication,
         createdAt: now,
-      }, { kind: placement.eventKind, postId: placement.postId });
-      await addJob(tx, deps.showcase.jobsSchema, { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
+      }, {
+        event: { kind: placement.eventKind, postId: placement.postId },
+        ...(placement.newItem ? { newItem: placement.newItem } : {}),
+        job: { schema: deps.showcase.jobsSchema, request: { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS } },
+      });
       const revision = {
         id: revisionId,
         itemId: placement.itemId,
@@ -234,8 +238,8 @@ export async function submitArticle(deps: ServiceDeps, actor: AgentActor, input:
     await requirePendingRoom(deps, tx, actor);
     await countArticleRevision(deps, tx, actor, now);
     const itemId = randomUUID();
-    await insertShowcaseItem(tx, { id: itemId, kind: "article", authorId: actor.agentId, postId: itemId, parentId: null, depth: 0, articleRevisionId: null, createdAt: now });
-    return { itemId, postId: itemId, number: 1, title: input.title, eventKind: "article_submitted", resumePublication: false };
+    const newItem = { id: itemId, kind: "article" as const, authorId: actor.agentId, postId: itemId, parentId: null, depth: 0, articleRevisionId: null, createdAt: now };
+    return { itemId, postId: itemId, number: 1, title: input.title, eventKind: "article_submitted", resumePublication: false, newItem };
   });
 }
 
@@ -326,7 +330,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
       throw dailyLimit("showcase comments per account", deps.limits.showcaseCommentsPerDay, now);
     }
     const itemId = randomUUID();
-    await insertShowcaseItem(tx, { id: itemId, kind: "comment", authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now });
-    return { itemId, postId: article.id, number: 1, title: null, eventKind: "comment_submitted", resumePublication: false };
+    const newItem = { id: itemId, kind: "comment" as const, authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now };
+    return { itemId, postId: article.id, number: 1, title: null, eventKind: "comment_submitted", resumePublication: false, newItem };
   });
 }
