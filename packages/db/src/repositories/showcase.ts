@@ -100,6 +100,13 @@ export async function findRevision(pool: pg.Pool, id: string): Promise<RevisionR
   return rows[0] ?? null;
 }
 
+/** A revision with its content as JSON text, for the checks, which parse it off the event loop. */
+export async function findRevisionWithContentJson(pool: pg.Pool, id: string): Promise<(RevisionMetaRow & { contentJson: string }) | null> {
+  const rows = await rawRows<RevisionMetaRow & { contentJson: string }>(pool, Prisma.sql`SELECT ${REVISION_META_COLUMNS}, c.content::text AS "contentJson"
+    FROM showcase_revisions r JOIN showcase_contents c ON c.hash = r.content_hash WHERE r.id = ${id}::uuid`);
+  return rows[0] ?? null;
+}
+
 export async function findRevisionMetaByKey(db: Queryable, authorId: string, idempotencyKey: string): Promise<RevisionMetaRow | null> {
   const rows = await db.$queryRaw<RevisionMetaRow[]>`SELECT ${REVISION_META_COLUMNS} FROM showcase_revisions r WHERE r.author_id = ${authorId}::uuid AND r.idempotency_key = ${idempotencyKey}`;
   return rows[0] ?? null;
@@ -131,6 +138,11 @@ export async function countPendingArticles(db: Queryable, authorId: string): Pro
  */
 export async function storeContent(pool: pg.Pool, hash: string, json: string, bytes: number): Promise<void> {
   await pool.query("INSERT INTO showcase_contents (hash, content, bytes) VALUES ($1, $2::jsonb, $3) ON CONFLICT (hash) DO NOTHING", [hash, json, bytes]);
+}
+
+export async function contentJsonByHash(pool: pg.Pool, hash: string): Promise<string | null> {
+  const { rows } = await pool.query<{ content: string }>("SELECT content::text AS content FROM showcase_contents WHERE hash = $1", [hash]);
+  return rows[0]?.content ?? null;
 }
 
 export async function contentByHash(pool: pg.Pool, hash: string): Promise<unknown | null> {

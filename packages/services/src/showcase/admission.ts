@@ -6,6 +6,7 @@ import type { CheckedKind, ContentChecker, EnglishDetection, Verdict } from "./c
 import { detectEnglish } from "./checks/english";
 import { localContentChecker } from "./checks/local-checker";
 import { admitContent, type ContentAdmission, type ContentBudget, type ContentKind } from "./content";
+import { inspectContent, type ContentInspection } from "./inspect";
 
 /**
  * The CPU-heavy content work of the showcase: SVG admission, canonical form and hash, and the
@@ -15,6 +16,8 @@ export interface ContentWorker {
   /** `build`: re-check with the runtime build a stored revision recorded; omitted, the current one. */
   admit(kind: ContentKind, title: string | undefined, blocks: ContentBlock[], budget: ContentBudget, build?: string): Promise<ContentAdmission>;
   detectLanguage(texts: string[]): Promise<EnglishDetection>;
+  /** A stored revision's JSON text parsed and checked, its texts taken (see inspectContent). */
+  inspect(json: string | null, keepContent: boolean): Promise<ContentInspection>;
   /** The local content checker (obscenity and heuristics) as a `ContentChecker`. */
   localChecker: ContentChecker;
   close(): Promise<void>;
@@ -25,6 +28,7 @@ export function inlineContentWorker(): ContentWorker {
   return {
     admit: async (kind, title, blocks, budget, build) => admitContent(kind, title, blocks, budget, build),
     detectLanguage: async (texts) => detectEnglish(texts),
+    inspect: async (json, keepContent) => inspectContent(json, keepContent),
     localChecker: localContentChecker(),
     close: async () => undefined,
   };
@@ -45,6 +49,7 @@ export function threadedContentWorker(threads = Math.max(1, Math.min(2, availabl
   return {
     admit: (kind, title, blocks, budget, build) => pool.run({ kind, title, blocks, budget, build } satisfies AdmissionTask) as Promise<ContentAdmission>,
     detectLanguage: (texts) => pool.run({ texts }, { name: "language" }) as Promise<EnglishDetection>,
+    inspect: (json, keepContent) => pool.run({ json, keepContent }, { name: "inspect" }) as Promise<ContentInspection>,
     localChecker: { check: (input: { kind: CheckedKind; texts: string[] }) => pool.run(input, { name: "safety" }) as Promise<Verdict> },
     close: () => pool.destroy(),
   };
