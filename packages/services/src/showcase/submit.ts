@@ -22,11 +22,11 @@ import {
 } from "@board/db";
 import type { ArticleSubmission, CommentSubmission, ContentBlock, RevisionSubmission } from "@board/contracts";
 import { showcaseChanged } from "../cache/entries";
-import { withSerializedFields } from "../json-body";
+import { withJsonTextFields } from "../json-body";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
-import { canonicalHash, storedPreview, type ContentBudget, type ContentKind } from "./content";
+import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
@@ -50,11 +50,11 @@ const TOO_LARGE_WHAT = {
 } as const;
 
 interface Admitted {
-  content: Record<string, unknown>;
   json: string;
   hash: string;
   bytes: number;
   runtimeBuild: string | null;
+  preview: string;
 }
 
 /** Budgets (413 naming the block), then SVG admission (400 naming the path of each refusal), off the event loop. */
@@ -74,7 +74,7 @@ async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undef
       issues: errors.map((e) => ({ field: `blocks.${block_index}.source`, message: e.message, code: e.code, svg_path: e.path, line: e.line, column: e.column })),
     });
   }
-  return { content: result.content as unknown as Record<string, unknown>, json: result.json, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild };
+  return { json: result.json, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild, preview: result.preview };
 }
 
 export const PENDING_CHECKS = [
@@ -162,7 +162,7 @@ async function record(
         number: placement.number,
         stateEnteredAt: now,
         title: placement.title,
-        preview: storedPreview(admitted.content.blocks as Array<Record<string, unknown>>),
+        preview: admitted.preview,
         contentHash: admitted.hash,
         contentBytes: admitted.bytes,
         runtimeBuild: admitted.runtimeBuild,
@@ -184,14 +184,14 @@ async function record(
         number: placement.number,
         state: "checking" as const,
         contentHash: admitted.hash,
-        content: admitted.content as PrismaNamespace.JsonValue,
+        content: null,
         runtimeBuild: admitted.runtimeBuild,
         checks: PENDING_CHECKS as unknown as PrismaNamespace.JsonValue,
         blockingReasons: ["checks_pending"],
         createdAt: now,
       };
-      // The 202 carries the canonical content; its JSON text is the admission's, not serialised again.
-      return { kind: "created", receipt: withSerializedFields(presentReceipt(deps, revision, placement.postId, false), { canonical_content: admitted.json }) };
+      // The 202 carries the canonical content as the admission's JSON text, never parsed on the REST path.
+      return { kind: "created", receipt: withJsonTextFields(presentReceipt(deps, revision, placement.postId, false), { canonical_content: admitted.json }) };
     },
     { timeout: 30_000, maxWait: 10_000 },
   );
