@@ -3,10 +3,8 @@ import { Piscina } from "piscina";
 import type { ContentBlock } from "@board/contracts";
 import type { AdmissionTask } from "./admission-worker";
 import type { CheckedKind, ContentChecker, EnglishDetection, Verdict } from "./checking-types";
-import { detectEnglish } from "./checks/english";
-import { localContentChecker } from "./checks/local-checker";
-import { admitContent, type ContentAdmission, type ContentBudget, type ContentKind } from "./content";
-import { inspectContent, type ContentInspection } from "./inspect";
+import type { ContentAdmission, ContentBudget, ContentKind } from "./content";
+import type { ContentInspection } from "./inspect";
 
 /**
  * The CPU-heavy content work of the showcase: SVG admission, canonical form and hash, and the
@@ -23,20 +21,11 @@ export interface ContentWorker {
   close(): Promise<void>;
 }
 
-/** On the calling thread: for tools and tests that do not serve traffic. */
-export function inlineContentWorker(): ContentWorker {
-  return {
-    admit: async (kind, title, blocks, budget, build) => admitContent(kind, title, blocks, budget, build),
-    detectLanguage: async (texts) => detectEnglish(texts),
-    inspect: async (json, keepContent) => inspectContent(json, keepContent),
-    localChecker: localContentChecker(),
-    close: async () => undefined,
-  };
-}
-
 /**
  * On worker threads, so a 4 MiB article with 16 pictures never blocks the event loop that serves
  * every other request. The workers load this package's TypeScript through tsx, as the app does.
+ * Only they load the language detector: its n-gram tables are 59 MB of objects, which on the
+ * event loop's heap more than doubled what every full garbage collection there had to mark.
  */
 export function threadedContentWorker(threads = Math.max(1, Math.min(2, availableParallelism() - 1))): ContentWorker {
   const pool = new Piscina({
