@@ -15,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: "int",
-          include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts"],
+          include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts", "scripts/**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

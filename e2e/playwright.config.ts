@@ -7,6 +7,9 @@ export default defineConfig({
   testDir: ".",
   testMatch: "**/*.e2e.ts",
   timeout: 60_000,
+  // Two browsers, the server and PostgreSQL share two cores: a sandboxed picture can take longer than
+  // the default 5 s to boot its script worker, which is load, not a broken assertion.
+  expect: { timeout: 15_000 },
   workers: 2,
   reporter: [["list"]],
   use: {
@@ -24,5 +27,6 @@ export default defineConfig({
     { name: "mcp", testDir: "./mcp" },
     { name: "svg", testDir: "./svg" },
     { name: "website", testDir: "./web" },
+    { name: "operator", testDir: "./operator" },
   ],
 });

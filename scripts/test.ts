@@ -89,6 +89,8 @@ async function e2eSuite(databaseUrl: string) {
     env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: baseUrl, LOG_LEVEL: "warn", BOARD_PLAYGROUND: "1", BOARD_CHECK_RESPONSES: "1",
       // Browser tests act as several people: each names its network in X-Forwarded-For, so per-network limits apply per test as in production.
       BOARD_TRUSTED_PROXY_HOPS: "1",
+      // The 6,000/min authenticated ceiling is one counter for every client: the whole suite's parallel traffic is not one deployment's agents.
+      BOARD_LIMIT_AUTHENTICATED_CALLS_PER_MINUTE: "1000000",
       // Guest comments against the local hCaptcha stand-in: the browser tests reach nothing outside.
       BOARD_HCAPTCHA_SITEKEY: "stub-site-key", BOARD_HCAPTCHA_SECRET: "stub-secret", BOARD_HCAPTCHA_VERIFY_URL: captcha.verifyUrl, BOARD_HCAPTCHA_SCRIPT_URL: captcha.scriptUrl, BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER: "1" },
   });

@@ -11,6 +11,8 @@ const config: NextConfig = {
     return [
       // Every page: never sniffed, no full URLs sent elsewhere (the policy with its nonce comes from page-policy.ts).
       { source: "/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }, { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" }] },
+      // The operator console: never indexed, never stored by a cache, never sent on as a referrer (frame-ancestors 'none' comes with every page's policy).
+      { source: "/operator/:path*", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }, { key: "Cache-Control", value: "no-store" }, { key: "Referrer-Policy", value: "same-origin" }] },
       { source: "/showcase/preview/:token", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }, { key: "Referrer-Policy", value: "no-referrer" }, { key: "Cache-Control", value: "no-store" }] },
     ];
   },

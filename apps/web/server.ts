@@ -1,4 +1,4 @@
-import { loadConfig, startBoard } from "@board/app";
+import { loadConfig, stampClientNetwork, startBoard } from "@board/app";
 import next from "next";
 import { answerGoneArticle } from "./gone-page";
 import { answerFromPageCache } from "./page-cache";
@@ -17,6 +17,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
     fallback: async (req, res) => {
       if (await answerGoneArticle(req, res)) return;
       applyPagePolicy(req, res);
+      stampClientNetwork(req, config.trustedProxyHops);
       if (await answerFromPageCache(board.app.deps, req, res, () => nextHandler(req, res))) return;
       await nextHandler(req, res);
     },

@@ -1,47 +1,10 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-
-/** A network of its own per call site (the e2e server trusts one proxy hop), so registrations stay within per-network limits. */
-const newNetwork = () => `10.88.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
-const network = newNetwork();
-const agentHeaders = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": network };
+import { expect, test } from "@playwright/test";
+import { as, expectAccessible, newNetwork, publishArticle } from "./support";
 
 const COUNTER_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="button" x="10" y="10" width="120" height="60" rx="8" fill="#36c" tabindex="0"/><text id="count" x="200" y="50" font-size="32">0</text>' +
   '<script><![CDATA[let n = 0; showcase.on("button", "click", () => { n++; showcase.setText("count", String(n)); });]]></script></svg>';
-
-async function register(request: APIRequestContext, role: string, from = network) {
-  const res = await request.post("/v1/agents", { headers: { ...agentHeaders, "x-forwarded-for": from }, data: { name: `web-${role}-${randomBytes(3).toString("hex")}`, participation_basis: "owner_directed" } });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { api_key: string }).api_key;
-}
-
-const as = (key: string) => ({ ...agentHeaders, authorization: `Bearer ${key}` });
-
-/**
- * An article by a new account, through the job runner's checks and two other accounts'
- * recommendations (grace mode): public. `from` is the network its three accounts register from.
- */
-async function publishArticle(request: APIRequestContext, title: string, blocks: Array<Record<string, unknown>>, from = network) {
-  const [author, reviewerA, reviewerB] = [await register(request, "author", from), await register(request, "a", from), await register(request, "b", from)];
-  const submitted = await request.post("/v1/showcase/posts", {
-    headers: as(author),
-    data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `web_${randomBytes(8).toString("hex")}`, title, blocks },
-  });
-  expect(submitted.status()).toBe(202);
-  const { item_id, revision_id } = (await submitted.json()) as { item_id: string; revision_id: string };
-  await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${revision_id}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("awaiting_votes");
-  for (const reviewer of [reviewerA, reviewerB]) expect((await request.post("/v1/showcase/votes", { headers: as(reviewer), data: { revision_id, value: 1 } })).status()).toBe(200);
-  return { author, reviewerA, item_id, revision_id };
-}
-
-/** axe-core's WCAG 2.x A/AA rules on the page as it stands: no serious or critical violation. */
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
 
 test("a published article on the website: feed, semantic blocks, interactive SVG, comments; withdrawn it answers a neutral 410 page", async ({ page, request }, testInfo) => {
   test.setTimeout(90_000);

@@ -89,3 +89,12 @@ export async function ensureDatabase(serverUrl: string, database: string): Promi
   url.pathname = `/${database}`;
   return url.toString();
 }
+
+/** The URL of `database` on an embedded server already running on `dataDir` (npm start's), or null. */
+export function runningEmbeddedDatabaseUrl(dataDir: string, port: number, database: string): string | null {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return null;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return null;
+  return `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}

@@ -17,6 +17,8 @@ export type RequestHandler = (request: Request, client: ClientInfo) => Promise<R
 /** What the API surfaces need; the composition root (packages/app) builds each part once per process. */
 export interface ApiAppOptions {
   deps: ServiceDeps;
+  /** The same services on the operators' reserved database pool (§8 reserved admission). */
+  reservedDeps: ServiceDeps;
   limiters: WindowLimiters;
   logger: Logger;
   trustedProxyHops: number;
@@ -34,6 +36,8 @@ export interface App {
   readonly hasMounted: boolean;
   mount(handler: RequestHandler): void;
   setAccessTokenVerifier(verifier: AccessTokenVerifier, challenge: () => string): void;
+  /** The paths `handle` serves outside the OpenAPI document (templates in braces); the fuzz test covers each. */
+  readonly builtInRoutes: readonly string[];
   /** The gate's window limits, for surfaces mounted outside it (/mcp, OAuth). */
   guard: ReturnType<typeof createApiHandler>["guard"];
 }
@@ -92,6 +96,7 @@ export function createApp(options: ApiAppOptions): App {
   const oauth: { verifier: AccessTokenVerifier | null; challenge: (() => string) | null } = { verifier: null, challenge: null };
   const gate = createApiHandler({
     deps,
+    reservedDeps: options.reservedDeps,
     limiters,
     logger,
     trustedProxyHops: options.trustedProxyHops,
@@ -118,19 +123,28 @@ export function createApp(options: ApiAppOptions): App {
     return jsonResponse(ok ? 200 : 503, { status: ok ? "ok" : "unavailable", runtime: { node: process.version }, database, limiter: { ...limiter, store: limiters.storeKind } }, ok ? {} : { "Retry-After": "5" });
   }
 
+  /** GET paths answered by the app itself; a new operational path is added here, so the route inventory names it. */
+  const fixedPages: Record<string, () => GateResponse | Promise<GateResponse>> = {
+    "/healthz": health,
+    "/livez": () => jsonResponse(200, { status: "ok" }),
+    "/openapi.json": () => jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" }),
+    "/docs": referenceResponse,
+    "/docs/": referenceResponse,
+    [reference.path]: () => ({ status: 200, headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" }, body: reference.load() }),
+    "/docs/errors": () => htmlResponse(errorsPage()),
+  };
+
+  function referenceResponse(): GateResponse {
+    const { html, csp } = referencePage(document(), reference.path);
+    const response = htmlResponse(html);
+    return { ...response, headers: { ...response.headers, "Content-Security-Policy": csp } };
+  }
+
   async function handle(request: GateRequest, client: ClientInfo): Promise<GateResponse | null> {
     const { pathname } = request.url;
     if (request.method === "GET") {
-      if (pathname === "/healthz") return health();
-      if (pathname === "/livez") return jsonResponse(200, { status: "ok" });
-      if (pathname === "/openapi.json") return jsonResponse(200, document(), { "Cache-Control": "public, max-age=300" });
-      if (pathname === "/docs" || pathname === "/docs/") {
-        const { html, csp } = referencePage(document(), reference.path);
-        const response = htmlResponse(html);
-        return { ...response, headers: { ...response.headers, "Content-Security-Policy": csp } };
-      }
-      if (pathname === reference.path) return { status: 200, headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" }, body: reference.load() };
-      if (pathname === "/docs/errors") return htmlResponse(errorsPage());
+      const page = Object.hasOwn(fixedPages, pathname) ? fixedPages[pathname] : undefined;
+      if (page) return page();
       // Browsers get the website's preview page (Next); anything else the canonical source as JSON.
       if (pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"))) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
       const asset = ASSET_PATH.exec(pathname);
@@ -161,6 +175,7 @@ export function createApp(options: ApiAppOptions): App {
       return mounted.length > 0;
     },
     guard: gate.guard,
+    builtInRoutes: [...Object.keys(fixedPages).map((path) => `GET ${path}`), `GET ${PREVIEW_PREFIX}{token}`, "GET /api/showcase/assets/{revision}/{asset}"],
     mount: (handler) => mounted.push(handler),
     setAccessTokenVerifier(verifier, challenge) {
       oauth.verifier = verifier;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, sendRaw, startTestServer, type RawOutcome, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 let agent: BoardClient;
@@ -190,6 +190,33 @@ describe("error envelope (§7)", () => {
     const res = await agent.get("/v1/no-such-route");
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("NOT_FOUND");
+  });
+
+  describe("requests the HTTP parser refuses are answered in the envelope too (found by the fuzz test)", () => {
+    const port = () => Number(new URL(server.baseUrl).port);
+    const envelopeOf = (answer: RawOutcome) => (answer.kind === "answer" ? { status: answer.status, body: JSON.parse(answer.body.toString("utf8")) } : answer);
+
+    test.each([
+      ["a NUL byte in a header value", [["X-Agent-Protocol", "board/1\u0000"]], "HPE_INVALID_HEADER_TOKEN"],
+      ["a space in a header name", [["Bad Header", "x"]], "HPE_INVALID_HEADER_TOKEN"],
+      ["two different Content-Length headers", [["Content-Length", "2"], ["Content-Length", "3"]], "HPE_UNEXPECTED_CONTENT_LENGTH"],
+    ] as Array<[string, Array<[string, string]>, string]>)("%s: 400 MALFORMED_REQUEST naming the parser's reason", async (_label, headers, reason) => {
+      const answer = envelopeOf(await sendRaw(port(), { method: "POST", target: "/v1/posts", headers: [["Accept", "application/json"], ...headers], body: Buffer.from("{}"), declaredLength: null }, 5_000));
+      expect(answer).toEqual({
+        status: 400,
+        body: { error: { code: "MALFORMED_REQUEST", message: expect.stringContaining("could not be parsed"), details: { reason: expect.stringMatching(/^HPE_/) } }, docs: `${server.baseUrl}/docs/errors#MALFORMED_REQUEST` },
+      });
+      expect([reason, "HPE_INVALID_HEADER_TOKEN", "HPE_INVALID_CONTENT_LENGTH"]).toContain((answer as { body: any }).body.error.details.reason);
+    });
+
+    test("headers over 16 KiB: 431 HEADERS_TOO_LARGE", async () => {
+      const answer = envelopeOf(await sendRaw(port(), { method: "GET", target: "/v1/me", headers: [["X-Padding", "p".repeat(20_000)]] }, 5_000));
+      expect(answer).toEqual({ status: 431, body: { error: { code: "HEADERS_TOO_LARGE", message: expect.stringContaining("16 KiB") }, docs: `${server.baseUrl}/docs/errors#HEADERS_TOO_LARGE` } });
+    });
+
+    test("a well-formed request on the same server still works after them", async () => {
+      expect((await agent.get("/v1/me")).status).toBe(200);
+    });
   });
 
   test("responses carry a request id, echoing a well-formed incoming one", async () => {

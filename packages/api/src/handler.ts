@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { BoardError, networkOf } from "@board/domain";
-import { databaseUnavailable, findOAuthAdmissionError, isDatabaseUnavailable, looksLikeApiKey, OAuthAdmissionError, unauthorized, type ServiceDeps } from "@board/services";
+import { BoardError, networkOf, statusOf } from "@board/domain";
+import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, unauthorized, type ServiceDeps } from "@board/services";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
@@ -15,6 +15,8 @@ import type { AccessTokenVerifier, ApiContext } from "./trpc";
 
 export interface ApiHandlerOptions {
   deps: ServiceDeps;
+  /** The same services on the operators' reserved database pool (§8 reserved admission). */
+  reservedDeps: ServiceDeps;
   limiters: WindowLimiters;
   logger: Logger;
   trustedProxyHops: number;
@@ -89,18 +91,61 @@ function hasBody(request: GateRequest): boolean {
  * parsed, then the tRPC procedure runs, and every failure leaves as the board error envelope.
  */
 export function createApiHandler(options: ApiHandlerOptions) {
-  const { deps, limiters, logger } = options;
+  const { deps, reservedDeps, limiters, logger } = options;
+  const { runtimeLimits, reserved, meter } = deps.capacity;
   const policies = surfacePolicies(deps.limits);
-  const windows = windowLimits(deps.limits);
+  let windows = windowLimits(deps.limits);
+  let windowsVersion = runtimeLimits.version;
   const dispatch = createRestDispatcher();
 
-  /** Which window limits a call counts against; credentials are keyed by a hash, never stored. */
-  function windowChecks(call: { network: string; bearer: string | null; write: boolean; registration: boolean; networkLimit?: "perNetwork" | "publicReads" }) {
+  /** The window limits in force: rebuilt only when an admin changed a limit (one integer compare per call). */
+  function currentWindows() {
+    if (windowsVersion !== runtimeLimits.version) {
+      windows = windowLimits(deps.limits);
+      windowsVersion = runtimeLimits.version;
+    }
+    return windows;
+  }
+
+  /** Operator-linked API keys are admitted on their own budget and pool (§8 reserved admission). */
+  function isReserved(bearer: string | null): boolean {
+    return bearer !== null && looksLikeApiKey(bearer) && reserved.isReservedApiKey(bearer);
+  }
+
+  /**
+   * Which window limits a call counts against; credentials are keyed by a hash, never stored. A
+   * reserved call counts against its own budget only: no network, write or ceiling limit.
+   */
+  function windowChecks(call: { network: string; bearer: string | null; reserved: boolean; write: boolean; registration: boolean; networkLimit?: "perNetwork" | "publicReads" }) {
+    const windows = currentWindows();
+    const credential = call.bearer ? createHash("sha256").update(call.bearer).digest("hex").slice(0, 32) : null;
+    if (call.reserved && credential) return [{ limit: windows.reserved, key: credential }];
     const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows[call.networkLimit ?? "perNetwork"], key: call.network }];
-    if (call.bearer) checks.push({ limit: windows.perCredential, key: createHash("sha256").update(call.bearer).digest("hex").slice(0, 32) });
+    if (credential) checks.push({ limit: windows.perCredential, key: credential }, { limit: windows.authenticatedCeiling, key: "all" });
     if (call.write) checks.push({ limit: windows.writesPerNetwork, key: call.network });
     if (call.registration) checks.push({ limit: windows.registrationAttempts, key: call.network });
     return checks;
+  }
+
+  /**
+   * Load shedding: while more queries wait for a shared database connection than the limit allows,
+   * a call is refused at once with 503 rather than queued into a timeout. Reserved calls never are.
+   */
+  function shedWhenOverloaded(): void {
+    const waiting = deps.db.pool.waitingCount;
+    if (waiting >= deps.limits.databaseQueueShedDepth) {
+      throw new BoardError("SERVICE_UNAVAILABLE", "The service is overloaded: too many requests are waiting for the database. Retry after Retry-After seconds.", { scope: "database_queue", waiting }, 1);
+    }
+  }
+
+  /** Counts a 429 or 503 against the limit (or cause) that refused it, for the capacity dashboard. */
+  function countRefusal(error: BoardError): void {
+    const status = statusOf(error.code);
+    if (status !== 429 && status !== 503) return;
+    const details = error.details ?? {};
+    const named = [details.policy, details.scope, details.dependency].find((value) => typeof value === "string");
+    const limit = typeof named === "string" ? named : error.code;
+    meter.count(status === 429 ? capacityMetrics.refused429 : capacityMetrics.refused503, limit);
   }
 
   async function handleSurface(surface: SurfacePolicy, request: GateRequest, network: string, requestId: string): Promise<GateResponse> {
@@ -115,10 +160,13 @@ export function createApiHandler(options: ApiHandlerOptions) {
       }
       bearer = bearerOf(request.headers);
       checkHeaders(surface, request, bearer);
+      const reservedCall = isReserved(bearer);
+      if (!reservedCall) shedWhenOverloaded();
       outcomes = limiters.consume(
         windowChecks({
           network,
           bearer,
+          reserved: reservedCall,
           write: request.method !== "GET" && request.method !== "HEAD",
           registration: surface.registrationPath === request.url.pathname && request.method === "POST",
           networkLimit: surface.networkLimit,
@@ -134,7 +182,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
         body = parseJsonObject(await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname)));
       }
 
-      const ctx: ApiContext = { deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.accessTokenVerifier?.() ?? null };
+      meter.count(capacityMetrics.admitted, reservedCall ? "reserved" : "agent");
+      const ctx: ApiContext = { deps: reservedCall ? reservedDeps : deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.accessTokenVerifier?.() ?? null };
       const data = await dispatch(ctx, request.method, request.url, body);
       const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
       return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
@@ -171,12 +220,9 @@ export function createApiHandler(options: ApiHandlerOptions) {
     if (admission?.code === "insufficient_scope") {
       return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
     }
-    let { boardError, unexpected } = admission ? { boardError: unauthorized(admission.message), unexpected: false } : toBoardError(error);
-    if (unexpected && isDatabaseUnavailable(error instanceof Error && error.cause ? error.cause : error)) {
-      boardError = databaseUnavailable();
-      unexpected = false;
-    }
+    const { boardError, unexpected } = admission ? { boardError: unauthorized(admission.message), unexpected: false } : toBoardError(error);
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
+    countRefusal(boardError);
     if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(admission ?? new OAuthAdmissionError("invalid_token", boardError.message));
     return errorResponse(deps.publicUrl, boardError, headers);
   }
@@ -189,10 +235,16 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const network = networkOf(clientAddress(input.socketAddress, input.forwardedFor, options.trustedProxyHops));
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
     try {
-      const checks = windowChecks({ network, bearer, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
-      return { refused: null, headers: rateLimitHeaders(limiters.consume(checks)) };
+      const reservedCall = isReserved(bearer);
+      if (!reservedCall) shedWhenOverloaded();
+      const checks = windowChecks({ network, bearer, reserved: reservedCall, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
+      const headers = rateLimitHeaders(limiters.consume(checks));
+      meter.count(capacityMetrics.admitted, reservedCall ? "reserved" : "agent");
+      return { refused: null, headers };
     } catch (error) {
-      return { refused: errorResponse(deps.publicUrl, toBoardError(error).boardError), headers: {} };
+      const { boardError } = toBoardError(error);
+      countRefusal(boardError);
+      return { refused: errorResponse(deps.publicUrl, boardError), headers: {} };
     }
   }
 

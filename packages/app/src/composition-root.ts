@@ -4,6 +4,7 @@ import { createApp, createLogger, createNodeServer, sharedCountersFor, WindowLim
 import { deploymentSetting, openDatabase, type Database } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
 import {
+  bootstrapFirstAdmin,
   combineCheckers,
   hcaptchaVerifier,
   httpContentChecker,
@@ -12,18 +13,25 @@ import {
   readPublicArticle,
   readPublicComments,
   readPublicFeed,
+  CapacityMeter,
+  ReservedAdmission,
+  RuntimeLimits,
+  sampleCapacityGauges,
   SHOWCASE_CRONTAB,
   showcaseJobHandlers,
   TaggedCache,
   threadedContentWorker,
   type CaptchaVerifier,
   type ContentChecker,
+  type CapacityDeps,
+  type ContentWorker,
   type ServiceDeps,
 } from "@board/services";
 import { Redis } from "ioredis";
-import type { AppConfig } from "./config";
+import { publishOperatorAuthUrl, type AppConfig } from "./config";
 import { createJobQueue, type JobQueue } from "./jobs";
 import { mountOAuthAndMcp } from "./mcp-wiring";
+import { operatorConsole } from "./operator-console";
 import { publishWebContext } from "./web-context";
 
 export interface StartOptions {
@@ -47,6 +55,8 @@ export interface RunningBoard {
   /** The configuration as served: `publicUrl` is the listening address when the port was 0. */
   config: AppConfig;
   deps: ServiceDeps;
+  /** The services on the operators' reserved pool (the console and operator-linked credentials). */
+  reservedDeps: ServiceDeps;
   logger: Logger;
   app: App;
   server: http.Server;
@@ -63,7 +73,9 @@ export interface RunningBoard {
  */
 export async function startBoard(config: AppConfig, options: StartOptions = {}): Promise<RunningBoard> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize });
+  const dbTimeouts = { connectionTimeoutMillis: config.dbConnectTimeoutMs, statementTimeoutMillis: config.dbStatementTimeoutMs };
+  const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, ...dbTimeouts });
+  const reservedDb = openDatabase(config.databaseUrl, { poolSize: config.reservedDbPoolSize, ...dbTimeouts });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;
   redis?.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
   const limiters = new WindowLimiters(sharedCountersFor(redis ? { kind: "redis", client: redis } : { kind: "postgres", pool: db.pool }), {
@@ -74,22 +86,19 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         : logger.warn({ err: error?.message }, "rate-limit store unreachable; each instance enforces the limits on its own count until it answers"),
   });
   const clock = options.clock ?? (() => new Date());
-  const content = threadedContentWorker(config.admissionThreads);
-  const deps: ServiceDeps = {
-    db,
-    limits: config.limits,
-    clock,
-    publicUrl: config.publicUrl,
-    capacityBucket: options.capacityBucket ?? "named-board",
-    cache: new TaggedCache(config.feedCacheMs, clock),
-    showcase: {
-      content,
-      checker: options.checker ?? contentChecker(config, content.localChecker),
-      activatedAt: showcaseActivation(db, config, clock),
-      jobsSchema: config.jobsSchema,
-      captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
-    },
-  };
+  const capacity = capacityParts(config, db, reservedDb, limiters, logger);
+  const { deps, content } = buildServiceDeps(config, db, clock, options, capacity);
+  const reservedDeps: ServiceDeps = { ...deps, db: reservedDb };
+  try {
+    // Serving starts with the limits in force; the database may still be down (then the configured ones apply).
+    await Promise.all([capacity.runtimeLimits.reload(), capacity.reserved.reload()]);
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, "limits and operator-linked credentials could not be read; configured limits apply until the database answers");
+  }
+  capacity.meter.setGaugeSampler((meter, now) => sampleCapacityGauges(reservedDeps, meter, now));
+  capacity.runtimeLimits.start();
+  capacity.reserved.start();
+  capacity.meter.start();
   if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
   const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: SHOWCASE_CRONTAB, logger });
   try {
@@ -99,7 +108,8 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     // Serving must not wait for the database: requests answer 503 until it is back.
     logger.error({ err: (error as Error).message }, "the job queue could not start; showcase checks wait until it does");
   }
-  const app = createApp({ deps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
+  await bootstrapOperator(config, deps, logger);
+  const app = createApp({ deps, reservedDeps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
   const nodeHandlers: NodeHandler[] = [];
   const web = createNodeServer(app, options.fallback, nodeHandlers);
 
@@ -116,11 +126,14 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   if (served.port === 0) {
     served.publicUrl = `http://127.0.0.1:${port}`;
     deps.publicUrl = served.publicUrl;
+    reservedDeps.publicUrl = served.publicUrl;
     await mountOAuth();
   }
+  publishOperatorAuthUrl(served.publicUrl);
   publishWebContext({
     deps,
     config: served,
+    operator: operatorConsole(deps, reservedDeps, served),
     showcase: {
       feed: (query) => readPublicFeed(deps, query),
       article: (id) => readPublicArticle(deps, id),
@@ -135,6 +148,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   return {
     config: served,
     deps,
+    reservedDeps,
     logger,
     app,
     server: web.server,
@@ -148,12 +162,104 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         await jobs.stop();
         await content.close();
         await limiters.close();
+        capacity.runtimeLimits.stop();
+        capacity.reserved.stop();
+        await capacity.meter.close();
         redis?.disconnect();
-        await db.close();
+        await Promise.all([db.close(), reservedDb.close()]);
       })();
       return stopping;
     },
   };
+}
+
+type DepsOptions = Pick<StartOptions, "capacityBucket" | "checker" | "captcha">;
+
+/**
+ * Runtime limits, reserved admission and the capacity meter. Limits and reserved credentials are
+ * read on the reserved pool, so they stay current while agents saturate the shared one.
+ */
+function capacityParts(config: AppConfig, db: Database, reservedDb: Database, limiters: WindowLimiters | null, logger: Logger): CapacityDeps {
+  return {
+    runtimeLimits: new RuntimeLimits(reservedDb.pool, config.limits, {
+      reloadMs: config.limitsReloadMs,
+      onReloadError: (error) => logger.warn({ err: error.message }, "limits could not be reloaded; the previous values stay in force"),
+    }),
+    reserved: new ReservedAdmission(reservedDb.pool, {
+      reloadMs: config.limitsReloadMs,
+      onReloadError: (error) => logger.warn({ err: error.message }, "operator-linked credentials could not be reloaded; the previous set stays in force"),
+    }),
+    meter: new CapacityMeter(db.pool, {
+      flushMs: config.capacityFlushMs,
+      onError: (error) => logger.warn({ err: error.message }, "capacity figures could not be written; they are kept for the next flush"),
+    }),
+    edgeUse: (top) => limiters?.busiest(top) ?? [],
+    pools: { shared: db.pool, reserved: reservedDb.pool },
+  };
+}
+
+function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, capacity: CapacityDeps, content: ContentWorker = threadedContentWorker(config.admissionThreads)) {
+  const deps: ServiceDeps = {
+    db,
+    limits: capacity.runtimeLimits.current,
+    clock,
+    publicUrl: config.publicUrl,
+    capacityBucket: options.capacityBucket ?? "named-board",
+    cache: new TaggedCache(config.feedCacheMs, clock),
+    showcase: {
+      content,
+      checker: options.checker ?? contentChecker(config, content.localChecker),
+      activatedAt: showcaseActivation(db, config, clock),
+      jobsSchema: config.jobsSchema,
+      captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
+    },
+    capacity,
+  };
+  return { deps, content };
+}
+
+/**
+ * The services without any server: for command-line tools (pnpm operator:*) that act through the
+ * same use cases as the console. Close it when done.
+ */
+export async function openServices(config: AppConfig): Promise<{ deps: ServiceDeps; close(): Promise<void> }> {
+  const db = openDatabase(config.databaseUrl, { poolSize: 2 });
+  const capacity = capacityParts(config, db, db, null, createLogger(config.logLevel));
+  await capacity.runtimeLimits.reload();
+  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, capacity, lazyContentWorker(config.admissionThreads));
+  return {
+    deps,
+    async close() {
+      await content.close();
+      await db.close();
+    },
+  };
+}
+
+/** Worker threads started on first use: a command-line tool that checks no content starts none. */
+function lazyContentWorker(threads: number): ContentWorker {
+  let worker: ContentWorker | null = null;
+  const started = () => (worker ??= threadedContentWorker(threads));
+  return {
+    admit: (...args) => started().admit(...args),
+    detectLanguage: (texts) => started().detectLanguage(texts),
+    inspect: (json, keepContent) => started().inspect(json, keepContent),
+    localChecker: { check: (input) => started().localChecker.check(input) },
+    close: async () => {
+      await worker?.close();
+    },
+  };
+}
+
+/** OPERATOR_BOOTSTRAP_*: the first admin when there is no operator; a failure is logged, not fatal (the CLI can create one). */
+async function bootstrapOperator(config: AppConfig, deps: ServiceDeps, logger: Logger): Promise<void> {
+  if (!config.operatorBootstrap) return;
+  try {
+    const { created } = await bootstrapFirstAdmin(deps, config.operatorBootstrap);
+    if (created) logger.info({ email: config.operatorBootstrap.email.toLowerCase() }, "created the first operator (admin) from OPERATOR_BOOTSTRAP_EMAIL");
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, "could not create the first operator from OPERATOR_BOOTSTRAP_EMAIL; create one with pnpm operator:create");
+  }
 }
 
 function contentChecker(config: AppConfig, local: ContentChecker): ContentChecker {

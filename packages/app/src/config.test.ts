@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { loadConfig } from "./config";
+import { loadConfig, publishOperatorAuthUrl } from "./config";
 
 describe("BOARD_CHECK_RESPONSES", () => {
   test.each([
@@ -27,5 +27,39 @@ describe("hCaptcha for guest comments", () => {
     const custom = { ...base, BOARD_HCAPTCHA_SITEKEY: "site", BOARD_HCAPTCHA_SECRET: "secret", BOARD_HCAPTCHA_VERIFY_URL: "http://127.0.0.1:9/siteverify" };
     expect(() => loadConfig(custom)).toThrow("set BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER=1 if that is intended");
     expect(loadConfig({ ...custom, BOARD_HCAPTCHA_ALLOW_CUSTOM_VERIFIER: "1" }).captcha).toMatchObject({ verifyUrl: "http://127.0.0.1:9/siteverify", customVerifier: true });
+  });
+});
+
+describe("the operator console's session secret", () => {
+  const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+  test("unset: none configured (a generated one is kept in the database)", () => {
+    expect(loadConfig(base).operatorSessionSecret).toBeNull();
+  });
+  test("32 characters or more is taken as is", () => {
+    expect(loadConfig({ ...base, BOARD_OPERATOR_SESSION_SECRET: "s".repeat(32) }).operatorSessionSecret).toBe("s".repeat(32));
+  });
+  test("a short secret refuses to start", () => {
+    expect(() => loadConfig({ ...base, BOARD_OPERATOR_SESSION_SECRET: "s".repeat(31) })).toThrow("BOARD_OPERATOR_SESSION_SECRET must be at least 32 characters");
+  });
+});
+
+describe("next-auth's address", () => {
+  test("is the console's auth path under the public URL", () => {
+    const env: Record<string, string | undefined> = {};
+    publishOperatorAuthUrl("https://board.example", env);
+    expect(env.NEXTAUTH_URL).toBe("https://board.example/operator/auth");
+  });
+});
+
+describe("the first operator (OPERATOR_BOOTSTRAP_*)", () => {
+  const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+  test("neither variable: no bootstrap, and no default password", () => {
+    expect(loadConfig(base).operatorBootstrap).toBeNull();
+  });
+  test("both variables: the first admin's email and password", () => {
+    expect(loadConfig({ ...base, OPERATOR_BOOTSTRAP_EMAIL: "Ops@Example.org", OPERATOR_BOOTSTRAP_PASSWORD: "correct horse battery" }).operatorBootstrap).toEqual({ email: "Ops@Example.org", password: "correct horse battery" });
+  });
+  test.each([{ OPERATOR_BOOTSTRAP_EMAIL: "ops@example.org" }, { OPERATOR_BOOTSTRAP_PASSWORD: "correct horse battery" }])("only one of them refuses to start: %j", (env) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD");
   });
 });

@@ -26,6 +26,16 @@ export interface AppConfig {
   checkResponses: boolean;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
+  /** How long a request waits for a database connection before it answers 503. */
+  dbConnectTimeoutMs: number;
+  /** The longest a statement may run (PostgreSQL statement_timeout); longer ones answer 503. */
+  dbStatementTimeoutMs: number;
+  /** Connections per process kept for operators: the console and operator-linked credentials (§8 reserved admission). */
+  reservedDbPoolSize: number;
+  /** How often each instance reads the limits admins changed (and the operator-linked credentials). */
+  limitsReloadMs: number;
+  /** How often each instance adds its capacity counts to PostgreSQL. */
+  capacityFlushMs: number;
   /** A private JWK set file for the OAuth signing key instead of the database row. */
   oauthKeyFile: string | null;
   /** Serves the SVG runtime playground page (/playground/svg). */
@@ -42,6 +52,41 @@ export interface AppConfig {
   moderation: { url: string; token: string | null; timeoutMs: number } | null;
   /** hCaptcha for guest comments; without it guest comments are closed. */
   captcha: { siteKey: string; secret: string; verifyUrl: string; scriptUrl: string; customVerifier: boolean } | null;
+  /**
+   * Signs and encrypts operator console sessions and their CSRF tokens. When unset, a random secret
+   * is generated once and kept in the database (every instance reads the same row), so no secret is
+   * ever built in; set it to rotate the secret, which ends every console session.
+   */
+  operatorSessionSecret: string | null;
+  /** The first admin, created at start when no operator exists yet; never a default password. */
+  operatorBootstrap: { email: string; password: string } | null;
+}
+
+function operatorBootstrapFromEnv(env: Environment): AppConfig["operatorBootstrap"] {
+  const email = env.OPERATOR_BOOTSTRAP_EMAIL;
+  const password = env.OPERATOR_BOOTSTRAP_PASSWORD;
+  if (!email && !password) return null;
+  if (!email || !password) throw new Error("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD to create the first admin at start, or neither (then use pnpm operator:create).");
+  return { email, password };
+}
+
+const MIN_OPERATOR_SECRET_LENGTH = 32;
+
+function operatorSecretFromEnv(env: Environment): string | null {
+  const secret = env.BOARD_OPERATOR_SESSION_SECRET;
+  if (!secret) return null;
+  if (secret.length < MIN_OPERATOR_SECRET_LENGTH) {
+    throw new Error(`BOARD_OPERATOR_SESSION_SECRET must be at least ${MIN_OPERATOR_SECRET_LENGTH} characters (e.g. \`openssl rand -base64 32\`), got ${secret.length}.`);
+  }
+  return secret;
+}
+
+/**
+ * next-auth (the console's sign-in) finds the site's address only in NEXTAUTH_URL; it is derived
+ * from the public URL here, the one place the environment is touched, once the address is known.
+ */
+export function publishOperatorAuthUrl(publicUrl: string, env: Environment = process.env): void {
+  env.NEXTAUTH_URL = `${publicUrl}/operator/auth`;
 }
 
 /**
@@ -99,6 +144,11 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
     checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
     dbPoolSize: Number(env.BOARD_DB_POOL_SIZE ?? 20),
+    dbConnectTimeoutMs: Number(env.BOARD_DB_CONNECT_TIMEOUT_MS ?? 3_000),
+    dbStatementTimeoutMs: Number(env.BOARD_DB_STATEMENT_TIMEOUT_MS ?? 10_000),
+    reservedDbPoolSize: Number(env.BOARD_RESERVED_DB_POOL_SIZE ?? 3),
+    limitsReloadMs: Number(env.BOARD_LIMITS_RELOAD_MS ?? 2_000),
+    capacityFlushMs: Number(env.BOARD_CAPACITY_FLUSH_MS ?? 10_000),
     oauthKeyFile: env.BOARD_OAUTH_KEY_FILE || null,
     playground: env.BOARD_PLAYGROUND === "1",
     jobsSchema: env.BOARD_JOBS_SCHEMA || "graphile_worker",
@@ -109,5 +159,7 @@ export function loadConfig(env: Environment = process.env): AppConfig {
       ? { url: env.BOARD_MODERATION_URL, token: env.BOARD_MODERATION_TOKEN || null, timeoutMs: Number(env.BOARD_MODERATION_TIMEOUT_MS ?? 5_000) }
       : null,
     captcha: captchaFromEnv(env),
+    operatorSessionSecret: operatorSecretFromEnv(env),
+    operatorBootstrap: operatorBootstrapFromEnv(env),
   };
 }

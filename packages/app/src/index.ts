@@ -1,2 +1,3 @@
 export * from "./composition-root";
 export * from "./config";
+export * from "./operator-console";

@@ -1,8 +1,11 @@
 import type { publicArticleGone, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
+import type { operatorConsole } from "./operator-console";
+
+export type { OperatorActor } from "@board/services";
 
 /** A use case with its dependencies already given. */
-type Bound<F> = F extends (deps: ServiceDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
+export type Bound<F> = F extends (deps: ServiceDeps, ...args: infer A) => infer R ? (...args: A) => R : never;
 
 /** The public showcase reads the website's pages call: the same services as `/api/showcase`. */
 export interface WebShowcase {
@@ -13,6 +16,9 @@ export interface WebShowcase {
   preview: Bound<typeof readPreview>;
 }
 
+/** The operator console's use cases (issue 18), bound in operator-console.ts; each one checks the operator's role itself. */
+export type WebOperatorConsole = ReturnType<typeof operatorConsole>;
+
 /**
  * What Next.js server components and route handlers take from the composition root. Next bundles
  * its own copy of this module, so the running board is handed over through a global slot rather
@@ -22,6 +28,7 @@ export interface WebShowcase {
 export interface WebContext {
   deps: ServiceDeps;
   showcase: WebShowcase;
+  operator: WebOperatorConsole;
   config: Pick<AppConfig, "publicUrl" | "playground">;
 }
 

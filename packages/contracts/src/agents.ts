@@ -97,10 +97,15 @@ export const ZRevokeResult = z.object({
   message: z.string(),
 });
 
-export const ZEditRulesRequest = z.strictObject({ text: z.string().trim().min(1).max(20_000).describe("The complete new rules text.") });
+export const ZEditRulesRequest = z.strictObject({
+  text: z.string().trim().min(1).max(20_000).describe("The complete new rules text."),
+  base_version_id: ZUuid.nullable().optional().describe("version_id of the rules you edited (GET /v1/rules); a newer version saved meanwhile makes the edit a RULES_CONFLICT. Omit to replace whatever is current."),
+});
 
 export const ZRules = z.object({
   text: z.string(),
   updated_at: ZUnixSeconds,
   url: z.url(),
+  /** The version an edit names as its base; null while the built-in text applies. */
+  version_id: ZUuid.nullable(),
 });

@@ -12,9 +12,16 @@ export interface DatabaseOptions {
   statementTimeoutMillis?: number;
 }
 
+/**
+ * Prisma's defaults (2 s to get a connection, 5 s to finish) are shorter than the pool's own budget,
+ * so a burst of parallel writes failed with "Unable to start a transaction" while the pool would still
+ * have served them; one budget for every interactive transaction, longer-running ones pass their own timeout.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 };
+
 function makePrisma(pool: pg.Pool) {
   // API keys are hashed at rest and never leave the database layer unless a query asks for them.
-  return new PrismaClient({ adapter: new PrismaPg(pool), omit: { agent: { apiKeyHash: true } } });
+  return new PrismaClient({ adapter: new PrismaPg(pool), omit: { agent: { apiKeyHash: true } }, transactionOptions: TRANSACTION_OPTIONS });
 }
 
 export type Prisma = ReturnType<typeof makePrisma>;
@@ -33,6 +40,40 @@ export async function rawRows<Row>(pool: pg.Pool, query: { text: string; values:
   return (await pool.query(query.text, query.values)).rows as Row[];
 }
 
+/**
+ * The pool as Prisma's driver adapter sees it: a client it checks out for a transaction goes back
+ * to the pool (which discards it) as soon as its connection breaks, once only. The adapter itself
+ * releases a transaction's client only after a successful COMMIT or ROLLBACK: when PostgreSQL
+ * restarts mid-transaction both fail, the client stays checked out for ever, and each restart
+ * would shrink the pool until every request waited for a connection in vain.
+ */
+function releasingBrokenClients(pool: pg.Pool): pg.Pool {
+  const connect = async () => {
+    const client = await pool.connect();
+    const release = client.release.bind(client);
+    let released = false;
+    const releaseOnce = (error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      client.removeListener("error", releaseOnce);
+      client.removeListener("end", onEnd);
+      release(error);
+    };
+    const onEnd = () => releaseOnce(new Error("Connection terminated"));
+    client.on("error", releaseOnce);
+    client.on("end", onEnd);
+    client.release = releaseOnce;
+    return client;
+  };
+  return new Proxy(pool, {
+    get(target, property) {
+      if (property === "connect") return connect;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -43,7 +84,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const prisma = makePrisma(pool);
+  const prisma = makePrisma(releasingBrokenClients(pool));
   let closing: Promise<void> | null = null;
   return {
     prisma,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { takeToken } from "./capacity";
+import { availableTokens, takeToken } from "./capacity";
 
 const policy = { ratePerSecond: 1, burst: 300 };
 const t0 = new Date("2026-11-22T12:00:00Z");
@@ -38,5 +38,16 @@ describe("board capacity token bucket", () => {
       bucket = d.bucket;
     }
     expect(takeToken(bucket, policy, t0).ok).toBe(false);
+  });
+});
+
+describe("availableTokens", () => {
+  test.each([
+    ["a bucket never used is full", null, 0, 300],
+    ["an empty bucket after 2.5 s holds 2.5", { tokens: 0, updatedAt: t0 }, 2_500, 2.5],
+    ["refill stops at burst", { tokens: 299, updatedAt: t0 }, 60_000, 300],
+    ["a clock behind the stored time adds nothing", { tokens: 10, updatedAt: t0 }, -5_000, 10],
+  ])("%s", (_label, bucket, elapsedMs, expected) => {
+    expect(availableTokens(bucket, policy, new Date(t0.getTime() + elapsedMs))).toBe(expected);
   });
 });

@@ -10,3 +10,5 @@ export * from "./search";
 export * from "./text";
 export * from "./time";
 export * from "./showcase";
+export * from "./configurable-limits";
+export * from "./operator";

@@ -24,6 +24,12 @@ export const defaultLimits = {
   /** Public showcase reads (/api/showcase) per network per minute: the spec leaves it open; a reader's page loads several. */
   showcasePublicReadsPerMinutePerNetwork: 600,
   callsPerMinutePerCredential: 300,
+  /** §8 ceiling on authenticated calls per minute, summed over every credential and instance. */
+  authenticatedCallsPerMinute: 6_000,
+  /** Reserved admission (§8): each operator-linked credential's own budget, outside every other edge limit. */
+  reservedCallsPerMinutePerCredential: 600,
+  /** Load shedding: agent calls are refused with 503 while more queries than this wait for a database connection. */
+  databaseQueueShedDepth: 50,
   writesPerMinutePerNetwork: 30,
   registrationAttemptsPerMinutePerNetwork: 10,
   votesPerAccountPerDay: 20,
@@ -56,6 +62,10 @@ export const defaultLimits = {
   guestReportsPerSessionPerDay: 20,
   /** An hCaptcha answer older than this is refused even if the verifier still accepts it. */
   captchaMaxAgeSeconds: 300,
+  /** Official (operator) pins active at once on one board; outside the three community slots. */
+  officialPinsPerBoard: 10,
+  /** The rules text an operator saves, in Unicode code points. */
+  rulesTextChars: 20_000,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };

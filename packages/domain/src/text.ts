@@ -74,3 +74,10 @@ export function bodyPreview(body: string): BodyPreview {
     preview_length: Math.min(length, PREVIEW_CODE_POINTS),
   };
 }
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a string is a uuid in its canonical text form (ids of every stored row). */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

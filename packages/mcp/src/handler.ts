@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { OAuthAdmissionError, looksLikeApiKey, type AgentActor, type ServiceDeps } from "@board/services";
+import { databaseUnavailable, isDatabaseUnavailable, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -138,7 +138,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
       const output = tool.output.parse(await tool.run(deps, actor, input.data)) as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
-      if (error instanceof BoardError) return toolError(error.code, error.message, error.details);
+      const known = error instanceof BoardError ? error : isDatabaseUnavailable(error) ? databaseUnavailable() : null;
+      if (known) return toolError(known.code, known.message, known.details);
       options.logger?.error({ err: error, tool: name, agentId: actor.agentId }, "tool failed");
       return toolError("INTERNAL", "Something went wrong on our side; retry the call.");
     }
@@ -146,7 +147,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
 
   function serverFor(actor: AgentActor): Server {
     const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    const visible = tools.filter((t) => actor.scopes.includes(t.scope) && (!t.operatorOnly || actor.role === "operator"));
+    const visible = tools.filter((t) => actor.scopes.includes(t.scope));
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map((t) => descriptions.get(t.name)!) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => callTool(actor, request.params.name, request.params.arguments));
     return server;

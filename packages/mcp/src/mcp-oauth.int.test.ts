@@ -1,7 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createOperator, linkAgentToOperatorRole, removeAccount } from "@board/services";
 import { approveInBrowser, BoardClient, connectMcp, makeAgent, MemoryOAuthClient, startTestServer, type TestServer, readBody } from "@board/testkit";
 
 let server: TestServer;
@@ -12,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const READ_TOOLS = ["list_recent", "list_inbox", "read_thread", "fetch", "inspect_votes", "lookup_publication", "get_my_agent", "get_voting_status", "showcase_read", "showcase_next_review", "showcase_preview"];
-const WRITE_TOOLS = ["acknowledge_inbox", "vote", "pin_thread", "showcase_submit", "showcase_vote", "showcase_withdraw", "showcase_appeal", "showcase_upload"];
+const WRITE_TOOLS = ["acknowledge_inbox", "vote", "pin_thread", "showcase_submit", "showcase_vote", "showcase_withdraw", "showcase_appeal", "showcase_upload", "edit_current_rules"];
 
 describe("an MCP client links an agent account end to end", () => {
   test("401 -> metadata -> registration -> consent with the API key -> tools -> refresh -> revocation", async () => {
@@ -164,23 +166,47 @@ describe("an MCP client links an agent account end to end", () => {
 });
 
 describe("tools", () => {
-  test("an operator account sees and can call edit_current_rules; others do not see it", async () => {
-    const operator = await makeAgent(server.app.deps.db, { role: "operator" });
-    const session = await connectMcp(server.baseUrl, operator.apiKey);
-    const names = (await session.client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain("edit_current_rules");
+  test("edit_current_rules: an agent an admin linked to a moderator role may call it; others get a tool error saying why", async () => {
+    const { operator: admin } = await createOperator(server.app.deps, { kind: "system", name: "cli" }, { email: `links-${randomUUID()}@example.org`, role: "admin", password: "a long enough password" });
+    const adminActor = { kind: "operator" as const, operatorId: admin.id, role: "admin" as const, sessionVersion: 1 };
+    const linked = await makeAgent(server.app.deps.db);
+    await linkAgentToOperatorRole(server.app.deps, adminActor, { agentId: linked.id, role: "moderator", reason: "rules editor bot" });
+    const session = await connectMcp(server.baseUrl, linked.apiKey);
+    expect((await session.client.listTools()).tools.map((t) => t.name)).toContain("edit_current_rules");
     const text = `Rules edited over MCP ${Date.now()}`;
     const edited = await session.client.callTool({ name: "edit_current_rules", arguments: { text } });
     expect(edited.isError).toBeFalsy();
-    expect(edited.structuredContent).toMatchObject({ text, url: `${server.baseUrl}/v1/rules` });
+    expect(edited.structuredContent).toMatchObject({ text, url: `${server.baseUrl}/v1/rules`, version_id: expect.any(String) });
+    const stale = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text} again`, base_version_id: "00000000-0000-4000-8000-000000000000" } });
+    expect(stale.structuredContent).toMatchObject({ error: { code: "RULES_CONFLICT", details: { current_version_id: (edited.structuredContent as { version_id: string }).version_id } } });
     await session.close();
 
-    const plain = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
-    expect((await plain.client.listTools()).tools.map((t) => t.name)).not.toContain("edit_current_rules");
-    const refused = await plain.client.callTool({ name: "edit_current_rules", arguments: { text } });
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: { code: "OPERATOR_ONLY" } });
-    await plain.close();
+    const viewerLinked = await makeAgent(server.app.deps.db);
+    await linkAgentToOperatorRole(server.app.deps, adminActor, { agentId: viewerLinked.id, role: "viewer", reason: "read-only bot" });
+    for (const [made, why] of [
+      [await makeAgent(server.app.deps.db), "no admin has linked it to an operator role"],
+      [await makeAgent(server.app.deps.db, { role: "operator" }), "no admin has linked it to an operator role"],
+      [viewerLinked, "it is linked to the viewer role, which may not edit the rules"],
+    ] as const) {
+      const plain = await connectMcp(server.baseUrl, made.apiKey);
+      const refused = await plain.client.callTool({ name: "edit_current_rules", arguments: { text } });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: { code: "OPERATOR_ONLY", message: `Only agent accounts an admin linked to a moderator or admin role may edit the rules; ${why}.` } });
+      await plain.close();
+    }
+  });
+
+  test("an operator's account removal kills its OAuth tokens at once (401 invalid_token)", async () => {
+    const { operator } = await createOperator(server.app.deps, { kind: "system", name: "cli" }, { email: `remover-${randomUUID()}@example.org`, role: "moderator", password: "a long enough password" });
+    const made = await makeAgent(server.app.deps.db);
+    const session = await connectMcp(server.baseUrl, made.apiKey);
+    expect((await session.client.callTool({ name: "get_my_agent", arguments: {} })).structuredContent).toMatchObject({ id: made.id });
+    await removeAccount(server.app.deps, { kind: "operator", operatorId: operator.id, role: "moderator", sessionVersion: 1 }, { agentId: made.id, reason: "abuse", removeContent: false });
+    const after = await rawCall(session.oauth.tokens()!.access_token, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ error: "invalid_token" });
+    expect((await new BoardClient(server.baseUrl, undefined, made.apiKey).get("/v1/me")).status).toBe(401);
+    await session.close();
   });
 
   test("get_voting_status: the allowance, and vote state per requested target", async () => {

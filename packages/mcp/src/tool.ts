@@ -23,8 +23,6 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends T
   annotations: ToolAnnotations;
   /** The token scope needed to see and call the tool. */
   scope: OAuthScope;
-  /** Listed only to operator accounts (the service still enforces the role). */
-  operatorOnly?: boolean;
   /** Calls the same service as the HTTP route: no HTTP hop, no second copy of the rules. */
   run(deps: ServiceDeps, actor: AgentActor, input: z.output<I>): Promise<z.input<O>>;
 }

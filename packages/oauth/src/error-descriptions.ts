@@ -1,3 +1,4 @@
+import { databaseUnavailable, isDatabaseUnavailable } from "@board/services";
 import type Provider from "oidc-provider";
 import type { errors, KoaContextWithOIDC } from "oidc-provider";
 
@@ -49,5 +50,25 @@ export function useBoardDescriptions(provider: Provider): void {
     if ((ctx as Partial<KoaContextWithOIDC>).oidc?.route !== "authorization" || ctx.status !== 303) return;
     const location = describedRedirect(ctx.response.get("Location"));
     if (location) ctx.redirect(location);
+  });
+}
+
+/**
+ * A database that cannot answer is no server error: the OAuth endpoints answer 503 with
+ * Retry-After, and a JSON body says `temporarily_unavailable` (RFC 6749 §4.1.2.1) instead of
+ * `server_error`, as the board's own routes answer SERVICE_UNAVAILABLE.
+ */
+export function answerUnavailabilityAs503(provider: Provider): void {
+  const unavailable = new WeakSet<object>();
+  provider.on("server_error", (ctx, error) => {
+    if (isDatabaseUnavailable(error)) unavailable.add(ctx);
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!unavailable.has(ctx) || ctx.status !== 500) return;
+    const refusal = databaseUnavailable();
+    ctx.status = 503;
+    ctx.set("Retry-After", String(refusal.retryAfterSeconds));
+    if (typeof ctx.body === "object" && ctx.body !== null && !Buffer.isBuffer(ctx.body)) ctx.body = { error: "temporarily_unavailable", error_description: refusal.message };
   });
 }

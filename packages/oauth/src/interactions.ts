@@ -31,16 +31,32 @@ function sameValue(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
-  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_FORM_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+type FormRead = URLSearchParams | "not-a-form" | "too-large" | "aborted";
+
+/**
+ * The consent form, read without destroying the request when it is too large (oidc-provider still
+ * reads its cookies from it, and a destroyed request has no socket to read them from): the rest of
+ * an oversized body is drained and the page answers 413.
+ */
+function readForm(req: http.IncomingMessage): Promise<FormRead> {
+  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")) return Promise.resolve("not-a-form");
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (result: FormRead) => {
+      req.off("data", onData).off("end", onEnd).off("aborted", onAborted);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_FORM_BYTES) return void chunks.push(chunk);
+      settle("too-large");
+      req.resume();
+    };
+    const onEnd = () => settle(new URLSearchParams(Buffer.concat(chunks).toString("utf8")));
+    const onAborted = () => settle("aborted");
+    req.on("data", onData).on("end", onEnd).on("aborted", onAborted);
+  });
 }
 
 /** Headers for every consent response: never framed (clickjacking), never cached, no scripts at all. */
@@ -104,9 +120,12 @@ export function createInteractionHandler(options: InteractionOptions) {
       return fail(res, 403, "Request refused", "The approval form must be submitted from this server's own consent page.");
     }
     const form = await readForm(req);
+    // The client went away mid-body: there is nobody to answer.
+    if (form === "aborted") return;
+    if (form === "too-large") return fail(res, 413, "Form too large", `The consent form is at most ${MAX_FORM_BYTES} bytes; reload the consent page and submit it again.`);
     const expected = cookieValue(req, CSRF_COOKIE);
-    const presented = form?.get("csrf") ?? "";
-    if (!form || !expected || !sameValue(expected, presented)) {
+    const presented = form === "not-a-form" ? "" : (form.get("csrf") ?? "");
+    if (form === "not-a-form" || !expected || !sameValue(expected, presented)) {
       return view(req, res, uid, "The form expired or was not submitted from this page. Review the request and submit again.", 403);
     }
     const details = await detailsFor(req, res, uid);

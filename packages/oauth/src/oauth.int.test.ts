@@ -331,6 +331,55 @@ describe("consent page", () => {
   });
 });
 
+describe("hostile requests (found by the fuzz test): a 4xx in the OAuth shape, never a 500", () => {
+  test("an interaction id whose escape is not UTF-8 is the missing-cookie page, not a 500", async () => {
+    const res = await fetch(`${server.baseUrl}/oauth/interaction/%FF`);
+    expect(res.status).toBe(400);
+    expect(errorFieldsOf(await res.text())).toEqual({ error: "invalid_request", error_description: expect.stringContaining("The interaction cookie is missing") });
+  });
+
+  test.each([
+    ["a client_id with a NUL byte", { grant_type: "authorization_code", code: "x", client_id: "a\u0000b", code_verifier: "v".repeat(43) }],
+    ["a refresh token with a NUL byte", { grant_type: "refresh_token", refresh_token: "r\u0000", client_id: "a\u0000" }],
+  ])("%s at the token endpoint is invalid_client (nothing stored can hold it)", async (_label, fields) => {
+    const res = await json("/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: "invalid_client", error_description: expect.any(String) });
+  });
+
+  test.each([{}, "http://127.0.0.1:9/callback", [7]])("registration with software_id and redirect_uris %j is invalid_redirect_uri, not a 500", async (redirectUris) => {
+    const res = await register({ software_id: "fuzz", redirect_uris: redirectUris });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_redirect_uri", error_description: "redirect_uris must be an array of URI strings" });
+  });
+
+  test("a client name with a NUL byte is invalid_client_metadata, not a 500", async () => {
+    const res = await register({ client_name: "a\u0000b" });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_client_metadata", error_description: "client metadata must not contain NUL characters (\\u0000)" });
+  });
+
+  test("an unknown OAuth endpoint is 404 in the OAuth error shape, naming the metadata", async () => {
+    const res = await json("/oauth/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "response_type=code" });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "invalid_request", error_description: "There is no OAuth endpoint POST /oauth/authorize; the endpoints are listed at /.well-known/oauth-authorization-server." });
+  });
+
+  test("a consent form over 4 KiB is 413 with a page saying so, and the server keeps serving", async () => {
+    const client = (await register()).body;
+    const step = await openConsentPage(authorizeUrl(client.client_id, { code_challenge: pkce().challenge, code_challenge_method: "S256" }));
+    const res = await fetch(step.pageUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: step.jar.header(), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf: step.csrf, api_key: "k".repeat(5000), decision: "approve" }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain("The consent form is at most 4096 bytes");
+    expect((await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).status).toBe(200);
+  });
+});
+
 describe("token endpoint", () => {
   test("a wrong PKCE verifier is invalid_grant, saying the code_verifier does not match, in JSON and on the HTML error page", async () => {
     const { client, code } = await authorizedCode();

@@ -3,8 +3,8 @@ import { isLinkableAgent, type ServiceDeps } from "@board/services";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { storeAdapterFactory } from "./adapter";
 import { errorPage } from "./consent-page";
-import { ACCESS_TOKEN_TTL_SECONDS, INTERACTION_PREFIX, isScope, OAUTH_PREFIX, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
-import { boardDescription, useBoardDescriptions } from "./error-descriptions";
+import { ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, isScope, OAUTH_ENDPOINTS, REFRESH_TOKEN_TTL_SECONDS, SCOPES } from "./constants";
+import { answerUnavailabilityAs503, boardDescription, useBoardDescriptions } from "./error-descriptions";
 import { SIGNING_ALG, type SigningKeys } from "./keys";
 
 export interface ProviderOptions {
@@ -25,13 +25,24 @@ function checkRedirectUris(metadata: ClientMetadata): void {
     // oidc-provider lets native clients vary the loopback port; the board promises exact matching.
     throw new errors.InvalidClientMetadata("register with application_type 'web' (the default); loopback redirect URIs are accepted there and matched exactly");
   }
-  for (const uri of metadata.redirect_uris ?? []) {
+  const uris: unknown = metadata.redirect_uris ?? [];
+  // This runs before oidc-provider checks the field's type (with software_id): a non-array would throw a TypeError, a 500.
+  if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== "string")) throw new errors.InvalidClientMetadata("redirect_uris must be an array of URI strings");
+  for (const uri of uris as string[]) {
     const url = URL.parse(uri);
     const ok = url !== null && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)));
     // Not InvalidRedirectUri: it keeps its own description, about authorization requests. This
     // class answers invalid_redirect_uri for a description that starts with "redirect_uris".
     if (!ok) throw new errors.InvalidClientMetadata(`redirect_uris must be https, or http on a loopback host (127.0.0.1, [::1], localhost); '${uri}' is neither`);
   }
+}
+
+/** PostgreSQL text and JSON cannot hold a NUL character, in a value or in a key. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === "object") return Object.entries(value).some(([key, inner]) => key.includes("\u0000") || holdsNul(inner));
+  return false;
 }
 
 /** Public clients only: MCP clients register themselves and hold no secret worth the name. */
@@ -137,17 +148,14 @@ export function createProvider(options: ProviderOptions): Provider {
     extraClientMetadata: {
       properties: ["software_id", "software_version"],
       validator(_ctx, key, _value, metadata) {
-        if (key === "software_id") checkRedirectUris(metadata);
+        if (key !== "software_id") return;
+        // Registrations are stored as JSON in PostgreSQL, which cannot hold a NUL character: refuse it here, not as a 500 there.
+        if (holdsNul(metadata)) throw new errors.InvalidClientMetadata("client metadata must not contain NUL characters (\\u0000)");
+        checkRedirectUris(metadata);
       },
     },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
-    routes: {
-      authorization: `${OAUTH_PREFIX}/authorize`,
-      token: `${OAUTH_PREFIX}/token`,
-      registration: `${OAUTH_PREFIX}/register`,
-      revocation: `${OAUTH_PREFIX}/revoke`,
-      jwks: `${OAUTH_PREFIX}/jwks`,
-    },
+    routes: OAUTH_ENDPOINTS,
     // RFC 8414 reads a missing list as client_secret_basic.
     discovery: { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS },
     ttl: {
@@ -170,8 +178,15 @@ export function createProvider(options: ProviderOptions): Provider {
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = options.behindProxy;
   useBoardDescriptions(provider);
+  answerUnavailabilityAs503(provider);
   provider.use(async (ctx, next) => {
     await next();
+    // No route matched (Koa's bare "Not Found"): say so in the OAuth error shape and name where the endpoints are listed.
+    if (ctx.status === 404 && ctx.body === undefined) {
+      ctx.status = 404;
+      ctx.body = { error: "invalid_request", error_description: `There is no OAuth endpoint ${ctx.method} ${ctx.path}; the endpoints are listed at ${AUTHORIZATION_METADATA_PATH}.` };
+      return;
+    }
     if ((ctx as Partial<KoaContextWithOIDC>).oidc?.route !== "discovery" || ctx.status !== 200) return;
     const metadata = ctx.body as Record<string, unknown>;
     ctx.body = { ...Object.fromEntries(ADVERTISED_METADATA.filter((field) => field in metadata).map((field) => [field, metadata[field]])), scopes_supported: SCOPES };

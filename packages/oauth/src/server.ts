@@ -1,7 +1,7 @@
 import type http from "node:http";
 import type { AgentActor, ServiceDeps } from "@board/services";
 import type Provider from "oidc-provider";
-import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
+import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_ENDPOINTS, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
 import { createInteractionHandler } from "./interactions";
 import { loadSigningKeys } from "./keys";
 import { createProvider } from "./provider";
@@ -28,6 +28,17 @@ export interface AuthorizationServer {
   verifyAccessToken(token: string, network: string): Promise<AgentActor>;
   /** The RFC 9728 challenge for 401s on OAuth-capable routes. */
   challenge(): string;
+  /** Every "METHOD path" `handleNode` answers (templates in braces); the fuzz test covers each. */
+  routes: readonly string[];
+}
+
+/** Interaction ids are URL-safe: an escape that does not decode (`%FF`) names no interaction, and the page says so. */
+function interactionUid(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
 }
 
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
@@ -60,7 +71,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       return true;
     }
     if (path.startsWith(INTERACTION_PREFIX)) {
-      await handleInteraction(req, res, decodeURIComponent(path.slice(INTERACTION_PREFIX.length)));
+      await handleInteraction(req, res, interactionUid(path.slice(INTERACTION_PREFIX.length)));
       return true;
     }
     if (path === AUTHORIZATION_METADATA_PATH || path === "/.well-known/openid-configuration" || path.startsWith(`${OAUTH_PREFIX}/`)) {
@@ -77,5 +88,19 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     handleNode,
     verifyAccessToken: createAccessTokenVerifier({ deps: options.deps, issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
     challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}"`,
+    routes: [
+      `GET ${resourceMetadataPath}`,
+      `GET ${AUTHORIZATION_METADATA_PATH}`,
+      "GET /.well-known/openid-configuration",
+      `GET ${OAUTH_ENDPOINTS.authorization}`,
+      `GET ${OAUTH_ENDPOINTS.authorization}/{uid}`,
+      `POST ${OAUTH_ENDPOINTS.token}`,
+      `POST ${OAUTH_ENDPOINTS.registration}`,
+      `GET ${OAUTH_ENDPOINTS.registration}/{client_id}`,
+      `POST ${OAUTH_ENDPOINTS.revocation}`,
+      `GET ${OAUTH_ENDPOINTS.jwks}`,
+      `GET ${INTERACTION_PREFIX}{uid}`,
+      `POST ${INTERACTION_PREFIX}{uid}`,
+    ],
   };
 }

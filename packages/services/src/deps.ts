@@ -1,6 +1,7 @@
-import type { Limits } from "@board/domain";
+import type { Limits, OperatorRole } from "@board/domain";
 import type { AgentRecord, Database } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
+import type { CapacityDeps } from "./operator/capacity/capacity-deps";
 import type { ContentWorker } from "./showcase/admission";
 import type { ContentChecker } from "./showcase/checking-types";
 import type { CaptchaVerifier } from "./showcase/guest/captcha";
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   /** Read cache shared by requests; a service that changes what it holds invalidates the tags it touched. */
   cache: TaggedCache;
   showcase: ShowcaseDeps;
+  /** Runtime limits, the capacity meter and reserved admission (operator console, §8). */
+  capacity: CapacityDeps;
 }
 
 export interface ShowcaseDeps {
@@ -42,9 +45,28 @@ export interface GuestActor {
   network: string;
 }
 
-/** Who is calling. Agents arrive with an API key or an OAuth token; guests with a session cookie; operators slot in later. */
+/**
+ * A person signed in to the operator console. `sessionVersion` is the operator's version when the
+ * session was made; loadOperatorSession refuses the session once the stored version moved.
+ */
+export interface OperatorActor {
+  kind: "operator";
+  operatorId: string;
+  role: OperatorRole;
+  sessionVersion: number;
+}
+
+/** Work no person started in a request: the operator command line, the first-admin bootstrap, jobs. */
+export interface SystemActor {
+  kind: "system";
+  /** What acted, for the audit log (e.g. "cli", "bootstrap"). */
+  name: string;
+}
+
+/** Who is calling. Agents arrive with an API key or an OAuth token; guests with a session cookie; operators with a console session. */
 export type Actor =
   | { kind: "anonymous"; network: string }
+  | OperatorActor
   | {
       kind: "agent";
       agentId: string;

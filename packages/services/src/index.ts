@@ -38,3 +38,5 @@ export * from "./showcase/author-actions";
 export * from "./showcase/uploads";
 export * from "./showcase/guest";
 export * from "./json-body";
+export * from "./operator";
+export * from "./operator/capacity";

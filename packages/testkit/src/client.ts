@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { BoardError } from "@board/domain";
 
 let networkCounter = 0;
 
@@ -76,4 +77,15 @@ export class BoardClient {
     this.apiKey = res.body.api_key;
     return res.body as { id: string; name: string; api_key: string };
   }
+}
+
+/** The BoardError a service call was refused with (fails the test when it was not refused). */
+export async function refusalOf(promise: Promise<unknown>): Promise<BoardError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BoardError) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal, but the call succeeded");
 }

@@ -7,6 +7,7 @@ import "./provided";
  * BOARD_TEST_DATABASE_URL; run directly, this provisions one on DATABASE_URL's server and drops it after.
  */
 export default async function setup(project: TestProject) {
+  project.provide("fuzzSeed", process.env.BOARD_FUZZ_SEED ?? "");
   const given = process.env.BOARD_TEST_DATABASE_URL;
   if (given) {
     project.provide("databaseUrl", given);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { App } from "@board/api";
-import { loadConfig, startBoard, type RunningBoard } from "@board/app";
+import { loadConfig, startBoard, type AppConfig, type RunningBoard } from "@board/app";
+import { webContext, type WebContext } from "@board/app/web-context";
 import type { AuthorizationServer } from "@board/oauth";
 import type { CaptchaVerifier, ContentChecker } from "@board/services";
 import { defaultLimits, type Limits } from "@board/domain";
@@ -10,6 +11,8 @@ import "./provided";
 
 export interface TestServer {
   baseUrl: string;
+  /** The database it serves (another server started with `database` shares it). */
+  databaseUrl: string;
   app: App;
   board: RunningBoard;
   /** Runs every job that is due now in this server's queue (with `jobs: "manual"`). */
@@ -24,6 +27,9 @@ export const roomyLimits: Limits = {
   ...defaultLimits,
   credentialCallsPerMinutePerNetwork: 100_000,
   callsPerMinutePerCredential: 100_000,
+  // One counter for the whole test run's traffic (every server shares the store).
+  authenticatedCallsPerMinute: 100_000_000,
+  databaseQueueShedDepth: 100_000,
   writesPerMinutePerNetwork: 100_000,
   registrationAttemptsPerMinutePerNetwork: 100_000,
   registrationsPerNetworkPerDay: 100_000,
@@ -46,6 +52,10 @@ export interface TestServerOptions {
    * (the retention cap, the write order) that other test files writing concurrently would disturb.
    */
   ownDatabase?: boolean;
+  /** Serve this database (another test server's `databaseUrl`) instead of the run's or an own one. */
+  database?: string;
+  /** Pool sizes and the reload and flush intervals of the operator console's machinery. */
+  config?: Partial<Pick<AppConfig, "dbPoolSize" | "reservedDbPoolSize" | "limitsReloadMs" | "capacityFlushMs">>;
   /** Lifetime of read-cache entries (BOARD_FEED_CACHE_MS); 1 s when absent. */
   cacheMs?: number;
   /**
@@ -73,8 +83,10 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const own = options.ownDatabase ? await provisionDatabase(inject("databaseUrl"), "board_test_own") : null;
-  const config = loadConfig({ DATABASE_URL: own?.url ?? inject("databaseUrl"), REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: options.logLines ? "debug" : "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
+  const databaseUrl = options.database ?? own?.url ?? inject("databaseUrl");
+  const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: options.logLines ? "debug" : "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
+  Object.assign(config, options.config);
   if (options.cacheMs !== undefined) config.feedCacheMs = options.cacheMs;
   config.jobsSchema = `jobs_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
   config.runJobs = options.jobs === "run";
@@ -92,5 +104,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await board.shutdown(1_000);
     await own?.drop();
   };
-  return { baseUrl: board.config.publicUrl, app: board.app, board, oauth: board.oauth, runJobs: () => board.jobs.drain(), close };
+  return { baseUrl: board.config.publicUrl, databaseUrl, app: board.app, board, oauth: board.oauth, runJobs: () => board.jobs.drain(), close };
+}
+
+/** What the website and the console of the test server started last in this process call (the services bound by the composition root). */
+export function publishedWebContext(): WebContext {
+  return webContext();
 }

@@ -177,3 +177,33 @@ describe("instances share counts through the store", () => {
     expect([...store.rows.keys()]).toEqual(["network:new"]);
   });
 });
+
+describe("busiest keys for the capacity dashboard", () => {
+  test("per limit, the keys with the most calls in the open window first, counting the shared total; ended windows are left out", async () => {
+    const store = new MemoryCounters();
+    const limiter = limiters(store);
+    const writes: WindowLimit = { name: "writes", points: 30, windowSeconds: 60 };
+    const short: WindowLimit = { name: "short", points: 5, windowSeconds: 1 };
+    for (let i = 0; i < 3; i++) limiter.consume([{ limit: perMinute(300), key: "net-a" }]);
+    limiter.consume([{ limit: perMinute(300), key: "net-b" }, { limit: writes, key: "net-b" }]);
+    limiter.consume([{ limit: short, key: "net-c" }]);
+    await store.add([{ key: "network:net-b", count: 10, windowMs: 60_000 }], clock);
+    await limiter.flush();
+    clock += 2_000;
+    expect(limiter.busiest(1)).toEqual([
+      { policy: "network", points: 300, windowSeconds: 60, top: [{ key: "net-b", used: 11 }] },
+      { policy: "writes", points: 30, windowSeconds: 60, top: [{ key: "net-b", used: 1 }] },
+    ]);
+    expect(limiter.busiest(5)[0]!.top).toEqual([
+      { key: "net-b", used: 11 },
+      { key: "net-a", used: 3 },
+    ]);
+  });
+
+  test("points follow the limit as last consumed, so an admin's change shows at once", () => {
+    const limiter = limiters(new MemoryCounters());
+    limiter.consume([{ limit: perMinute(300), key: "net-a" }]);
+    limiter.consume([{ limit: perMinute(120), key: "net-a" }]);
+    expect(limiter.busiest(1)[0]).toMatchObject({ points: 120, top: [{ key: "net-a", used: 2 }] });
+  });
+});

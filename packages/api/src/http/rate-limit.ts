@@ -101,6 +101,10 @@ export function sharedCountersFor(store: LimiterStore): SharedCounters {
 }
 
 interface Counter {
+  /** The limit it counts for, as last consumed (an admin may have changed its points since). */
+  limit: WindowLimit;
+  /** The key within the limit (a network, a credential hash). */
+  subject: string;
   windowMs: number;
   windowEnd: number;
   /** The store's total when it last answered; includes every increment it has acknowledged. */
@@ -156,7 +160,8 @@ export class WindowLimiters {
     const outcomes: LimitOutcome[] = [];
     let exhausted: LimitOutcome | null = null;
     for (const { limit, key } of checks) {
-      const counter = this.counterFor(`${limit.name}:${key}`, limit.windowSeconds * 1000, now);
+      const counter = this.counterFor(`${limit.name}:${key}`, limit, key, now);
+      counter.limit = limit;
       counter.pending++;
       const used = counter.shared + counter.sending + counter.pending;
       const outcome = { limit, remaining: Math.max(0, limit.points - used), resetSeconds: Math.max(1, Math.ceil((counter.windowEnd - now) / 1000)) };
@@ -175,10 +180,11 @@ export class WindowLimiters {
     return outcomes;
   }
 
-  private counterFor(key: string, windowMs: number, now: number): Counter {
+  private counterFor(key: string, limit: WindowLimit, subject: string, now: number): Counter {
+    const windowMs = limit.windowSeconds * 1000;
     let counter = this.counters.get(key);
     if (!counter) {
-      counter = { windowMs, windowEnd: now + windowMs, shared: 0, pending: 0, sending: 0, generation: 0 };
+      counter = { limit, subject, windowMs, windowEnd: now + windowMs, shared: 0, pending: 0, sending: 0, generation: 0 };
       this.counters.set(key, counter);
     } else if (now >= counter.windowEnd) {
       Object.assign(counter, { windowEnd: now + windowMs, shared: 0, pending: 0, sending: 0, generation: counter.generation + 1 });
@@ -240,6 +246,24 @@ export class WindowLimiters {
     if (reachable === this.storeReachable) return;
     this.storeReachable = reachable;
     this.options.onStoreChange?.(reachable, error);
+  }
+
+  /**
+   * The busiest keys of every limit in their current windows, as this instance knows them (its own
+   * count plus the shared total last reported): the capacity dashboard's view of the edge limits.
+   */
+  busiest(top: number): Array<{ policy: string; points: number; windowSeconds: number; top: Array<{ key: string; used: number }> }> {
+    const now = this.now();
+    const byPolicy = new Map<string, { limit: WindowLimit; keys: Array<{ key: string; used: number }> }>();
+    for (const counter of this.counters.values()) {
+      if (counter.windowEnd <= now) continue;
+      const entry = byPolicy.get(counter.limit.name) ?? { limit: counter.limit, keys: [] };
+      entry.keys.push({ key: counter.subject, used: counter.shared + counter.sending + counter.pending });
+      byPolicy.set(counter.limit.name, entry);
+    }
+    return [...byPolicy.values()]
+      .sort((a, b) => a.limit.name.localeCompare(b.limit.name))
+      .map(({ limit, keys }) => ({ policy: limit.name, points: limit.points, windowSeconds: limit.windowSeconds, top: keys.sort((a, b) => b.used - a.used).slice(0, top) }));
   }
 
   ping(): Promise<void> {

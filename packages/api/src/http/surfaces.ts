@@ -67,7 +67,7 @@ export function surfaceFor(policies: SurfacePolicy[], pathname: string): Surface
   return policies.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`)) ?? null;
 }
 
-/** §8 edge limits, per minute. */
+/** §8 edge limits, per minute, from the limits in force (rebuilt when an admin changes one). */
 export function windowLimits(limits: Limits) {
   return {
     perNetwork: { name: "network", points: limits.credentialCallsPerMinutePerNetwork, windowSeconds: 60 },
@@ -75,5 +75,9 @@ export function windowLimits(limits: Limits) {
     perCredential: { name: "credential", points: limits.callsPerMinutePerCredential, windowSeconds: 60 },
     writesPerNetwork: { name: "writes", points: limits.writesPerMinutePerNetwork, windowSeconds: 60 },
     registrationAttempts: { name: "registration", points: limits.registrationAttemptsPerMinutePerNetwork, windowSeconds: 60 },
+    /** One counter for every authenticated call of every client: the §8 ceiling. */
+    authenticatedCeiling: { name: "ceiling", points: limits.authenticatedCallsPerMinute, windowSeconds: 60 },
+    /** Operator-linked credentials count here only, outside every limit above (§8 reserved admission). */
+    reserved: { name: "reserved", points: limits.reservedCallsPerMinutePerCredential, windowSeconds: 60 },
   } satisfies Record<string, WindowLimit>;
 }

@@ -1,4 +1,5 @@
 import { BoardError, defaultLimits, MAX_SEQUENCE, SEARCH_QUERY_REQUIRED } from "@board/domain";
+import { databaseUnavailable, isDatabaseUnavailable } from "@board/services";
 import { TRPCError } from "@trpc/server";
 
 interface Issue {
@@ -46,11 +47,15 @@ function fromValidation(issues: Issue[]): BoardError {
   return new BoardError("VALIDATION_FAILED", `Fix the request: ${summary}.`, { issues: described });
 }
 
-/** Any failure of a procedure as a BoardError; unknown errors become INTERNAL (logged by the caller). */
+/**
+ * Any failure of a procedure as a BoardError: a database that cannot answer is SERVICE_UNAVAILABLE
+ * (503 with Retry-After); other unknown errors become INTERNAL (logged by the caller).
+ */
 export function toBoardError(error: unknown): { boardError: BoardError; unexpected: boolean } {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof BoardError) return { boardError: cause, unexpected: false };
   if (isZodError(cause)) return { boardError: fromValidation(cause.issues), unexpected: false };
+  if (isDatabaseUnavailable(error)) return { boardError: databaseUnavailable(), unexpected: false };
   if (error instanceof TRPCError) {
     if (error.code === "NOT_FOUND") return { boardError: new BoardError("NOT_FOUND", "No such route; the API reference is at /openapi.json and /docs."), unexpected: false };
     if (error.code === "METHOD_NOT_SUPPORTED") return { boardError: new BoardError("NOT_FOUND", "This route does not accept that method; see /docs."), unexpected: false };

@@ -16,7 +16,7 @@ export interface PinnedRow {
 export function activePins(db: Queryable, board: "named" | "b", now: Date): Promise<PinnedRow[]> {
   return db.$queryRaw<PinnedRow[]>`
     SELECT p.id AS pin_id, p.kind::text AS kind, p.board::text AS board, p.thread_id,
-      COALESCE(m.title, am.title) AS title, a.name AS author, o.name AS pinned_by, p.created_at AS pinned_at, p.expires_at
+      COALESCE(m.title, am.title) AS title, a.name AS author, COALESCE(o.name, CASE WHEN p.operator_id IS NOT NULL THEN 'operator' END) AS pinned_by, p.created_at AS pinned_at, p.expires_at
     FROM pins p
     LEFT JOIN messages m ON p.board = 'named' AND m.id = p.thread_id AND m.deleted_at IS NULL
     LEFT JOIN agents a ON a.id = m.agent_id
@@ -38,7 +38,7 @@ export async function endCommunityPinsOf(db: Queryable, ownerId: string, now: Da
 
 export async function insertPin(
   db: Queryable,
-  pin: { board: "named" | "b"; threadId: string; kind: "official" | "community"; ownerId: string; note?: string | null; createdAt: Date; expiresAt: Date | null },
+  pin: { board: "named" | "b"; threadId: string; kind: "official" | "community"; ownerId: string | null; operatorId?: string | null; note?: string | null; createdAt: Date; expiresAt: Date | null },
 ): Promise<{ id: string }> {
   return db.pin.create({ data: { ...pin, note: pin.note ?? null }, select: { id: true } });
 }

@@ -5,11 +5,10 @@ import { defineTool } from "../tool";
 export const editCurrentRulesTool = defineTool({
   name: "edit_current_rules",
   title: "Edit the board rules",
-  description: "Operator accounts only: publish a new version of the board rules text. Earlier versions are kept.",
+  description: "Agent accounts an admin linked to a moderator or admin role only: publish a new version of the board rules text. Earlier versions are kept; pass base_version_id from GET /v1/rules to be refused (RULES_CONFLICT) if someone saved in between.",
   input: ZEditRulesRequest,
   output: ZRules,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   scope: "board:write",
-  operatorOnly: true,
-  run: (deps, actor, input) => editCurrentRules(deps, actor, input.text),
+  run: (deps, actor, input) => editCurrentRules(deps, actor, input.text, input.base_version_id),
 });

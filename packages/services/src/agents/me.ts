@@ -4,9 +4,16 @@ import { POSTS_COUNTER, PRELOADED_COUNTERS, VOTES_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { standingDescriptors } from "../ledger/descriptors";
+import { currentRulesVersion } from "./rules";
 
-export function rulesNotice(publicUrl: string) {
-  return { text: RULES_NOTICE_TEXT, url: serviceUrl(publicUrl, "/v1/rules") };
+/**
+ * The notice every feed, search and /v1/me response carries. It names when the rules last changed,
+ * so a client that compares notices sees an edit at once (the read cache drops the version on edit).
+ */
+export async function rulesNotice(deps: ServiceDeps) {
+  const rules = await currentRulesVersion(deps);
+  const text = rules ? `${RULES_NOTICE_TEXT} The rules changed at ${rules.createdAt.toISOString()}.` : RULES_NOTICE_TEXT;
+  return { text, url: serviceUrl(deps.publicUrl, "/v1/rules") };
 }
 
 function postingQuota(deps: ServiceDeps, used: number, now: Date) {
@@ -21,6 +28,17 @@ export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor, db: Qu
   const agent = await findAgentById(db, actor.agentId);
   if (!agent || agent.revokedAt) throw revoked();
   return agent;
+}
+
+/**
+ * An operator's account restriction: no new writes, votes, submissions or pins. Read from the
+ * account row inside the write's transaction, so a restriction applies from its commit on.
+ */
+export async function refuseRestrictedAccount(db: Queryable, agentId: string, agent?: AgentRecord): Promise<void> {
+  const row = agent ?? (await findAgentById(db, agentId));
+  if (row?.restrictedAt) {
+    throw new BoardError("ACCOUNT_RESTRICTED", "An operator restricted this account: it cannot post, vote, submit or pin until the restriction is lifted. Reading still works.", { restricted_at: unixSeconds(row.restrictedAt) });
+  }
 }
 
 export interface LiveStanding {
@@ -53,7 +71,7 @@ export async function getMe(deps: ServiceDeps, actor: AgentActor) {
     karma: agent.karma,
     pinning,
     voting,
-    rules_notice: rulesNotice(deps.publicUrl),
+    rules_notice: await rulesNotice(deps),
     posting_quota,
     publication_lookup: {
       method: "GET" as const,

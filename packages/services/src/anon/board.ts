@@ -10,7 +10,7 @@ import { serviceUrl } from "../urls";
  * /b (Unsorted): an anonymous board outside the named board. No accounts, no karma (scores
  * only), its own sequence; never in /v1 feeds, search, inbox or showcase activity.
  */
-const ANON_LOCK = "anon-board";
+export const ANON_LOCK = "anon-board";
 const ANON_NETWORK_COUNTER = "b-network-posts";
 
 

@@ -39,10 +39,11 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
   const plan = planPage(query);
   planPage({ before: query.showcase_before, after: query.showcase_after }, { before: "showcase_before", after: "showcase_after" });
   const initial = plan.mode.kind === "newest";
-  const [viewer, page, pins] = await Promise.all([
+  const [viewer, page, pins, notice] = await Promise.all([
     loadViewer(deps, actor),
     pageOf(deps, { rootsOnly, topic: query.topic }, plan),
     initial ? deps.cache.get(cacheEntries.pins("named"), () => activePins(deps.db.prisma, "named", deps.clock())) : Promise.resolve(null),
+    rulesNotice(deps),
   ]);
   const wantsShowcase = alwaysShowcase || initial || [query.showcase_before, query.showcase_after, query.showcase_limit].some((v) => v !== undefined);
   return {
@@ -51,7 +52,7 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
     ...page.cursors,
     content_is_untrusted: true as const,
     action_templates: actionTemplates(viewer),
-    rules_notice: rulesNotice(deps.publicUrl),
+    rules_notice: notice,
     viewer: viewerBlock(deps, viewer),
     ...(wantsShowcase ? { showcase: await showcaseBlock(deps, query) } : {}),
   };
@@ -78,13 +79,13 @@ export async function searchMessages(deps: ServiceDeps, actor: AgentActor, query
   }
   if (!parsed.ok) throw new BoardError("INVALID_QUERY", parsed.reason, { parameter: "q", search_performed: false });
   const plan = planPage(query);
-  const [viewer, page] = await Promise.all([loadViewer(deps, actor), pageOf(deps, { topic: query.topic, terms: parsed.terms }, plan)]);
+  const [viewer, page, notice] = await Promise.all([loadViewer(deps, actor), pageOf(deps, { topic: query.topic, terms: parsed.terms }, plan), rulesNotice(deps)]);
   return {
     items: await presentMessages(deps, viewer, page.rows),
     ...page.cursors,
     content_is_untrusted: true as const,
     action_templates: actionTemplates(viewer),
-    rules_notice: rulesNotice(deps.publicUrl),
+    rules_notice: notice,
     viewer: viewerBlock(deps, viewer),
   };
 }

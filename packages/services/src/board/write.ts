@@ -24,6 +24,7 @@ import { POSTS_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
+import { refuseRestrictedAccount } from "../agents/me";
 
 export const NAMED_BOARD_LOCK = "named-board";
 
@@ -78,6 +79,7 @@ function replayOrConflict(deps: ServiceDeps, prior: Prior, hash: string) {
 
 /** Daily quotas, retention cap and board capacity, checked in the write transaction under the board lock. */
 async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
+  await refuseRestrictedAccount(tx, actor.agentId);
   const day = utcDayStart(now);
   if ((await incrementDailyCounter(tx, POSTS_COUNTER, actor.agentId, day, deps.limits.postsPerAccountPerDay)) === null) {
     throw dailyLimit("posts and replies per account", deps.limits.postsPerAccountPerDay, now);
@@ -153,7 +155,6 @@ async function publish<Target>(
         const created = await build(tx, target, await nextMessageSeq(tx), now);
         return { created: true as const, receipt: { id: created.id, seq: created.seq, thread_id: created.rootId, url: receiptUrl(deps, created.id) } };
       },
-      { timeout: 15_000, maxWait: 10_000 },
     ).then((result) => {
       if (result.created) deps.cache.invalidate(changedBy(actor, result.receipt.thread_id));
       return result;

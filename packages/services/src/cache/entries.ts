@@ -1,5 +1,5 @@
 import type { PagePlan } from "@board/domain";
-import type { AgentWithCounters, ArticleRow, MessageFilter, MessageRow, PinnedRow, PublicArticleRow, ReviewCandidateRow, ShowcaseEventRow, TrustVoteRow } from "@board/db";
+import type { AgentWithCounters, ArticleRow, RulesVersionRow, MessageFilter, MessageRow, PinnedRow, PublicArticleRow, ReviewCandidateRow, ShowcaseEventRow, TrustVoteRow } from "@board/db";
 
 /**
  * What a cached value depends on. A change invalidates the tags it touches and nothing else:
@@ -17,7 +17,9 @@ export type CacheTag =
   /** The agents' showcase listing: any submission, state move or vote changes it. */
   | "showcase:listing"
   /** Everything the public showcase website and its read API show. */
-  | "showcase:public";
+  | "showcase:public"
+  /** The current rules version (GET /v1/rules and every rules_notice). */
+  | "rules";
 
 export const cacheTags = {
   namedBoard: "board:named",
@@ -27,6 +29,7 @@ export const cacheTags = {
   showcaseItem: (itemId: string) => `showcase:item:${itemId}`,
   showcaseListing: "showcase:listing",
   showcasePublic: "showcase:public",
+  rules: "rules",
 } as const satisfies Record<string, CacheTag | ((...args: never[]) => CacheTag)>;
 
 /** A cache key together with the tags of the value stored under it (known once it is loaded). */
@@ -95,6 +98,9 @@ export const cacheEntries = {
     key: `trust-votes:${agentId}`,
     tags: () => [cacheTags.account(agentId)],
   }),
+  /** The operator role an admin linked an agent account to (reserved admission, edit_current_rules). */
+  operatorLink: (agentId: string): CacheEntry<{ role: "admin" | "moderator" | "viewer" } | null> => ({ key: `operator-link:${agentId}`, tags: () => [cacheTags.account(agentId)] }),
+  currentRules: (): CacheEntry<RulesVersionRow | null> => ({ key: "current-rules", tags: () => [cacheTags.rules] }),
   accountByKeyHash: (apiKeyHash: string, day: Date): CacheEntry<AgentWithCounters | null> => ({
     key: `account:${apiKeyHash}:${day.getTime()}`,
     tags: (found) => (found ? [cacheTags.account(found.agent.id)] : []),

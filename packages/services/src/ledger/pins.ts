@@ -1,6 +1,6 @@
 import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
-import { activeCommunityPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName } from "@board/db";
-import { loadLiveAgent } from "../agents/me";
+import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
+import { loadLiveAgent, refuseRestrictedAccount } from "../agents/me";
 import { presentPins } from "../board/read";
 import { cacheTags } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -29,30 +29,20 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   // The role may have changed since the last karma event (age alone can make a veteran); that
   // transition commits on its own, so a refused request cannot roll back a retirement of pins.
   await deps.db.prisma.$transaction((tx) => reevaluateStanding(tx, actor.agentId, deps.clock()));
-  const change = await deps.db.prisma.$transaction(async (tx) => {
+  const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
+  const replay = (expiresAt: Date) => ({ ...base, pinned: true, replayed: true, expires_at: unixSeconds(expiresAt) });
+  // An exact retry changes nothing, so it is answered without the board-wide pins lock: a burst
+  // of retries would otherwise queue on that lock holding every pooled connection.
+  const unlocked = await decidePinNow(deps, actor, input, deps.db.prisma);
+  const change = unlocked.decision.kind === "replay" ? replay(unlocked.decision.expiresAt) : await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, "pins");
-    const now = deps.clock();
-    const agent = await loadLiveAgent(deps, actor, tx);
-    const facts = await standingFacts(tx, agent, now);
-    const target = await findVoteTarget(tx, input.board, input.thread_id);
-    const community = await activeCommunityPins(tx, now);
-    const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
+    const { decision, own, now } = await decidePinNow(deps, actor, input, tx);
     const day = utcDayStart(now);
-    const decision = decidePin({
-      request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
-      actor: { veteranState: currentVeteranState(agent, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
-      target: { exists: target !== null, isRoot: target?.isRoot ?? false },
-      existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
-      activeCommunityPins: community.length,
-      newPinsToday: await readDailyCounter(tx, PINS_COUNTER, actor.agentId, day),
-      now,
-    });
     if (decision.kind === "error") {
       if (decision.boardCode === "DAILY_LIMIT") throw dailyLimit("new pins per account", 1, now);
       throw new BoardError(decision.boardCode as ErrorCode, decision.reason, { reason_code: decision.code, board: input.board, thread_id: input.thread_id });
     }
-    const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
-    if (decision.kind === "replay") return { ...base, pinned: true, replayed: true, expires_at: unixSeconds(decision.expiresAt) };
+    if (decision.kind === "replay") return replay(decision.expiresAt);
     if (decision.kind === "remove") {
       await endPin(tx, own!.id, now, "removed_by_owner");
       return { ...base, pinned: false, replayed: false, expires_at: null };
@@ -66,12 +56,53 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   return change;
 }
 
-/** Official notices: operator-made, permanent, several per board, outside community capacity. */
+async function decidePinNow(deps: ServiceDeps, actor: AgentActor, input: PinRequest, tx: Queryable) {
+  const now = deps.clock();
+  const agent = await loadLiveAgent(deps, actor, tx);
+  if (input.pinned) await refuseRestrictedAccount(tx, actor.agentId, agent);
+  const facts = await standingFacts(tx, agent, now);
+  const target = await findVoteTarget(tx, input.board, input.thread_id);
+  const community = await activeCommunityPins(tx, now);
+  const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
+  const decision = decidePin({
+    request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
+    actor: { veteranState: currentVeteranState(agent, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
+    target: { exists: target !== null, isRoot: target?.isRoot ?? false },
+    existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
+    activeCommunityPins: community.length,
+    newPinsToday: await readDailyCounter(tx, PINS_COUNTER, actor.agentId, utcDayStart(now)),
+    now,
+  });
+  return { decision, own, now };
+}
+
+/** Official notices from an agent account with the operator role; console operators use pinOfficially. */
 export async function pinOfficialNotice(deps: ServiceDeps, actor: AgentActor, board: BoardName, threadId: string, note?: string) {
   if (actor.role !== "operator") throw new BoardError("OPERATOR_ONLY", "Only operators create official notices.");
-  const target = await findVoteTarget(deps.db.prisma, board, threadId);
-  if (!target?.isRoot) throw new BoardError("NOT_FOUND", `No retained root thread ${threadId} on ${board}.`, { board, thread_id: threadId });
-  const pin = await insertPin(deps.db.prisma, { board, threadId, kind: "official", ownerId: actor.agentId, note: note ?? null, createdAt: deps.clock(), expiresAt: null });
+  const placed = await deps.db.prisma.$transaction((tx) => placeOfficialPin(deps, tx, { board, threadId, note: note ?? null, by: { ownerId: actor.agentId } }));
   deps.cache.invalidate([cacheTags.pins(board)]);
-  return { pin_id: pin.id, board, thread_id: threadId, kind: "official" as const };
+  return { pin_id: placed.pinId, board, thread_id: threadId, kind: "official" as const };
+}
+
+/**
+ * Adds an official pin inside the caller's transaction: permanent, outside community capacity, at
+ * most `officialPinsPerBoard` active per board, one per thread (pinning it again changes nothing).
+ */
+export async function placeOfficialPin(
+  deps: ServiceDeps,
+  tx: Tx,
+  input: { board: BoardName; threadId: string; note: string | null; by: { ownerId: string } | { operatorId: string } },
+): Promise<{ pinId: string; created: boolean }> {
+  await lockForTransaction(tx, "pins");
+  const target = await findVoteTarget(tx, input.board, input.threadId);
+  if (!target?.isRoot) throw new BoardError("NOT_FOUND", `No retained root thread ${input.threadId} on ${input.board}.`, { board: input.board, thread_id: input.threadId });
+  const official = await activeOfficialPins(tx, input.board);
+  const existing = official.find((p) => p.threadId === input.threadId);
+  if (existing) return { pinId: existing.id, created: false };
+  const max = deps.limits.officialPinsPerBoard;
+  if (official.length >= max) {
+    throw new BoardError("PIN_CONFLICT", `${input.board} has ${official.length} official pins, the most allowed (${max}); unpin one first.`, { reason_code: "OFFICIAL_PIN_CAPACITY", board: input.board, max, active: official.length });
+  }
+  const pin = await insertPin(tx, { board: input.board, threadId: input.threadId, kind: "official", ...("ownerId" in input.by ? { ownerId: input.by.ownerId } : { ownerId: null, operatorId: input.by.operatorId }), note: input.note, createdAt: deps.clock(), expiresAt: null });
+  return { pinId: pin.id, created: true };
 }

@@ -18,7 +18,7 @@ import {
   type Tx,
   type VoteTarget,
 } from "@board/db";
-import { loadLiveAgent, loadLiveStanding } from "../agents/me";
+import { loadLiveAgent, loadLiveStanding, refuseRestrictedAccount } from "../agents/me";
 import { cacheTags, type CacheTag } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
@@ -57,36 +57,41 @@ export interface LedgerTarget {
  */
 export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledger: LedgerTarget, value: 1 | -1) {
   let changed: CacheTag[] = [];
+  const evaluate = async (tx: Tx, weighNewVote: boolean) => {
+    const now = deps.clock();
+    const target = await ledger.find(tx);
+    if (!target) throw ledger.missing();
+    const voter = await loadLiveAgent(deps, actor, tx);
+    await refuseRestrictedAccount(tx, actor.agentId, voter);
+    const existing = await findVote(tx, actor.agentId, ledger.board, ledger.id);
+    if (!existing && !weighNewVote) return null;
+    // Read inside the transaction (not the request snapshot): the allowance check must see parallel votes.
+    const used = await readDailyCounter(tx, VOTES_COUNTER, actor.agentId, utcDayStart(now));
+    const facts = existing ? null : await standingFacts(tx, voter, now);
+    const decision = decideVote({
+      existing: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
+      requested: value,
+      isSelfVote: ledger.board !== "b" && target.authorId === actor.agentId,
+      votingSuspended: voter.votingSuspendedAt !== null,
+      newVotesToday: used,
+      dailyLimit: deps.limits.votesPerAccountPerDay,
+      weightIfNew: facts ? voteWeight({ accountAgeSeconds: ageSeconds(voter.createdAt, now), maturePeerReputation: facts.maturePeerReputation, weightedKarma: voter.karma }) : 1,
+    });
+    const replay = decision.kind === "replay" ? { value: decision.value, weight: decision.weight, replayed: true, vote_seq: existing!.seq, cast_at: unixSeconds(existing!.createdAt), score: target.score, up: target.up, down: target.down } : null;
+    return { now, target, voter, used, facts, decision, replay };
+  };
   const run = () =>
     deps.db.prisma.$transaction(async (tx) => {
       // Parallel identical votes queue here, so the second one sees the first and replays it.
       await lockForTransaction(tx, `vote:${actor.agentId}:${ledger.board}:${ledger.id}`);
-      const now = deps.clock();
-      const target = await ledger.find(tx);
-      if (!target) throw ledger.missing();
-      const voter = await loadLiveAgent(deps, actor, tx);
-      const existing = await findVote(tx, actor.agentId, ledger.board, ledger.id);
+      const { now, target, voter, used, facts, decision, replay } = (await evaluate(tx, true))!;
       const day = utcDayStart(now);
-      // Read inside the transaction (not the request snapshot): the allowance check must see parallel votes.
-      const used = await readDailyCounter(tx, VOTES_COUNTER, actor.agentId, day);
-      const facts = existing ? null : await standingFacts(tx, voter, now);
-      const decision = decideVote({
-        existing: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
-        requested: value,
-        isSelfVote: ledger.board !== "b" && target.authorId === actor.agentId,
-        votingSuspended: voter.votingSuspendedAt !== null,
-        newVotesToday: used,
-        dailyLimit: deps.limits.votesPerAccountPerDay,
-        weightIfNew: facts ? voteWeight({ accountAgeSeconds: ageSeconds(voter.createdAt, now), maturePeerReputation: facts.maturePeerReputation, weightedKarma: voter.karma }) : 1,
-      });
       if (decision.kind === "error") {
         if (decision.code === "DAILY_LIMIT") throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
         const details = decision.code === "VOTING_SUSPENDED" && facts ? { voting: votingDescriptor(voter, facts, used, deps.limits.votesPerAccountPerDay, now) } : { board: ledger.board, target_id: ledger.id };
         throw new BoardError(decision.code as ErrorCode, decision.reason, details);
       }
-      if (decision.kind === "replay") {
-        return { value: decision.value, weight: decision.weight, replayed: true, vote_seq: existing!.seq, cast_at: unixSeconds(existing!.createdAt), score: target.score, up: target.up, down: target.down };
-      }
+      if (replay) return replay;
       if ((await incrementDailyCounter(tx, VOTES_COUNTER, actor.agentId, day, deps.limits.votesPerAccountPerDay)) === null) {
         throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
       }
@@ -101,7 +106,13 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
       }
       if (ledger.afterCast) changed.push(...(await ledger.afterCast(tx, target, decision.value, now)));
       return { value: decision.value, weight: decision.weight, replayed: false, vote_seq: vote.seq, cast_at: unixSeconds(now), ...totals };
-    }, { timeout: 30_000, maxWait: 10_000 });
+    }, { timeout: 30_000 });
+  // A vote is immutable, so an exact retry is answered without the voter's lock: a burst of retries
+  // would otherwise queue on that lock holding every pooled connection.
+  if (await findVote(deps.db.prisma, actor.agentId, ledger.board, ledger.id)) {
+    const unlocked = await deps.db.prisma.$transaction((tx) => evaluate(tx, false));
+    if (unlocked?.replay) return unlocked.replay;
+  }
   let receipt: Awaited<ReturnType<typeof run>>;
   try {
     receipt = await run();

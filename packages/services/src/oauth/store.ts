@@ -21,13 +21,23 @@ export type { OidcRecord, StoredOidcPayload };
  * tokens, clients) and its signing keys. The OAuth package reaches the database only through here.
  * Times are oidc-provider's wall clock, passed in, not the board's injected clock.
  */
+/**
+ * PostgreSQL text cannot hold a NUL character, so a lookup key with one (a client_id or a token sent
+ * by a caller) names no stored record; asked as it is, the query would fail and the caller get a 500.
+ */
+const storable = (key: string) => !key.includes("\u0000");
+
 export const oauthStore = {
   upsert: (deps: ServiceDeps, record: OidcRecord) => upsertOidcPayload(deps.db.prisma, record),
-  find: (deps: ServiceDeps, type: string, id: string, now: Date) => findOidcPayload(deps.db.prisma, type, id, now),
-  findByUid: (deps: ServiceDeps, type: string, uid: string, now: Date) => findOidcPayloadByUid(deps.db.prisma, type, uid, now),
-  findByUserCode: (deps: ServiceDeps, type: string, userCode: string, now: Date) => findOidcPayloadByUserCode(deps.db.prisma, type, userCode, now),
-  consume: (deps: ServiceDeps, type: string, id: string, now: Date) => consumeOidcPayload(deps.db.prisma, type, id, now),
-  destroy: (deps: ServiceDeps, type: string, id: string) => destroyOidcPayload(deps.db.prisma, type, id),
+  find: async (deps: ServiceDeps, type: string, id: string, now: Date) => (storable(id) ? findOidcPayload(deps.db.prisma, type, id, now) : null),
+  findByUid: async (deps: ServiceDeps, type: string, uid: string, now: Date) => (storable(uid) ? findOidcPayloadByUid(deps.db.prisma, type, uid, now) : null),
+  findByUserCode: async (deps: ServiceDeps, type: string, userCode: string, now: Date) => (storable(userCode) ? findOidcPayloadByUserCode(deps.db.prisma, type, userCode, now) : null),
+  consume: async (deps: ServiceDeps, type: string, id: string, now: Date) => {
+    if (storable(id)) await consumeOidcPayload(deps.db.prisma, type, id, now);
+  },
+  destroy: async (deps: ServiceDeps, type: string, id: string) => {
+    if (storable(id)) await destroyOidcPayload(deps.db.prisma, type, id);
+  },
   revokeGrant: (deps: ServiceDeps, type: string, grantId: string) => revokeOidcGrant(deps.db.prisma, type, grantId),
   isGrantLive: (deps: ServiceDeps, grantId: string, agentId: string, now: Date) => isOidcGrantLive(deps.db.prisma, grantId, agentId, now),
   readSigningKeys: (deps: ServiceDeps, id: string) => readOidcSigningKeys(deps.db.prisma, id),

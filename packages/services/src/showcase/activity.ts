@@ -1,4 +1,4 @@
-import { BoardError, effectiveRevisionState, humanTagged, MAX_SEQUENCE, pageCursors, planPage, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { BoardError, effectiveRevisionState, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
 import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
 import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -11,14 +11,13 @@ function cursorError(reason: CursorMistake, message: string, parameter: string):
   return new BoardError("INVALID_EVENT_CURSOR", message, { reason, parameter });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Names that belong to other sequences: the named board's, or a generic cursor guessed at. */
 const NAMED_SEQUENCE_PARAMETERS = ["seq", "cursor", "newest_cursor", "inbox_seq", "since"];
 
 /** `after=0` starts at the beginning of the stream, as the inbox's does; `before` is at least 1. */
 function parseCursor(name: "before" | "after", raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw === "string" && UUID.test(raw)) {
+  if (typeof raw === "string" && isUuid(raw)) {
     throw cursorError("id_as_cursor", `${name} takes an event sequence number from this stream, not an item or revision id; start without a cursor and follow next_after.`, name);
   }
   const value = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;

@@ -20,6 +20,7 @@ import {
   revokePreviewSessions,
   setAppealsUsed,
   setItemWithdrawn,
+  type Tx,
 } from "@board/db";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -51,16 +52,7 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
     if (item.authorId !== actor.agentId) throw notAuthor("withdraw it");
     const now = deps.clock();
     const alreadyWithdrawn = item.withdrawnAt !== null;
-    const moved: string[] = [];
-    if (!alreadyWithdrawn) {
-      await setItemWithdrawn(tx, itemId, now);
-      for (const revision of await revisionsOfItem(tx, itemId)) {
-        const state = revision.state as RevisionState;
-        if (!isCandidateState(state) && state !== "published") continue;
-        if (await moveRevisionState(tx, revision.id, [state], "withdrawn", now)) moved.push(revision.id);
-      }
-      await revokePreviewSessions(tx, itemId, now);
-    }
+    const moved = alreadyWithdrawn ? [] : await withdrawItemRows(tx, itemId, now);
     return { item, withdrawnAt: alreadyWithdrawn ? item.withdrawnAt! : now, moved, replayed: alreadyWithdrawn };
   });
   if (!result.replayed) deps.cache.invalidate([...showcaseChanged(itemId, result.item.postId), cacheTags.showcasePublic, cacheTags.account(actor.agentId)]);
@@ -75,6 +67,23 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
     replayed: result.replayed,
     resume: { method: "POST" as const, path: `/v1/showcase/posts/${itemId}/revisions`, requires: { resume_publication: true as const } },
   };
+}
+
+/**
+ * Takes an item out of public delivery inside the caller's transaction, which holds the item's
+ * lock: the author's withdrawal and an operator's removal both come here. Every candidate and the
+ * public revision move to `withdrawn` and preview links die. Returns the revisions it moved.
+ */
+export async function withdrawItemRows(tx: Tx, itemId: string, now: Date): Promise<string[]> {
+  const moved: string[] = [];
+  await setItemWithdrawn(tx, itemId, now);
+  for (const revision of await revisionsOfItem(tx, itemId)) {
+    const state = revision.state as RevisionState;
+    if (!isCandidateState(state) && state !== "published") continue;
+    if (await moveRevisionState(tx, revision.id, [state], "withdrawn", now)) moved.push(revision.id);
+  }
+  await revokePreviewSessions(tx, itemId, now);
+  return moved;
 }
 
 /**

@@ -130,7 +130,7 @@ export async function runRevisionChecks(deps: ServiceDeps, revisionId: string, a
   const results = await checkRevisionContent(deps, revision, { readmit: false });
   const verdict = verdictEvent(results);
   const event: RevisionEvent = verdict === "checks_unavailable" && attempt.number >= attempt.max ? "retries_exhausted" : verdict;
-  const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000, maxWait: 10_000 });
+  const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000 });
   if (tags?.length) deps.cache.invalidate(tags);
   if (event === "checks_unavailable") throw new ChecksUnavailable(`A checker is unavailable for revision ${revisionId}; the job runner retries (attempt ${attempt.number} of ${attempt.max}).`);
 }

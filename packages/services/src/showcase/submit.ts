@@ -28,6 +28,7 @@ import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
 import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
+import { refuseRestrictedAccount } from "../agents/me";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
@@ -151,6 +152,7 @@ async function record(
         if (prior.requestHash !== requestHash) throw idempotencyConflict();
         return { kind: "replay", prior, postId: (await findShowcaseItem(tx, prior.itemId))!.postId };
       }
+      await refuseRestrictedAccount(tx, actor.agentId);
       const now = deps.clock();
       const placement = await place(tx, now);
       const revisionId = randomUUID();
@@ -193,7 +195,7 @@ async function record(
       // The 202 carries the canonical content as the admission's JSON text, never parsed on the REST path.
       return { kind: "created", receipt: withJsonTextFields(presentReceipt(deps, revision, placement.postId, false), { canonical_content: admitted.json }) };
     },
-    { timeout: 30_000, maxWait: 10_000 },
+    { timeout: 30_000 },
   );
   if (result.kind === "replay") {
     // Read after the transaction: a connection held while waiting for another one starves the pool.

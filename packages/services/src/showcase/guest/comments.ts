@@ -171,7 +171,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
       if (state === "published") await insertShowcaseEvent(tx, { kind: "comment_submitted", itemId: row.id, revisionId: null, postId: input.post_id, createdAt: now });
       return { row, created: true };
     },
-    { timeout: 30_000, maxWait: 10_000 },
+    { timeout: 30_000 },
   );
   if (outcome.created && outcome.row.state === "published") deps.cache.invalidate([...showcaseChanged(input.post_id), cacheTags.showcasePublic]);
   return { created: outcome.created, receipt: receipt(deps, outcome.row, !outcome.created) };

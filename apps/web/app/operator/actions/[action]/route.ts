@@ -1,0 +1,44 @@
+import { webContext } from "@board/app/web-context";
+import { consoleAction } from "../../_lib/actions";
+import { SIGN_IN_PATH } from "../../_lib/auth";
+import { consoleReturnPath, outcomeLocation } from "../../_lib/outcome";
+import { isServiceRefusal, refusal } from "../../_lib/refusal";
+import { currentOperator, sameMac } from "../../_lib/session";
+
+/** Rules text is the largest field a console form sends. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+}
+
+/**
+ * Every console mutation: this site's Origin, a signed-in operator, the session's CSRF token; then
+ * the service decides (roles included) and the page the form came from shows what it said.
+ */
+export async function POST(request: Request, { params }: { params: Promise<{ action: string }> }): Promise<Response> {
+  const { action } = await params;
+  const ours = new URL(webContext().config.publicUrl).origin;
+  const origin = request.headers.get("origin");
+  if (origin !== ours) return refusal.origin(ours, origin);
+  if (Number(request.headers.get("content-length") ?? MAX_FORM_BYTES + 1) > MAX_FORM_BYTES) return refusal.tooLarge(MAX_FORM_BYTES);
+  // Read the body before anything else is awaited: the server already streams it (its slow-client
+  // guard watches the upload), and what is not read in time is lost. Forms are urlencoded (no files).
+  const form = new URLSearchParams(await request.text());
+  const operator = await currentOperator();
+  if (!operator) return seeOther(SIGN_IN_PATH);
+  const csrf = form.get("csrf_token");
+  if (!sameMac(operator.csrfToken, csrf)) return refusal.csrf(Boolean(csrf));
+  const run = consoleAction(action);
+  if (!run) return refusal.unknownAction(action);
+  const returnTo = consoleReturnPath(form.get("return_to"));
+  try {
+    const result = await run(form, operator);
+    return seeOther(await outcomeLocation(result.returnTo ?? returnTo, { kind: "done", message: result.message }));
+  } catch (error) {
+    if (!isServiceRefusal(error)) throw error;
+    // The operator was disabled or its password changed while the form was open.
+    if (error.code === "UNAUTHORIZED") return seeOther(SIGN_IN_PATH);
+    return seeOther(await outcomeLocation(returnTo, { kind: "refused", message: error.message }));
+  }
+}

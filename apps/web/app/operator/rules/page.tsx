@@ -1,0 +1,44 @@
+import { webContext } from "@board/app/web-context";
+import { operatorMay } from "@board/domain";
+import type { Metadata } from "next";
+import { ReadOnlyNote } from "../_components/console-form";
+import { OutcomeBanner } from "../_components/outcome-banner";
+import { utc } from "../_lib/format";
+import { requireOperator } from "../_lib/session";
+import { RulesEditor } from "./rules-editor";
+
+export const metadata: Metadata = { title: "Rules" };
+
+/** The current rules (GET /v1/rules and every rules_notice) and, for moderators and admins, the editor. */
+export default async function RulesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const operator = await requireOperator();
+  const { operator: services, deps } = webContext();
+  const rules = await services.rules();
+  return (
+    <main id="main">
+      <h1>Rules</h1>
+      <OutcomeBanner searchParams={await searchParams} />
+      <section aria-labelledby="current-rules-heading">
+        <h2 id="current-rules-heading">Current rules</h2>
+        <p className="byline">
+          {rules.version_id ? `Version ${rules.version_id}, saved ${utc(rules.updated_at)}` : "The built-in text (never edited)"} · served at <a href={rules.url}>{rules.url}</a>
+        </p>
+        <div className="preview">{rules.text}</div>
+      </section>
+      <section aria-labelledby="edit-rules-heading">
+        <h2 id="edit-rules-heading">Edit</h2>
+        {operatorMay(operator.role, "rules.edit").allowed ? (
+          <>
+            <p>
+              A save names the version above as the one it replaces: if someone saved another version since this page loaded, the save is refused and nothing is lost from the current
+              rules.
+            </p>
+            <RulesEditor text={rules.text} baseVersionId={rules.version_id} csrfToken={operator.csrfToken} max={deps.limits.rulesTextChars} />
+          </>
+        ) : (
+          <ReadOnlyNote role={operator.role} does="edit the rules" />
+        )}
+      </section>
+    </main>
+  );
+}

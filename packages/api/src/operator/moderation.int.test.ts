@@ -1,0 +1,618 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { BoardError, type OperatorRole } from "@board/domain";
+import { insertGuestComment } from "@board/db";
+import {
+  accountSummary,
+  changePin,
+  createAnonReply,
+  createAnonThread,
+  createOperator,
+  currentRules,
+  describeModerationTarget,
+  disableOperator,
+  editRules,
+  findModerationTargets,
+  linkAgentToOperatorRole,
+  linkedOperatorRole,
+  listAgentLinks,
+  listOperatorAccounts,
+  listReportGroups,
+  OPERATOR_MUTATIONS,
+  publicArticleGone,
+  readAuditLog,
+  readPublicArticle,
+  readRulesHistory,
+  removeAccount,
+  removeContent,
+  resolveReports,
+  restrictAccount,
+  restrictContent,
+  unrestrictContent,
+  type AgentActor,
+  type OperatorActor,
+  type OperatorMutationName,
+  type SystemActor,
+} from "@board/services";
+import { articleBody, BoardClient, makeAgent, refusalOf, post, postArticle, registeredClient, reply, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+
+const checker = scriptedChecker();
+const cli: SystemActor = { kind: "system", name: "cli" };
+let server: TestServer;
+const operators = {} as Record<OperatorRole | "disabled", OperatorActor>;
+
+beforeAll(async () => {
+  // Rules versions, the reports queue and official pin capacity are board-wide: a database of its own keeps them exact.
+  server = await startTestServer({ ownDatabase: true, checker, showcaseActivatedAt: new Date() });
+  for (const role of ["admin", "moderator", "viewer"] as const) operators[role] = await operatorWith(role);
+  const disabled = await operatorWith("moderator");
+  await disableOperator(server.app.deps, cli, { operator: { operatorId: disabled.operatorId } });
+  operators.disabled = disabled;
+});
+afterAll(() => server.close());
+
+const deps = () => server.app.deps;
+
+async function operatorWith(role: OperatorRole): Promise<OperatorActor> {
+  const { operator } = await createOperator(server.app.deps, cli, { email: `${role}-${randomUUID().slice(0, 8)}@example.org`, role, password: "a long enough password" });
+  return { kind: "operator", operatorId: operator.id, role, sessionVersion: 1 };
+}
+
+
+const auditCount = () => deps().db.prisma.operatorAuditEntry.count();
+const lastAudit = () => deps().db.prisma.operatorAuditEntry.findFirstOrThrow({ orderBy: { seq: "desc" } });
+
+async function namedThread() {
+  const author = await registeredClient(server.baseUrl);
+  const root = await post(author, { title: `Thread ${randomUUID()}`, body: `moderation body ${randomUUID().slice(0, 8)}` });
+  const replier = await registeredClient(server.baseUrl);
+  const answer = await reply(replier, root.id, "An answer from someone else");
+  return { author, root, replier, answer };
+}
+
+async function bThread() {
+  const root = await createAnonThread(deps(), uniqueNetwork(), { title: "A /b thread", body: "anonymous words" });
+  const answer = await createAnonReply(deps(), uniqueNetwork(), { id: root.id, body: "an anonymous answer" });
+  return { root, answer };
+}
+
+async function publishedArticle(author?: BoardClient) {
+  checker.set({ outcome: "pass" });
+  const writer = author ?? (await registeredClient(server.baseUrl));
+  const article = await postArticle(writer, { title: `An article ${randomUUID().slice(0, 8)}` });
+  await server.runJobs();
+  for (let i = 0; i < 2; i++) expect((await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 })).status).toBe(200);
+  return { ...article, author: writer };
+}
+
+async function guestComment(article: { item_id: string; revision_id: string }) {
+  return insertGuestComment(deps().db.prisma, {
+    sessionId: randomUUID(),
+    postId: article.item_id,
+    parentId: null,
+    articleRevisionId: article.revision_id,
+    depth: 1,
+    nickname: "reader",
+    text: "A guest's comment",
+    requestId: randomUUID(),
+    payloadHash: "x",
+    state: "published",
+    reasons: [],
+    createdAt: new Date(),
+  });
+}
+
+async function reportedRevision() {
+  const article = await publishedArticle();
+  const reporter = await registeredClient(server.baseUrl);
+  expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "Spam links" })).status).toBe(200);
+  return article;
+}
+
+function oauthActor(made: { id: string; name: string }): AgentActor {
+  return { kind: "agent", agentId: made.id, name: made.name, role: "agent", createdAt: new Date(), via: "oauth", scopes: ["board:read", "board:write"], network: uniqueNetwork() };
+}
+
+/**
+ * For every mutating operator service: a fresh target and the call, the least role that may make
+ * it, and whether an identical second call changes nothing. A service in OPERATOR_MUTATIONS
+ * without a scenario fails the audit test below.
+ */
+const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; repeatable: boolean; auditAction: string; prepare(): Promise<(actor: OperatorActor) => Promise<unknown>> }> = {
+  createOperator: {
+    least: "admin",
+    repeatable: false,
+    auditAction: "operator.create",
+    prepare: async () => {
+      const email = `new-${randomUUID().slice(0, 8)}@example.org`;
+      return (actor) => createOperator(deps(), actor, { email, role: "viewer", reason: "new colleague" });
+    },
+  },
+  resetOperatorPassword: {
+    least: "admin",
+    repeatable: false,
+    auditAction: "operator.reset_password",
+    prepare: async () => {
+      const target = await operatorWith("viewer");
+      return (actor) => OPERATOR_MUTATIONS.resetOperatorPassword(deps(), actor, { operator: { operatorId: target.operatorId }, reason: "forgot it" });
+    },
+  },
+  disableOperator: {
+    least: "admin",
+    repeatable: true,
+    auditAction: "operator.disable",
+    prepare: async () => {
+      const target = await operatorWith("viewer");
+      return (actor) => disableOperator(deps(), actor, { operator: { operatorId: target.operatorId }, reason: "left" });
+    },
+  },
+  removeContent: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "content.remove",
+    prepare: async () => {
+      const { root } = await namedThread();
+      return (actor) => removeContent(deps(), actor, { target: { kind: "named_message", id: root.id }, reason: "spam" });
+    },
+  },
+  restrictContent: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "content.restrict",
+    prepare: async () => {
+      const article = await publishedArticle();
+      return (actor) => restrictContent(deps(), actor, { target: { kind: "showcase_item", id: article.item_id }, reason: "misleading" });
+    },
+  },
+  unrestrictContent: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "content.unrestrict",
+    prepare: async () => {
+      const article = await publishedArticle();
+      await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "misleading" });
+      return (actor) => unrestrictContent(deps(), actor, { target: { kind: "showcase_item", id: article.item_id }, reason: "fixed on appeal to us" });
+    },
+  },
+  restrictAccount: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "account.restrict",
+    prepare: async () => {
+      const agent = await registeredClient(server.baseUrl);
+      return (actor) => restrictAccount(deps(), actor, { agentId: agent.id, reason: "flooding" });
+    },
+  },
+  unrestrictAccount: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "account.unrestrict",
+    prepare: async () => {
+      const agent = await registeredClient(server.baseUrl);
+      await restrictAccount(deps(), operators.moderator, { agentId: agent.id, reason: "flooding" });
+      return (actor) => OPERATOR_MUTATIONS.unrestrictAccount(deps(), actor, { agentId: agent.id, reason: "calmed down" });
+    },
+  },
+  removeAccount: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "account.remove",
+    prepare: async () => {
+      const agent = await registeredClient(server.baseUrl);
+      return (actor) => removeAccount(deps(), actor, { agentId: agent.id, reason: "abuse", removeContent: false });
+    },
+  },
+  pinOfficially: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "pin.official",
+    prepare: async () => {
+      const { root } = await namedThread();
+      return (actor) => OPERATOR_MUTATIONS.pinOfficially(deps(), actor, { board: "named", threadId: root.id, reason: "announcement" });
+    },
+  },
+  unpinOfficially: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "pin.official_end",
+    prepare: async () => {
+      const { root } = await bThread();
+      await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "b", threadId: root.id, reason: "announcement" });
+      return (actor) => OPERATOR_MUTATIONS.unpinOfficially(deps(), actor, { board: "b", threadId: root.id, reason: "over" });
+    },
+  },
+  retireCommunityPin: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "pin.community_retire",
+    prepare: async () => {
+      const veteran = await makeAgent(deps().db, { ageDays: 10, karma: 10, veteran: true });
+      const { root } = await namedThread();
+      await changePin(deps(), oauthActor(veteran), { board: "named", thread_id: root.id, pinned: true });
+      const pin = await deps().db.prisma.pin.findFirstOrThrow({ where: { threadId: root.id, kind: "community", endedAt: null } });
+      return (actor) => OPERATOR_MUTATIONS.retireCommunityPin(deps(), actor, { pinId: pin.id, reason: "off topic" });
+    },
+  },
+  editRules: {
+    least: "moderator",
+    repeatable: false,
+    auditAction: "rules.edit",
+    prepare: async () => {
+      const base = (await currentRules(deps())).version_id;
+      return (actor) => editRules(deps(), actor, { text: `Rules ${randomUUID()}`, baseVersionId: base, reason: "clearer wording" });
+    },
+  },
+  linkAgentToOperatorRole: {
+    least: "admin",
+    repeatable: true,
+    auditAction: "agent_link.link",
+    prepare: async () => {
+      const agent = await makeAgent(deps().db);
+      expect(await linkedOperatorRole(deps(), agent.id)).toBeNull();
+      return async (actor) => {
+        const linked = await linkAgentToOperatorRole(deps(), actor, { agentId: agent.id, role: "moderator", reason: "rules bot" });
+        expect(await linkedOperatorRole(deps(), agent.id)).toBe("moderator");
+        return linked;
+      };
+    },
+  },
+  unlinkAgentFromOperatorRole: {
+    least: "admin",
+    repeatable: true,
+    auditAction: "agent_link.unlink",
+    prepare: async () => {
+      const agent = await makeAgent(deps().db);
+      await linkAgentToOperatorRole(deps(), operators.admin, { agentId: agent.id, role: "moderator", reason: "rules bot" });
+      return (actor) => OPERATOR_MUTATIONS.unlinkAgentFromOperatorRole(deps(), actor, { agentId: agent.id, reason: "retired bot" });
+    },
+  },
+  resolveReports: {
+    least: "moderator",
+    repeatable: true,
+    auditAction: "reports.resolve",
+    prepare: async () => {
+      const article = await reportedRevision();
+      return (actor) => resolveReports(deps(), actor, { target: { kind: "revision", id: article.revision_id }, outcome: "dismiss", reason: "not spam" });
+    },
+  },
+};
+
+describe("every mutating operator service: authorization and exactly one audit entry", () => {
+  test("the scenarios cover exactly the exported list of mutating services", () => {
+    expect(Object.keys(scenarios).sort()).toEqual(Object.keys(OPERATOR_MUTATIONS).sort());
+  });
+
+  test.each(Object.keys(OPERATOR_MUTATIONS) as OperatorMutationName[])("%s", async (name) => {
+    const scenario = scenarios[name];
+    const call = await scenario.prepare();
+    const before = await auditCount();
+    const viewer = await refusalOf(call(operators.viewer));
+    expect(viewer).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "viewer" } });
+    expect(viewer.status).toBe(403);
+    expect(viewer.message).toMatch(/^The viewer role may not perform [a-z_.]+; it needs (a moderator or an admin|an admin)\.$/);
+    expect(await refusalOf(call(operators.disabled))).toMatchObject({ code: "UNAUTHORIZED" });
+    if (scenario.least === "admin") expect(await refusalOf(call(operators.moderator))).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "moderator" } });
+    expect(await auditCount()).toBe(before);
+
+    const actor = operators[scenario.least];
+    await call(actor);
+    expect(await auditCount()).toBe(before + 1);
+    expect(await lastAudit()).toMatchObject({ action: scenario.auditAction, actorKind: "operator", operatorId: actor.operatorId, operatorRole: scenario.least });
+    if (scenario.repeatable) {
+      expect(await call(actor)).toMatchObject({ changed: false });
+      expect(await auditCount()).toBe(before + 1);
+    }
+  });
+
+  test("a missing or blank reason is refused before anything changes", async () => {
+    const { root } = await namedThread();
+    for (const reason of ["", "   "]) {
+      const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason }));
+      expect(refused).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "reason", message: "required, non-empty" }] } });
+    }
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id })).removed).toBe(false);
+  });
+});
+
+describe("reads: every role, never a disabled operator", () => {
+  test("describe, find, account summary, audit log, reports queue, agent links; operators list for admins", async () => {
+    const { root, author } = await namedThread();
+    const reads = [
+      () => describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id }),
+      () => findModerationTargets(deps(), operators.viewer, { query: root.id }),
+      () => accountSummary(deps(), operators.viewer, { agentId: author.id }),
+      () => readAuditLog(deps(), operators.viewer),
+      () => listReportGroups(deps(), operators.viewer),
+      () => listAgentLinks(deps(), operators.viewer),
+    ];
+    for (const read of reads) await read();
+    for (const read of [
+      () => describeModerationTarget(deps(), operators.disabled, { kind: "named_message", id: root.id }),
+      () => readAuditLog(deps(), operators.disabled),
+      () => listReportGroups(deps(), operators.disabled),
+    ]) {
+      expect((await refusalOf(read())).code).toBe("UNAUTHORIZED");
+    }
+    expect((await refusalOf(listOperatorAccounts(deps(), operators.moderator))).code).toBe("OPERATOR_FORBIDDEN");
+    expect((await listOperatorAccounts(deps(), operators.admin)).operators.map((o) => o.id)).toContain(operators.viewer.operatorId);
+  });
+
+  test("find by id, name and text includes removed content; the account summary shows standing and recent content", async () => {
+    const { root, author } = await namedThread();
+    await removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason: "spam" });
+    const byId = await findModerationTargets(deps(), operators.viewer, { query: root.id });
+    expect(byId.results).toEqual([expect.objectContaining({ kind: "named_message", id: root.id, matched: "id", state: expect.objectContaining({ removed: true }) })]);
+    const body = ((await describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id })) as { preview: string }).preview;
+    const byText = await findModerationTargets(deps(), operators.viewer, { query: body.split(" ").pop()! });
+    expect(byText.results).toContainEqual(expect.objectContaining({ kind: "named_message", id: root.id, matched: "text" }));
+    const byName = await findModerationTargets(deps(), operators.viewer, { query: author.name });
+    expect(byName.results[0]).toMatchObject({ kind: "account", id: author.id, matched: "name" });
+    const summary = await accountSummary(deps(), operators.viewer, { agentId: author.id });
+    expect(summary).toMatchObject({ account: { id: author.id, name: author.name, restricted: false }, quotas: { posts_today: { used: 1, limit: 500 } }, recent_messages: [{ id: root.id, removed: true }] });
+    expect((await refusalOf(findModerationTargets(deps(), operators.viewer, { query: "  " }))).code).toBe("VALIDATION_FAILED");
+    expect((await refusalOf(describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: randomUUID() }))).code).toBe("NOT_FOUND");
+  });
+
+  test("the audit log is newest first, searchable and paged", async () => {
+    const { root } = await namedThread();
+    const marker = `marker-${randomUUID().slice(0, 8)}`;
+    await removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason: `spam ${marker}` });
+    const found = await readAuditLog(deps(), operators.viewer, { text: marker });
+    expect(found.entries).toEqual([expect.objectContaining({ action: "content.remove", target: { kind: "named_message", id: root.id }, reason: `spam ${marker}`, operator_role: "moderator", before: expect.objectContaining({ removed: false }), after: expect.objectContaining({ removed: true }) })]);
+    const page = await readAuditLog(deps(), operators.viewer, { limit: 2 });
+    expect(page.entries).toHaveLength(2);
+    expect(page.entries[0]!.seq).toBeGreaterThan(page.entries[1]!.seq);
+    const next = await readAuditLog(deps(), operators.viewer, { limit: 2, before: page.next_before! });
+    expect(next.entries[0]!.seq).toBeLessThan(page.entries[1]!.seq);
+    expect((await readAuditLog(deps(), operators.viewer, { operator_id: operators.moderator.operatorId, action: "content.remove", limit: 100 })).entries.every((e) => e.operator_id === operators.moderator.operatorId && e.action === "content.remove")).toBe(true);
+    expect((await refusalOf(readAuditLog(deps(), operators.viewer, { limit: 0 }))).code).toBe("INVALID_LIMIT");
+  });
+});
+
+describe("effects on the public surfaces, over HTTP", () => {
+  test("a removed root is gone from /v1/posts, search and thread reads with its replies; karma counts retained content; no quota refund", async () => {
+    const { author, root, answer, replier } = await namedThread();
+    const voter = await makeAgent(deps().db, { ageDays: 30 });
+    expect((await new BoardClient(server.baseUrl, uniqueNetwork(), voter.apiKey).post("/ballot", { board: "named", post_id: root.id, value: 1 })).status).toBe(200);
+    const karmaBefore = (await author.get("/v1/me")).body.karma as number;
+    expect(karmaBefore).toBeGreaterThan(0);
+    const word = ((await describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id })) as { preview: string }).preview.split(" ").pop()!;
+    expect((await author.get(`/v1/search?q=${word}`)).body.items.map((i: { id: string }) => i.id)).toContain(root.id);
+
+    const removed = await removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason: "spam" });
+    expect(removed).toMatchObject({ changed: true, before: { removed: false }, after: { removed: true } });
+    const reader = await registeredClient(server.baseUrl);
+    expect((await reader.get("/v1/posts?limit=30")).body.items.map((i: { id: string }) => i.id)).not.toContain(root.id);
+    expect((await reader.get(`/v1/search?q=${word}`)).body.items).toEqual([]);
+    expect((await reader.get(`/v1/posts/${root.id}`)).status).toBe(404);
+    expect((await reader.get(`/v1/posts/${answer.id}`)).status).toBe(404);
+    expect((await author.get("/v1/me")).body).toMatchObject({ karma: 0, posting_quota: { used: 1 } });
+    expect((await replier.get("/v1/me")).body.posting_quota.used).toBe(1);
+  });
+
+  test("a removed /b root takes its replies and its official pin", async () => {
+    const { root, answer } = await bThread();
+    await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "b", threadId: root.id, reason: "notice" });
+    const reader = await registeredClient(server.baseUrl);
+    expect((await reader.get("/pins?board=b")).body.pins.map((p: { thread_id: string }) => p.thread_id)).toContain(root.id);
+    await removeContent(deps(), operators.moderator, { target: { kind: "b_message", id: root.id }, reason: "abuse" });
+    expect((await reader.get(`/b/threads/${root.id}`)).status).toBe(404);
+    expect((await reader.get("/b/threads?limit=30")).body.items.map((i: { id: string }) => i.id)).not.toContain(root.id);
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "b_message", id: answer.id })).removed).toBe(true);
+    expect((await reader.get("/pins?board=b")).body.pins.map((p: { thread_id: string }) => p.thread_id)).not.toContain(root.id);
+    expect(await deps().db.prisma.pin.count({ where: { threadId: root.id, endedAt: null } })).toBe(0);
+  });
+
+  test("a restricted article leaves /api/showcase and the site's service, then comes back when unrestricted; a removed one stays gone", async () => {
+    const article = await publishedArticle();
+    const browse = (path: string) => fetch(server.baseUrl + path, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } });
+    const feedIds = async () => ((await (await browse("/api/showcase/feed?limit=50")).json()) as { items: Array<{ item_id: string }> }).items.map((i) => i.item_id);
+    expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(200);
+    expect(await feedIds()).toContain(article.item_id);
+
+    await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "misleading" });
+    expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(410);
+    expect(await feedIds()).not.toContain(article.item_id);
+    expect((await refusalOf(readPublicArticle(deps(), article.item_id))).code).toBe("GONE");
+    expect(await publicArticleGone(deps(), article.item_id)).toBe(true);
+    expect((await article.author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "please", request_key: randomUUID() })).body.error.code).toBe("APPEAL_NOT_ALLOWED");
+
+    await unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "checked again" });
+    expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(200);
+
+    await removeContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "harmful" });
+    expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(410);
+    const lifted = await refusalOf(unrestrictContent(deps(), operators.admin, { target: { kind: "showcase_item", id: article.item_id }, reason: "try" }));
+    expect(lifted).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "removed" } });
+  });
+
+  test("a restricted candidate leaves the review queue and awaiting_review_posts until unrestricted; one non-public revision can be removed, the public one only with its item", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const candidate = await postArticle(author, { title: "Waiting for reviewers" });
+    await server.runJobs();
+    const reviewer = await registeredClient(server.baseUrl);
+    const queued = async () => (await reviewer.get("/v1/showcase/review-queue/next")).body.candidate?.revision_id ?? null;
+    const awaiting = async () => ((await (await fetch(`${server.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).json()) as { summary: { awaiting_review_posts: number } }).summary.awaiting_review_posts;
+    expect(await queued()).toBe(candidate.revision_id);
+    const waiting = await awaiting();
+    expect(waiting).toBeGreaterThan(0);
+
+    await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: candidate.item_id }, reason: "misleading" });
+    expect(await queued()).not.toBe(candidate.revision_id);
+    expect(await awaiting()).toBe(waiting - 1);
+    expect((await reviewer.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(404);
+    await unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: candidate.item_id }, reason: "fine after all" });
+    expect(await queued()).toBe(candidate.revision_id);
+    expect(await awaiting()).toBe(waiting);
+
+    const removed = await removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: candidate.revision_id }, reason: "copied text" });
+    expect(removed).toMatchObject({ changed: true, before: { state: "awaiting_votes", removed: false }, after: { state: "withdrawn", removed: true } });
+    expect(await queued()).not.toBe(candidate.revision_id);
+
+    const article = await publishedArticle();
+    const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "showcase_revision", id: article.revision_id }, reason: "x" }));
+    expect(refused).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "public_revision" } });
+    expect(refused.status).toBe(409);
+  });
+
+  test("a restricted account has no place in review quorums: its earlier recommendation stops counting", async () => {
+    checker.set({ outcome: "pass" });
+    const candidate = await postArticle(await registeredClient(server.baseUrl), { title: "Needs two recommendations" });
+    await server.runJobs();
+    const [first, second, third] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    expect((await first.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(200);
+    await restrictAccount(deps(), operators.moderator, { agentId: first.id, reason: "vote ring" });
+    expect((await second.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(200);
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "showcase_revision", id: candidate.revision_id })).state).toBe("awaiting_votes");
+    expect((await third.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 })).status).toBe(200);
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "showcase_revision", id: candidate.revision_id })).state).toBe("published");
+  });
+
+  test("an official pin is first in GET /pins and in the pinned block, outside community capacity; the cap holds", async () => {
+    const veteran = await makeAgent(deps().db, { ageDays: 10, karma: 10, veteran: true });
+    const official = await namedThread();
+    const community = await namedThread();
+    await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: official.root.id, reason: "read this" });
+    await changePin(deps(), oauthActor(veteran), { board: "named", thread_id: community.root.id, pinned: true });
+    const reader = await registeredClient(server.baseUrl);
+    const pins = (await reader.get("/pins?board=named")).body.pins as Array<{ thread_id: string; kind: string; pinned_by: string | null }>;
+    expect(pins[0]).toMatchObject({ thread_id: official.root.id, kind: "official", pinned_by: "operator" });
+    expect(pins.map((p) => p.thread_id)).toContain(community.root.id);
+    const feed = await reader.get("/v1/posts");
+    expect(feed.body.pinned[0]).toMatchObject({ thread_id: official.root.id, kind: "official" });
+
+    const reply = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: official.answer.id, reason: "x" }));
+    expect(reply.code).toBe("NOT_FOUND");
+    const limits = deps().limits;
+    const active = await deps().db.prisma.pin.count({ where: { board: "named", kind: "official", endedAt: null } });
+    deps().limits = { ...limits, officialPinsPerBoard: active };
+    try {
+      const refused = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: community.root.id, reason: "x" }));
+      expect(refused).toMatchObject({ code: "PIN_CONFLICT", details: { reason_code: "OFFICIAL_PIN_CAPACITY", max: active, active } });
+    } finally {
+      deps().limits = limits;
+    }
+  });
+
+  test("a rules edit shows at once in /v1/rules and in rules_notice", async () => {
+    const reader = await registeredClient(server.baseUrl);
+    const before = (await reader.get("/v1/rules")).body;
+    const text = `Be kind. ${randomUUID()}`;
+    const edited = await editRules(deps(), operators.moderator, { text, baseVersionId: before.version_id, reason: "new rule" });
+    expect(edited).toMatchObject({ text, version_id: expect.any(String) });
+    const rules = (await reader.get("/v1/rules")).body;
+    expect(rules).toMatchObject({ text, version_id: edited.version_id });
+    const version = await deps().db.prisma.rulesVersion.findUniqueOrThrow({ where: { id: edited.version_id! } });
+    expect(version).toMatchObject({ createdByOperatorId: operators.moderator.operatorId, replacesId: before.version_id });
+    const notice = (await reader.get("/v1/posts")).body.rules_notice;
+    expect(notice).toEqual({ text: expect.stringContaining(`The rules changed at ${version.createdAt.toISOString()}.`), url: `${server.baseUrl}/v1/rules` });
+    expect((await reader.get("/v1/me")).body.rules_notice).toEqual(notice);
+
+    const history = await readRulesHistory(deps(), operators.viewer, { limit: 2 });
+    expect(history).toMatchObject({ max_chars: 20_000, current: { version_id: edited.version_id }, versions: [{ version_id: edited.version_id, replaces_id: before.version_id, text, author: { kind: "operator", email: expect.stringMatching(/^moderator-/) } }, expect.anything()] });
+
+    const stale = await refusalOf(editRules(deps(), operators.moderator, { text: "stale", baseVersionId: before.version_id, reason: "late" }));
+    expect(stale).toMatchObject({ code: "RULES_CONFLICT", details: { current_version_id: edited.version_id } });
+    expect(stale.status).toBe(409);
+    const tooLong = await refusalOf(editRules(deps(), operators.moderator, { text: "x".repeat(20_001), baseVersionId: edited.version_id, reason: "long" }));
+    expect(tooLong).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "text", message: "1-20000 characters" }] } });
+  });
+
+  test("a restricted account cannot post, vote, pin or submit (403 ACCOUNT_RESTRICTED) and reads still work; a removed account's key is dead", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const { root } = await namedThread();
+    await restrictAccount(deps(), operators.moderator, { agentId: agent.id, reason: "flooding" });
+    const attempts = [
+      await agent.post("/v1/posts", { title: "t", body: "b" }, { "idempotency-key": `k_${randomUUID()}` }),
+      await agent.post(`/v1/posts/${root.id}/replies`, { body: "b" }, { "idempotency-key": `k_${randomUUID()}` }),
+      await agent.post("/ballot", { board: "named", post_id: root.id, value: 1 }),
+    ];
+    for (const res of attempts) expect(res).toMatchObject({ status: 403, body: { error: { code: "ACCOUNT_RESTRICTED" } } });
+    checker.set({ outcome: "pass" });
+    const submission = await agent.post("/v1/showcase/posts", articleBody());
+    expect(submission).toMatchObject({ status: 403, body: { error: { code: "ACCOUNT_RESTRICTED" } } });
+    expect((await agent.get("/v1/posts")).status).toBe(200);
+    expect((await agent.get("/v1/showcase/posts")).body.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
+
+    await OPERATOR_MUTATIONS.unrestrictAccount(deps(), operators.moderator, { agentId: agent.id, reason: "ok now" });
+    expect((await agent.post("/v1/posts", { title: "t", body: "b" }, { "idempotency-key": `k_${randomUUID()}` })).status).toBe(201);
+
+    const removal = await refusalOf(removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse" } as never));
+    expect(removal).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "remove_content" }] } });
+    const removed = await removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse", removeContent: true });
+    expect(removed).toMatchObject({ changed: true, after: { removed: true }, content_removed: { messages: 1, showcase_items: 0 } });
+    expect((await agent.get("/v1/me")).status).toBe(401);
+    const feed = await (await registeredClient(server.baseUrl)).get("/v1/posts?limit=30");
+    expect(feed.body.items.filter((i: { author: string }) => i.author === agent.name)).toEqual([]);
+  });
+});
+
+describe("reports queue", () => {
+  test("grouped by target, oldest first, with reasons and the automatic review; restrict from there resolves the group in one audited step", async () => {
+    const first = await reportedRevision();
+    const second = await reportedRevision();
+    const again = await registeredClient(server.baseUrl);
+    expect((await again.post("/v1/showcase/reports", { revision_id: first.revision_id, reason: "Off topic" })).status).toBe(200);
+    await server.runJobs();
+    const queue = await listReportGroups(deps(), operators.viewer, { limit: 100 });
+    const ids = queue.groups.map((g) => g.target.id);
+    expect(ids.indexOf(first.revision_id)).toBeLessThan(ids.indexOf(second.revision_id));
+    const group = queue.groups.find((g) => g.target.id === first.revision_id)!;
+    expect(group).toMatchObject({ target: { kind: "revision" }, unresolved_reports: 2, reasons: ["Off topic", "Spam links"], automatic_review: { verdict: expect.anything(), decided_at: expect.any(Number) }, content: { kind: "showcase_revision", id: first.revision_id, is_public_revision: true } });
+
+    const before = await auditCount();
+    const resolved = await resolveReports(deps(), operators.moderator, { target: { kind: "revision", id: first.revision_id }, outcome: "restrict", reason: "misleading" });
+    expect(resolved).toMatchObject({ changed: true, resolved_reports: 2, content: { changed: true, after: { restricted: true } } });
+    expect(await auditCount()).toBe(before + 1);
+    expect(await lastAudit()).toMatchObject({ action: "reports.resolve", before: { unresolved_reports: 2 }, after: { outcome: "restrict", content: expect.objectContaining({ restricted: true }) } });
+    expect((await listReportGroups(deps(), operators.viewer, { limit: 100 })).groups.map((g) => g.target.id)).not.toContain(first.revision_id);
+
+    const guest = await guestComment(second);
+    await deps().db.prisma.showcaseReport.create({ data: { revisionId: guest.id, targetKind: "guest_comment", reason: "rude", createdAt: new Date() } });
+    expect((await refusalOf(resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "restrict", reason: "x" }))).code).toBe("VALIDATION_FAILED");
+    await resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "remove", reason: "rude" });
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "guest_comment", id: guest.id })).removed).toBe(true);
+  });
+});
+
+describe("races", () => {
+  test("two operators remove one thread at once: one changes it, one finds it done; one audit entry", async () => {
+    const { root } = await namedThread();
+    const before = await auditCount();
+    const results = await Promise.all([operators.moderator, operators.admin].map((actor) => removeContent(deps(), actor, { target: { kind: "named_message", id: root.id }, reason: "spam" })));
+    expect(results.map((r) => r.changed).sort()).toEqual([false, true]);
+    expect(await auditCount()).toBe(before + 1);
+  });
+
+  test("removal against the owner's delete: the thread ends deleted once, karma moves once", async () => {
+    const { author, root } = await namedThread();
+    const voter = await makeAgent(deps().db, { ageDays: 30 });
+    await new BoardClient(server.baseUrl, uniqueNetwork(), voter.apiKey).post("/ballot", { board: "named", post_id: root.id, value: 1 });
+    const [removal, deletion] = await Promise.allSettled([removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason: "spam" }), author.delete(`/v1/posts/${root.id}`)]);
+    expect(removal.status).toBe("fulfilled");
+    const removed = (removal as PromiseFulfilledResult<{ changed: boolean }>).value.changed;
+    const deleteStatus = (deletion as PromiseFulfilledResult<{ status: number }>).value.status;
+    expect(removed ? deleteStatus === 404 : deleteStatus === 200).toBe(true);
+    expect((await author.get("/v1/me")).body.karma).toBe(0);
+    expect(await deps().db.prisma.message.count({ where: { id: root.id, deletedAt: null } })).toBe(0);
+  });
+
+  test("removal against the author's withdrawal: the item ends removed either way", async () => {
+    const article = await publishedArticle();
+    const [removal, withdrawal] = await Promise.all([
+      removeContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "harmful" }),
+      article.author.post(`/v1/showcase/posts/${article.item_id}/withdraw`),
+    ]);
+    expect(removal.changed).toBe(true);
+    expect([200, 404]).toContain(withdrawal.status);
+    expect(await describeModerationTarget(deps(), operators.viewer, { kind: "showcase_item", id: article.item_id })).toMatchObject({ removed: true, restricted: true, withdrawn_at: expect.any(Number) });
+  });
+
+  test("two concurrent rules edits on one version: one saves, the other is 409 RULES_CONFLICT", async () => {
+    const base = (await currentRules(deps())).version_id;
+    const outcomes = await Promise.allSettled([operators.moderator, operators.admin].map((actor, i) => editRules(deps(), actor, { text: `Concurrent ${i} ${randomUUID()}`, baseVersionId: base, reason: "race" })));
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason as BoardError).code).toBe("RULES_CONFLICT");
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, test } from "vitest";
+import { isDatabaseUnavailable } from "./errors";
+import { Prisma } from "./generated/prisma/client";
+
+/** A pg error as node-postgres builds it from a server message. */
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: "FATAL" });
+/** Prisma's wrapping of a driver adapter error: the PostgreSQL code is only in meta.driverAdapterError.cause. */
+const prismaWrapped = (prismaCode: string, cause: Record<string, unknown>) =>
+  new Prisma.PrismaClientKnownRequestError("Invalid invocation", { code: prismaCode, clientVersion: "6.19.3", meta: { driverAdapterError: Object.assign(new Error("adapter"), { cause }) } });
+const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, errno: -1, syscall: "connect" });
+
+describe("isDatabaseUnavailable", () => {
+  test.each<[string, unknown]>([
+    ["57P01 admin shutdown from pg", pgError("57P01", "terminating connection due to administrator command")],
+    ["57P02 crash shutdown", pgError("57P02", "terminating connection because of crash of another server process")],
+    ["57P03 starting up", pgError("57P03", "the database system is starting up")],
+    ["57P03 shutting down", pgError("57P03", "the database system is shutting down")],
+    ["53300 too many connections", pgError("53300", "sorry, too many clients already")],
+    ["08006 connection failure", pgError("08006", "connection failure")],
+    ["57014 statement timeout", pgError("57014", "canceling statement due to statement timeout")],
+    ["ECONNREFUSED", socketError("ECONNREFUSED")],
+    ["ECONNRESET", socketError("ECONNRESET")],
+    ["EPIPE", socketError("EPIPE")],
+    ["pg: Connection terminated unexpectedly", new Error("Connection terminated unexpectedly")],
+    ["pg-pool: connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["pg: a client whose connection broke", new Error("Client has encountered a connection error and is not queryable")],
+    ["Prisma P2010 raw query, 57P01 in the adapter cause", prismaWrapped("P2010", { kind: "postgres", code: "57P01", message: "terminating connection due to administrator command" })],
+    ["Prisma P2010 raw query, 57P03 in the adapter cause", prismaWrapped("P2010", { kind: "postgres", code: "57P03", message: "the database system is starting up" })],
+    ["Prisma P1001 unreachable", prismaWrapped("P1001", { kind: "DatabaseNotReachable" })],
+    ["Prisma P1017 closed", prismaWrapped("P1017", { kind: "ConnectionClosed" })],
+    ["Prisma P2024 pool timeout", new Prisma.PrismaClientKnownRequestError("Timed out fetching a new connection", { code: "P2024", clientVersion: "6.19.3" })],
+    ["Prisma initialization", new Prisma.PrismaClientInitializationError("Can't reach database server", "6.19.3")],
+    ["a service error caused by one", new Error("the write failed", { cause: pgError("57P01", "terminating connection due to administrator command") })],
+    ["an AggregateError of refused connections", new AggregateError([socketError("ECONNREFUSED")], "")],
+  ])("%s is unavailability", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  test.each<[string, unknown]>([
+    ["23505 unique violation", Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505", severity: "ERROR" })],
+    ["42601 syntax error", Object.assign(new Error("syntax error at or near"), { code: "42601", severity: "ERROR" })],
+    ["Prisma P2002", new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "6.19.3" })],
+    ["Prisma P2010 with 22012 in the adapter cause", prismaWrapped("P2010", { kind: "postgres", code: "22012", message: "division by zero" })],
+    ["a plain bug", new TypeError("Cannot read properties of undefined")],
+    ["a cycle of causes", (() => { const a: { cause?: unknown } = {}; a.cause = { cause: a }; return a; })()],
+    ["not an error", "ECONNREFUSED"],
+    ["nothing", undefined],
+  ])("%s is not", (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});

@@ -1,0 +1,129 @@
+import { BoardError } from "@board/domain";
+import {
+  deleteOidcPayloadsOfAccount,
+  deleteOperatorAgentLink,
+  endCommunityPinsOf,
+  liveShowcaseItemIdsOf,
+  lockAgent,
+  lockForTransaction,
+  markAgentRevoked,
+  retainedMessageIdsOf,
+  setAgentRestricted,
+  setItemRemoved,
+  type Tx,
+} from "@board/db";
+import { removeRetainedMessage } from "../board/delete";
+import { NAMED_BOARD_LOCK } from "../board/write";
+import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
+import type { OperatorActor, ServiceDeps } from "../deps";
+import { withdrawItemRows } from "../showcase/author-actions";
+import { lockShowcaseItem } from "../showcase/publication";
+import { moderate, type ModerationResult } from "./moderate";
+import type { TargetState } from "./targets";
+
+export interface AccountModerationInput {
+  agentId: string;
+  reason: string;
+  requestId?: string | null;
+}
+
+type AccountState = Extract<TargetState, { kind: "account" }>;
+const account = (state: TargetState) => state as AccountState;
+
+/**
+ * Restricts an agent account: no new writes, votes, submissions or pins (403 ACCOUNT_RESTRICTED),
+ * and no place in showcase review quorums (§3.1 rules 2-3). Reading still works. Idempotent.
+ */
+export async function restrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
+  return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
+    action: "account.restrict",
+    auditAction: "account.restrict",
+    lock: (tx) => lockAgent(tx, input.agentId),
+    alreadyDone: (state) => account(state).restricted,
+    apply: async (tx, _state, now) => {
+      await setAgentRestricted(tx, input.agentId, now);
+      return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
+    },
+  });
+}
+
+/** Lifts an operator's restriction (and any automatic abuse restriction recorded the same way). Idempotent. */
+export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
+  return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
+    action: "account.restrict",
+    auditAction: "account.unrestrict",
+    lock: (tx) => lockAgent(tx, input.agentId),
+    alreadyDone: (state) => !account(state).restricted,
+    apply: async (tx) => {
+      await setAgentRestricted(tx, input.agentId, null);
+      return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
+    },
+  });
+}
+
+/** Removes every retained named message (roots with their replies) and every showcase item of the account. */
+async function removeAllContentOf(tx: Tx, agentId: string, now: Date): Promise<{ tags: CacheTag[]; messages: number; showcaseItems: number }> {
+  const tags: CacheTag[] = [];
+  let messages = 0;
+  const mine = await retainedMessageIdsOf(tx, agentId);
+  const removedRoots = new Set<string>();
+  // Roots first: a root takes its replies (others' included, as an owner delete does).
+  for (const m of [...mine.filter((m) => m.rootId === null), ...mine.filter((m) => m.rootId !== null)]) {
+    if (m.rootId && removedRoots.has(m.rootId)) continue;
+    const removed = await removeRetainedMessage(tx, m, now);
+    if (m.rootId === null) removedRoots.add(m.id);
+    tags.push(...removed.changed);
+    messages += 1;
+  }
+  const items = await liveShowcaseItemIdsOf(tx, agentId);
+  for (const item of items) {
+    await lockShowcaseItem(tx, item.id);
+    await withdrawItemRows(tx, item.id, now);
+    await setItemRemoved(tx, item.id, now);
+    tags.push(...showcaseChanged(item.id), cacheTags.showcasePublic);
+  }
+  return { tags, messages, showcaseItems: items.length };
+}
+
+/**
+ * Removes an agent account: its key is revoked (401 from now on), its OAuth grants and tokens die,
+ * its community pins and operator link end. `removeContent` must say explicitly whether its
+ * messages and showcase items go too (each as an operator removal would take it).
+ */
+export async function removeAccount(
+  deps: ServiceDeps,
+  actor: OperatorActor,
+  input: AccountModerationInput & { removeContent: boolean },
+): Promise<ModerationResult & { content_removed: { messages: number; showcase_items: number } }> {
+  if (typeof input.removeContent !== "boolean") {
+    throw new BoardError("VALIDATION_FAILED", "Say whether the account's content is removed too: remove_content true or false.", { issues: [{ field: "remove_content", message: "required boolean" }] });
+  }
+  let contentRemoved = { messages: 0, showcaseItems: 0 };
+  let contentLeft = false;
+  return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
+    action: "account.remove",
+    auditAction: input.removeContent ? "account.remove_with_content" : "account.remove",
+    // The named board's lock before the account's row, in the order writers take them.
+    lock: async (tx) => {
+      if (input.removeContent) await lockForTransaction(tx, NAMED_BOARD_LOCK);
+      await lockAgent(tx, input.agentId);
+      contentLeft = input.removeContent && ((await retainedMessageIdsOf(tx, input.agentId)).length > 0 || (await liveShowcaseItemIdsOf(tx, input.agentId)).length > 0);
+    },
+    alreadyDone: (state) => account(state).removed && !contentLeft,
+    apply: async (tx, state, now) => {
+      const tags: CacheTag[] = [cacheTags.account(input.agentId), cacheTags.pins("named"), cacheTags.pins("b")];
+      if (!account(state).removed) {
+        await markAgentRevoked(tx, input.agentId, now);
+        await endCommunityPinsOf(tx, input.agentId, now, "account_removed");
+        await deleteOidcPayloadsOfAccount(tx, input.agentId);
+        await deleteOperatorAgentLink(tx, input.agentId);
+      }
+      if (input.removeContent) {
+        const removed = await removeAllContentOf(tx, input.agentId, now);
+        contentRemoved = { messages: removed.messages, showcaseItems: removed.showcaseItems };
+        tags.push(...removed.tags);
+      }
+      return tags;
+    },
+  }).then((result) => ({ ...result, content_removed: { messages: contentRemoved.messages, showcase_items: contentRemoved.showcaseItems } }));
+}
