@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { seed } from "./bench/seed";
@@ -73,14 +74,57 @@ interface MeasureInit {
   networks?: number;
   /** Overrides BENCH_CONNECTIONS for this case. */
   connections?: number;
+  /** Reports CPU per accepted request of these processes, measured after `settle` before and after the measured run. */
+  cpu?: CpuProbe;
+}
+
+interface CpuProbe {
+  app: () => number[];
+  database: () => Promise<number[]>;
+  /** Resolves once the work a request leaves behind (its background job) is done. */
+  settle: () => Promise<void>;
+}
+
+/** CPU time (user + system, all threads) of a process in ms, or null where /proc cannot tell. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time of each process that /proc can read. */
+function cpuByPid(pids: number[]): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const pid of pids) {
+    const ms = cpuMs(pid);
+    if (ms !== null) byPid.set(pid, ms);
+  }
+  return byPid;
+}
+
+/** CPU spent between two samples by the processes present in both (null when none is). */
+function cpuSpent(before: Map<number, number>, after: Map<number, number>): number | null {
+  let sum: number | null = null;
+  for (const [pid, ms] of after) if (before.has(pid)) sum = (sum ?? 0) + ms - before.get(pid)!;
+  return sum;
 }
 
 /** Set once the minimal reference is up: measures it again right before each app case. */
 let measureAdjacentReference: (() => Promise<Row | null>) | null = null;
 
+const isReference = (name: string) => name.startsWith("bare ") || name.startsWith("minimal ");
+const selected = (name: string) => isReference(name) || ONLY.length === 0 || ONLY.some((word) => name.includes(word));
+
+/** The cases served by Next: only they need the website built (a build takes minutes on a busy machine). */
+const NEXT_ROUTE_CASE = "fixed JSON through a Next route handler (next start, /api/livez)";
+const ARTICLE_PAGE_CASE = `article page GET /showcase/{id} (HTML, 5 comments), ${AGENTS} networks`;
+
 async function measure(name: string, url: string, init: MeasureInit = {}): Promise<Row | null> {
-  const reference = name.startsWith("bare ") || name.startsWith("minimal ");
-  if (!reference && ONLY.length > 0 && !ONLY.some((word) => name.includes(word))) return null;
+  const reference = isReference(name);
+  if (!selected(name)) return null;
   const adjacent = reference || !measureAdjacentReference ? null : await measureAdjacentReference();
   const perRequest = init.body || init.agents || init.path || init.networks;
   const run = (duration: number) => autocannon({
@@ -111,8 +155,18 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
   });
   const stopAlongside = init.alongside?.();
   if (WARMUP > 0) await run(WARMUP);
+  await init.cpu?.settle();
+  const databasePids = (await init.cpu?.database()) ?? [];
+  const cpuBefore = init.cpu ? { app: cpuByPid(init.cpu.app()), database: cpuByPid(databasePids) } : null;
   const result = await run(DURATION);
   await stopAlongside?.();
+  if (init.cpu && cpuBefore) {
+    await init.cpu.settle();
+    const accepted = result["2xx"];
+    const per = (spent: number | null) => (spent === null || accepted === 0 ? "not measured" : `${(spent / accepted).toFixed(1)} ms`);
+    // A backend that exits during the run takes its CPU time with it: the database figure is a floor.
+    console.log(`  CPU per accepted request (${accepted}, their check jobs included): app process ${per(cpuSpent(cpuBefore.app, cpuByPid(init.cpu.app())))}, PostgreSQL backends of the bench database ${per(cpuSpent(cpuBefore.database, cpuByPid(databasePids)))}`);
+  }
   const row: Row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
   if (adjacent) row.adjacent = { rps: adjacent.rps, p99: adjacent.p99 };
   console.log(`${name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, failures ${row.failures}`);
@@ -183,7 +237,8 @@ try {
   const { apiKeys, threadId } = await seed(database.url, AGENTS);
   const commentedArticle = await seedShowcase(database.url, 2_000, 200, 5);
   const [bare, minimal, app, appRedis, nextPort, appLarge, site] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const built = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
+  const built = [NEXT_ROUTE_CASE, ARTICLE_PAGE_CASE].some(selected) &&
+    spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).status === 0;
   if (built) {
     children.push(spawn("pnpm", ["exec", "next", "start", "-p", String(nextPort), "-H", "127.0.0.1"], { cwd: path.join(repoRoot, "apps/web"), stdio: "ignore", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } }));
   }
@@ -214,7 +269,7 @@ try {
   };
   // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the app's PostgreSQL-store process.
   const appNodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  start([...appNodeArgs, "scripts/bench/app-server.ts"], { ...appEnv, PORT: String(app), REDIS_URL: "" });
+  const appProcess = start([...appNodeArgs, "scripts/bench/app-server.ts"], { ...appEnv, PORT: String(app), REDIS_URL: "" });
   if (withRedis) start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appRedis), REDIS_URL: redisUrl });
   // A process of its own for the largest submissions, so its event-loop record covers that case only.
   const eventLoopFile = path.join(tmpdir(), `bench-event-loop-${process.pid}.json`);
@@ -241,7 +296,7 @@ try {
   rows.push(await measure(minimalName, `http://127.0.0.1:${minimal}/`, { headers, agents }));
   measureAdjacentReference = () => measure(`${minimalName}, just before the next case`, `http://127.0.0.1:${minimal}/`, { headers, agents });
   rows.push(await measure("fixed JSON through the app's Node server (/livez)", `${appUrl}/livez`));
-  if (built) rows.push(await measure("fixed JSON through a Next route handler (next start, /api/livez)", `http://127.0.0.1:${nextPort}/api/livez`));
+  if (built) rows.push(await measure(NEXT_ROUTE_CASE, `http://127.0.0.1:${nextPort}/api/livez`));
   rows.push(await measure(`GET /v1/me, ${AGENTS} agents`, `${appUrl}/v1/me`, { headers, agents }));
   rows.push(await measure(`feed read GET /v1/posts, ${AGENTS} agents`, `${appUrl}/v1/posts`, { headers, agents }));
   rows.push(await measure(`thread read GET /v1/posts/{id}, ${AGENTS} agents`, `${appUrl}/v1/posts/${threadId}`, { headers, agents }));
@@ -275,8 +330,10 @@ try {
   rows.push(await measure(`showcase listing GET /v1/showcase/posts (2,200 articles), ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, { headers, agents }));
   rows.push(await measure(`showcase review queue GET /v1/showcase/review-queue/next (2,000 candidates, 5,000 accounts), ${AGENTS} agents`, `${appUrl}/v1/showcase/review-queue/next`, { headers, agents }));
   const reader = { accept: "text/html,application/json" };
+  const benchDb = new pg.Client({ connectionString: database.url });
+  await benchDb.connect();
   rows.push(await measure(`public showcase feed GET /api/showcase/feed (200 public articles), ${AGENTS} networks`, `${appUrl}/api/showcase/feed`, { headers: reader, networks: AGENTS }));
-  if (built) rows.push(await measure(`article page GET /showcase/{id} (HTML, 5 comments), ${AGENTS} networks`, `http://127.0.0.1:${site}/showcase/${commentedArticle}`, { headers: reader, networks: AGENTS }));
+  if (built) rows.push(await measure(ARTICLE_PAGE_CASE, `http://127.0.0.1:${site}/showcase/${commentedArticle}`, { headers: reader, networks: AGENTS }));
   rows.push(
     await measure(`showcase submit a typical article (6 paragraphs, one 30 KB interactive SVG), 16 connections, ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, {
       method: "POST",
@@ -284,6 +341,22 @@ try {
       agents,
       connections: 16,
       body: withKey(typicalArticle()),
+      cpu: {
+        app: () => [appProcess.pid!],
+        database: async () => (await benchDb.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).rows.map((r) => r.pid),
+        settle: async () => {
+          // The check jobs of the accepted submissions, due now, run in the app process; a runner
+          // that stopped must not hang the benchmark (the figure then leaves those jobs out).
+          const deadline = Date.now() + 60_000;
+          while (Number((await benchDb.query("SELECT count(*) AS n FROM graphile_worker.jobs WHERE run_at <= now()")).rows[0].n) > 0) {
+            if (Date.now() > deadline) {
+              console.log("  check jobs still due after 60 s: the CPU figure leaves them out");
+              return;
+            }
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        },
+      },
     }),
   );
   const large = { submitted: 0, failed: 0, slowestMs: 0 };
@@ -313,6 +386,7 @@ try {
       },
     }),
   );
+  await benchDb.end();
   largeApp.kill("SIGTERM");
   for (let i = 0; i < 50 && !existsSync(eventLoopFile); i++) await new Promise((r) => setTimeout(r, 100));
   const eventLoop = existsSync(eventLoopFile) ? (JSON.parse(readFileSync(eventLoopFile, "utf8")) as { max_ms: number; p99_ms: number; mean_ms: number }) : null;

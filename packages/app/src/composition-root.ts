@@ -243,6 +243,7 @@ function lazyContentWorker(threads: number): ContentWorker {
   return {
     admit: (...args) => started().admit(...args),
     detectLanguage: (texts) => started().detectLanguage(texts),
+    inspect: (json, keepContent) => started().inspect(json, keepContent),
     localChecker: { check: (input) => started().localChecker.check(input) },
     close: async () => {
       await worker?.close();

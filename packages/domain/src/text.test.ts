@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bodyPreview, codePointLength, isStorableText, utf8ByteLength } from "./text";
+import { bodyPreview, codePointLength, firstCodePoints, isStorableText, utf8ByteLength } from "./text";
 
 describe("code point counting", () => {
   test.each([
@@ -11,6 +11,23 @@ describe("code point counting", () => {
   ])("%s", (_label, text, codePoints, bytes) => {
     expect(codePointLength(text)).toBe(codePoints);
     expect(utf8ByteLength(text)).toBe(bytes);
+  });
+});
+
+describe("firstCodePoints", () => {
+  test.each([
+    ["shorter text is whole", "abc", 5, "abc"],
+    ["exact length is whole", "abc", 3, "abc"],
+    ["cut inside ascii", "abcdef", 2, "ab"],
+    ["zero code points", "abc", 0, ""],
+    ["an astral pair counts once and is never split", "a😀b", 2, "a😀"],
+    ["cut right before a pair", "a😀b", 1, "a"],
+    ["an unpaired high surrogate counts once", "a\ud800b", 2, "a\ud800"],
+    ["an unpaired low surrogate counts once", "\udc00ab", 1, "\udc00"],
+    ["empty text", "", 3, ""],
+  ])("%s", (_label, text, n, expected) => {
+    expect(firstCodePoints(text, n)).toBe(expected);
+    expect(firstCodePoints(text, n)).toBe(Array.from(text).slice(0, n).join(""));
   });
 });
 

@@ -38,6 +38,17 @@ function scanCodePoints(text: string, mark: number): { count: number; markEnd: n
   return { count, markEnd };
 }
 
+/** The first `n` code points of `text`, counted as `Array.from` does, without looking past them. */
+export function firstCodePoints(text: string, n: number): string {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (count === n) return text.slice(0, i);
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+    count++;
+  }
+  return text;
+}
+
 /** Length in Unicode code points: astral characters count once, combining marks count separately. */
 export function codePointLength(text: string): number {
   return scanCodePoints(text, 0).count;

@@ -37,5 +37,6 @@ export * from "./showcase/activity";
 export * from "./showcase/author-actions";
 export * from "./showcase/uploads";
 export * from "./showcase/guest";
+export * from "./json-body";
 export * from "./operator";
 export * from "./operator/capacity";

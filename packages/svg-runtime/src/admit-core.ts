@@ -149,13 +149,7 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
       uri: tag.uri,
       name: tag.local,
       prefix: tag.prefix,
-      attributes: Object.values(tag.attributes).map((attribute) => ({
-        uri: attribute.uri,
-        prefix: attribute.prefix,
-        local: attribute.local,
-        name: attribute.name,
-        value: attribute.value,
-      })),
+      attributes: Object.values(tag.attributes),
       children: [],
       path: `${parentPath}/${tag.local}[${index}]`,
       line: pendingStart.line,
@@ -484,11 +478,11 @@ export function admitWithPolicy(source: string, maxBytes: number, policy: Policy
     };
     const tree = checkElement(state, raw, null, null);
     if (errors.errors.length > 0 || !tree) return { ok: false, errors: errors.errors };
-    const canonical = serialize(tree, true);
+    const { canonical, staticMarkup } = serialize(tree);
     return {
       ok: true,
       canonical,
-      staticMarkup: state.script === null ? canonical : serialize(tree, false),
+      staticMarkup,
       script: state.script,
       tree,
       stats: {

@@ -63,6 +63,8 @@ export const PRESENTATION_PROPERTIES = [
   "mix-blend-mode", "isolation", "transform-origin", "transform-box", "mask-type",
 ] as const;
 
+const PRESENTATION_PROPERTY_SET: ReadonlySet<string> = new Set(PRESENTATION_PROPERTIES);
+
 /** CSS properties allowed in `style` attributes and `<style>` sheets. */
 export const CSS_PROPERTIES: ReadonlySet<string> = new Set<string>([
   ...PRESENTATION_PROPERTIES,
@@ -388,7 +390,7 @@ export function attributeKind(policy: Policy, element: string, attribute: string
   if (!rule.presentation) return undefined;
   const core = ownEntry(CORE_ATTRIBUTES, attribute);
   if (core) return core;
-  return (PRESENTATION_PROPERTIES as readonly string[]).includes(attribute) ? "css" : undefined;
+  return PRESENTATION_PROPERTY_SET.has(attribute) ? "css" : undefined;
 }
 
 /** The kind SMIL values are checked as when animating `attribute`, or undefined when it may not be animated. */

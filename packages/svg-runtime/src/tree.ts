@@ -20,46 +20,67 @@ export interface SvgTextNode {
 
 export type SvgChildNode = SvgElementNode | SvgTextNode;
 
+const canonicalAttributeOrder = (a: string, b: string) => (a === "id" ? -1 : b === "id" ? 1 : a < b ? -1 : a > b ? 1 : 0);
+
 /** Canonical attribute order: id first, then by code-unit order of the name. */
 export function orderedAttributeNames(attributes: Map<string, string>): string[] {
-  return [...attributes.keys()].sort((a, b) => (a === "id" ? -1 : b === "id" ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const names = [...attributes.keys()];
+  return names.length < 2 ? names : names.sort(canonicalAttributeOrder);
 }
 
+// Most text and values need no escaping: a test is much cheaper than a replace with a callback.
+const TEXT_SPECIALS = /[&<>\r]/;
+const ATTRIBUTE_SPECIALS = /[&<>"\t\n\r]/;
+
 function escapeText(text: string): string {
+  if (!TEXT_SPECIALS.test(text)) return text;
   return text.replace(/[&<>\r]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&#13;"));
 }
 
 function escapeAttribute(value: string): string {
+  if (!ATTRIBUTE_SPECIALS.test(value)) return value;
   return value.replace(/[&<>"\t\n\r]/g, (c) =>
     c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : `&#${c.charCodeAt(0)};`,
   );
 }
 
 /**
- * The one serializer. `includeScript` is false for static markup, which must never carry the
- * script: a browser would run a `<script>` inside inline SVG.
+ * The one serializer, in one pass: the canonical form, and the static markup, which is the same
+ * text without any `<script>` element (a browser would run a script inside inline SVG). Each
+ * script's span is cut out of the canonical text, so the two can never differ elsewhere.
  */
-export function serialize(root: SvgElementNode, includeScript: boolean): string {
-  const out: string[] = [];
+export function serialize(root: SvgElementNode): { canonical: string; staticMarkup: string } {
+  let out = "";
+  const scripts: Array<[number, number]> = [];
   const write = (node: SvgChildNode, isRoot: boolean) => {
     if (node.type === "text") {
-      out.push(node.cdata ? `<![CDATA[${node.text}]]>` : escapeText(node.text));
+      out += node.cdata ? `<![CDATA[${node.text}]]>` : escapeText(node.text);
       return;
     }
-    if (node.name === "script" && !includeScript) return;
-    out.push(`<${node.name}`);
-    if (isRoot) out.push(` xmlns="${SVG_NAMESPACE}"`);
+    const start = out.length;
+    out += `<${node.name}`;
+    if (isRoot) out += ` xmlns="${SVG_NAMESPACE}"`;
     for (const name of orderedAttributeNames(node.attributes)) {
-      out.push(` ${name}="${escapeAttribute(node.attributes.get(name) ?? "")}"`);
+      out += ` ${name}="${escapeAttribute(node.attributes.get(name) ?? "")}"`;
     }
     if (node.children.length === 0) {
-      out.push("/>");
-      return;
+      out += "/>";
+    } else {
+      out += ">";
+      for (const child of node.children) write(child, false);
+      out += `</${node.name}>`;
     }
-    out.push(">");
-    for (const child of node.children) write(child, false);
-    out.push(`</${node.name}>`);
+    if (node.name === "script") scripts.push([start, out.length]);
   };
   write(root, true);
-  return out.join("");
+  if (scripts.length === 0) return { canonical: out, staticMarkup: out };
+  let staticMarkup = "";
+  let from = 0;
+  for (const [start, end] of scripts) {
+    // A script inside a script's span is already cut with it.
+    if (start < from) continue;
+    staticMarkup += out.slice(from, start);
+    from = end;
+  }
+  return { canonical: out, staticMarkup: staticMarkup + out.slice(from) };
 }

@@ -70,6 +70,11 @@ export interface TestServerOptions {
   captcha?: CaptchaVerifier;
   /** When grace mode started; 30 days before now when absent, so standard mode applies. */
   showcaseActivatedAt?: Date;
+  /**
+   * false: responses pass through unchecked, as in production. The setting is process-wide: the
+   * test must restore it (checkResponses(true)) before any other server answers.
+   */
+  checkResponses?: boolean;
 }
 
 /**
@@ -86,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   config.jobsSchema = `jobs_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
   config.runJobs = options.jobs === "run";
   config.showcaseActivatedAt = options.showcaseActivatedAt ?? new Date(Date.now() - 30 * 86_400_000);
+  if (options.checkResponses !== undefined) config.checkResponses = options.checkResponses;
   const board = await startBoard(config, {
     clock: options.clock,
     capacityBucket: options.isolatedCapacity ? `test-${randomUUID()}` : undefined,

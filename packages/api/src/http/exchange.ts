@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { serializeJson } from "@board/services";
 
 /** The header view the gate needs; Fetch's `Headers` satisfies it too. */
 export interface HeaderReader {
@@ -50,7 +51,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
-    body: JSON.stringify(body),
+    body: serializeJson(body),
   };
 }
 

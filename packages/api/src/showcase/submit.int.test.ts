@@ -3,6 +3,7 @@ import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, postArticle, registeredClient, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
 import { admitSvg, currentBuildId } from "@board/svg-runtime";
+import { checkResponses } from "../trpc";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,6 +19,32 @@ const canonicalSvg = (source: string) => {
   return admitted.canonical;
 };
 const issueFields = (body: { error: { details?: { issues?: Array<{ field: string }> } } }) => (body.error.details?.issues ?? []).map((i) => i.field);
+
+describe("the 202 as production serialises it (responses unchecked)", () => {
+  test("canonical_content is the admission's RFC 8785 text, byte for byte the text content_hash covers; a replay carries the same value", async () => {
+    const production = await startTestServer({ checkResponses: false, showcaseActivatedAt: new Date() });
+    try {
+      const author = await registeredClient(production.baseUrl);
+      const body = articleBody({ blocks: [{ type: "paragraph", text: `${ENGLISH_PARAGRAPH} "Quoted" \u2028 and é.` }, svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><title>A "square"</title><rect width="5" height="5"/></svg>')] });
+      const res = await fetch(`${production.baseUrl}/v1/showcase/posts`, { method: "POST", headers: author.headers({ "content-type": "application/json" }), body: JSON.stringify(body) });
+      expect(res.status).toBe(202);
+      const text = await res.text();
+      const receipt = JSON.parse(text);
+      const canonical = canonicalize(receipt.canonical_content)!;
+      expect(text).toContain(`"canonical_content":${canonical},`);
+      expect(receipt.content_hash).toBe(createHash("sha256").update(canonical).digest("hex"));
+      expect(receipt.canonical_content.blocks[0].text).toBe(body.blocks[0]!.text);
+      const replay = await author.post("/v1/showcase/posts", body);
+      expect(replay.status).toBe(200);
+      expect(replay.body.replayed).toBe(true);
+      expect(replay.body.canonical_content).toEqual(receipt.canonical_content);
+      expect({ ...replay.body, replayed: false }).toEqual(receipt);
+    } finally {
+      checkResponses(true);
+      await production.close();
+    }
+  });
+});
 
 describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
   test("202 with the revision, the canonical content, its RFC 8785 SHA-256, the runtime build, checks and blocking reasons", async () => {

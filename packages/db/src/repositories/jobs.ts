@@ -1,3 +1,4 @@
+import { Prisma } from "../generated/prisma/client";
 import type { Queryable } from "../client";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -12,20 +13,19 @@ export interface JobRequest {
   maxAttempts?: number;
 }
 
+/** The add_job call that queues `job`: addJob runs it alone, writers that queue a job with their change run it in their statement. */
+export function addJobCall(schema: string, job: JobRequest): Prisma.Sql {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`addJob: '${schema}' is not a plain schema name`);
+  return Prisma.sql`${Prisma.raw(`"${schema}"`)}.add_job(identifier => ${job.task}::text, payload => ${JSON.stringify(job.payload)}::json,
+    run_at => coalesce(${job.runAt ?? null}::timestamptz, now()), job_key => ${job.jobKey ?? null}::text, max_attempts => ${job.maxAttempts ?? 25}::int)`;
+}
+
 /**
  * Adds a graphile-worker job in the caller's transaction, so the job exists exactly when the
  * change that needs it commits: never lost, never orphaned.
  */
 export async function addJob(db: Queryable, schema: string, job: JobRequest): Promise<void> {
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`addJob: '${schema}' is not a plain schema name`);
-  await db.$executeRawUnsafe(
-    `SELECT "${schema}".add_job(identifier => $1::text, payload => $2::json, run_at => coalesce($3::timestamptz, now()), job_key => $4::text, max_attempts => $5::int)`,
-    job.task,
-    JSON.stringify(job.payload),
-    job.runAt ?? null,
-    job.jobKey ?? null,
-    job.maxAttempts ?? 25,
-  );
+  await db.$executeRaw`SELECT ${addJobCall(schema, job)}`;
 }
 
 /** Jobs not yet done (queued, running or failed and waiting to retry), for the dashboard and tests. */

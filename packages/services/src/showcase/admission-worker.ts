@@ -3,6 +3,7 @@ import type { CheckedKind, EnglishDetection, Verdict } from "./checking-types";
 import { detectEnglish } from "./checks/english";
 import { localContentChecker } from "./checks/local-checker";
 import { admitContent, type ContentAdmission, type ContentBudget, type ContentKind } from "./content";
+import { inspectContent, type ContentInspection } from "./inspect";
 
 export interface AdmissionTask {
   kind: ContentKind;
@@ -28,4 +29,8 @@ export function safety(task: { kind: CheckedKind; texts: string[] }): Promise<Ve
 
 export function language(task: { texts: string[] }): EnglishDetection {
   return detectEnglish(task.texts);
+}
+
+export function inspect(task: { json: string | null; keepContent: boolean }): ContentInspection {
+  return inspectContent(task.json, task.keepContent);
 }

@@ -4,6 +4,7 @@ import {
   addJob,
   claimReportReview,
   contentByHash,
+  contentJsonByHash,
   decideAppealRow,
   findAppeal,
   findAppealByKey,
@@ -177,7 +178,7 @@ export async function runAppeal(deps: ServiceDeps, appealId: string): Promise<vo
   if (!appeal || appeal.state !== "pending") return;
   const revision = await findRevisionMeta(deps.db.prisma, appeal.revisionId);
   if (!revision) return;
-  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: true });
+  const results = await checkRevisionContent(deps, { ...revision, contentJson: await contentJsonByHash(deps.db.pool, revision.contentHash) }, { readmit: true });
   const verdict = verdictEvent(results);
   const event = verdict === "checks_passed" ? "appeal_passed" : verdict === "checks_failed" ? "appeal_failed" : "appeal_uncertain";
   const tags = await deps.db.prisma.$transaction(async (tx) => {
@@ -192,7 +193,7 @@ export async function runAppeal(deps: ServiceDeps, appealId: string): Promise<vo
 export async function runReportReview(deps: ServiceDeps, revisionId: string, day: Date): Promise<void> {
   const revision = await findRevisionMeta(deps.db.prisma, revisionId);
   if (!revision) return;
-  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: false });
+  const results = await checkRevisionContent(deps, { ...revision, contentJson: await contentJsonByHash(deps.db.pool, revision.contentHash) }, { readmit: false });
   await recordReportReview(deps.db.prisma, revisionId, day, { verdict: verdictEvent(results), checks: results }, deps.clock());
 }
 

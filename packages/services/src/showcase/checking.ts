@@ -1,7 +1,6 @@
 import { expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
-import { addJob, contentByHash, findRevisionMeta, findShowcaseItem, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
-import { ZContentBlock, type ContentBlock } from "@board/contracts";
-import { z } from "zod";
+import { addJob, findRevisionMetaAndItem, findRevisionWithContentJson, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
+import type { ContentBlock } from "@board/contracts";
 import { showcaseChanged, type CacheTag } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import type { CheckReason, Verdict } from "./checking-types";
@@ -19,24 +18,6 @@ export interface CheckResult {
   reasons: CheckReason[];
 }
 
-const ZStoredContent = z.object({ title: z.string().optional(), blocks: z.array(ZContentBlock).min(1) });
-
-/** Prose the language check judges: code is left out, short snippets cannot fail an article on their own. */
-function proseOf(content: CanonicalContent): string[] {
-  const texts = content.title ? [content.title] : [];
-  for (const block of content.blocks) {
-    if (block.type === "list") texts.push(...block.items);
-    else if (block.type === "svg") texts.push(block.description, ...(block.caption ? [block.caption] : []));
-    else if (block.type !== "code") texts.push(block.text);
-  }
-  return texts;
-}
-
-/** Everything a human could read, code included, for the safety check. */
-function allTextOf(content: CanonicalContent): string[] {
-  return [...proseOf(content), ...content.blocks.flatMap((b) => (b.type === "code" ? [b.text] : []))];
-}
-
 const fromVerdict = (name: CheckName, verdict: Verdict): CheckResult =>
   verdict.outcome === "pass"
     ? { name, outcome: "pass", reasons: [] }
@@ -44,15 +25,14 @@ const fromVerdict = (name: CheckName, verdict: Verdict): CheckResult =>
       ? { name, outcome: "unavailable", reasons: [{ code: "checker_unavailable", message: verdict.reason }] }
       : { name, outcome: verdict.outcome, reasons: verdict.reasons };
 
-/** A stored revision's metadata with its canonical content. */
-export type CheckedRevision = Pick<RevisionMetaRow, "kind" | "contentHash" | "runtimeBuild" | "checks"> & { content: unknown };
+/** A stored revision's metadata with its canonical content as JSON text (null when it is missing). */
+export type CheckedRevision = Pick<RevisionMetaRow, "kind" | "contentHash" | "runtimeBuild" | "checks"> & { contentJson: string | null };
 
-async function svgCheck(deps: ServiceDeps, revision: CheckedRevision, content: CanonicalContent, readmit: boolean): Promise<CheckResult> {
-  if (!readmit) {
-    // The submission admitted every SVG with the build it recorded; that result stands.
-    const admitted = (revision.checks as CheckResult[] | null)?.find((c) => c.name === "svg");
-    if (admitted) return admitted;
-  }
+/** The svg check the submission recorded: the admission with the build the revision is pinned to. */
+const recordedSvgCheck = (revision: CheckedRevision) => (revision.checks as CheckResult[] | null)?.find((c) => c.name === "svg") ?? null;
+
+async function readmitSvgs(deps: ServiceDeps, revision: CheckedRevision, content: CanonicalContent | null): Promise<CheckResult> {
+  if (!content) throw new Error("readmitSvgs: the inspection did not keep the content");
   const readmitted = await deps.showcase.content.admit(revision.kind, content.title, content.blocks as ContentBlock[], contentBudget(deps, revision.kind), revision.runtimeBuild ?? undefined);
   if ("svgRefused" in readmitted) {
     const { block_index, errors } = readmitted.svgRefused;
@@ -68,18 +48,19 @@ async function svgCheck(deps: ServiceDeps, revision: CheckedRevision, content: C
 /**
  * The automatic checks of a stored revision: its structure, its SVGs (admitted at submission with
  * the runtime build the revision recorded; `readmit` admits them again with that build), English
- * prose, and content safety.
+ * prose, and content safety. The content is parsed and its texts taken on the content worker: a
+ * 4 MiB article parsed and validated on the event loop blocked it for tens of milliseconds.
  */
 export async function checkRevisionContent(deps: ServiceDeps, revision: CheckedRevision, options: { readmit: boolean }): Promise<CheckResult[]> {
-  const parsed = ZStoredContent.safeParse(revision.content);
-  if (!parsed.success) {
-    return [{ name: "structure", outcome: "fail", reasons: parsed.error.issues.map((i) => ({ code: "structure", message: i.message, field: i.path.join(".") })) }];
+  const recorded = options.readmit ? null : recordedSvgCheck(revision);
+  const inspected = await deps.showcase.content.inspect(revision.contentJson, recorded === null);
+  if (!inspected.ok) {
+    return [{ name: "structure", outcome: "fail", reasons: inspected.issues.map((i) => ({ code: "structure", message: i.message, field: i.field })) }];
   }
-  const content = revision.content as CanonicalContent;
   const [svg, language, safety] = await Promise.all([
-    svgCheck(deps, revision, content, options.readmit),
-    deps.showcase.content.detectLanguage(proseOf(content)),
-    deps.showcase.checker.check({ kind: revision.kind, texts: allTextOf(content) }),
+    recorded ?? readmitSvgs(deps, revision, inspected.content),
+    deps.showcase.content.detectLanguage(inspected.prose),
+    deps.showcase.checker.check({ kind: revision.kind, texts: inspected.allText }),
   ]);
   return [
     { name: "structure", outcome: "pass", reasons: [] },
@@ -114,10 +95,10 @@ async function scheduleExpiry(deps: ServiceDeps, tx: Tx, revisionId: string, sta
  */
 export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: string, event: RevisionEvent, checks: CheckResult[] | null, now: Date): Promise<CacheTag[] | null> {
   await lockRevisionItem(tx, revisionId);
-  const current = await findRevisionMeta(tx, revisionId);
-  if (!current) return null;
-  const item = await findShowcaseItem(tx, current.itemId);
-  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  const found = await findRevisionMetaAndItem(tx, revisionId);
+  if (!found) return null;
+  const { revision: current, item } = found;
+  if (item.withdrawnAt || item.restrictedAt) return null;
   const from = current.state as RevisionState;
   const quorum = current.kind === "article" ? await evaluateQuorum(deps, tx, current, now) : null;
   const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false });
@@ -144,9 +125,9 @@ export class ChecksUnavailable extends Error {}
  * revision goes to automatic review instead, never to publication.
  */
 export async function runRevisionChecks(deps: ServiceDeps, revisionId: string, attempt: { number: number; max: number }): Promise<void> {
-  const revision = await findRevisionMeta(deps.db.prisma, revisionId);
+  const revision = await findRevisionWithContentJson(deps.db.pool, revisionId);
   if (!revision || revision.state !== "checking") return;
-  const results = await checkRevisionContent(deps, { ...revision, content: await contentByHash(deps.db.pool, revision.contentHash) }, { readmit: false });
+  const results = await checkRevisionContent(deps, revision, { readmit: false });
   const verdict = verdictEvent(results);
   const event: RevisionEvent = verdict === "checks_unavailable" && attempt.number >= attempt.max ? "retries_exhausted" : verdict;
   const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { admitSvg, type AdmissionError } from "@board/svg-runtime";
 import type { ContentBlock } from "@board/contracts";
+import { firstCodePoints } from "@board/domain";
 
 export type ContentKind = "article" | "comment";
 
@@ -25,7 +26,8 @@ export interface CanonicalContent {
 export type TooLarge = { scope: "text" | "svg_source" | "svg_total" | "svg_count"; actual: number; max: number; block_index?: number };
 
 export type ContentAdmission =
-  | { ok: true; content: CanonicalContent; json: string; hash: string; bytes: number; runtimeBuild: string | null }
+  /** The canonical content as its RFC 8785 text only: 4 MiB of objects are not worth cloning back from the worker. */
+  | { ok: true; json: string; hash: string; bytes: number; runtimeBuild: string | null; preview: string }
   | { ok: false; tooLarge: TooLarge }
   | { ok: false; svgRefused: { block_index: number; errors: AdmissionError[] } };
 
@@ -100,7 +102,7 @@ export function admitContent(kind: ContentKind, title: string | undefined, block
     blocks: canonicalBlocks,
   };
   const { json, hash } = canonicalHash(content);
-  return { ok: true, content, json, hash, bytes: utf8(json), runtimeBuild };
+  return { ok: true, json, hash, bytes: utf8(json), runtimeBuild, preview: storedPreview(canonicalBlocks) };
 }
 
 /** The readable text of blocks, in order, for previews (pictures by their description). */
@@ -115,5 +117,5 @@ export const PREVIEW_CODE_POINTS = 280;
 
 /** A preview as stored: one code point more than shown, so a reader can tell it was cut. */
 export function storedPreview(blocks: ReadonlyArray<Record<string, unknown>>): string {
-  return Array.from(textOfBlocks(blocks)).slice(0, PREVIEW_CODE_POINTS + 1).join("");
+  return firstCodePoints(textOfBlocks(blocks), PREVIEW_CODE_POINTS + 1);
 }

@@ -10,10 +10,10 @@ import {
   type RevisionState,
 } from "@board/domain";
 import {
-  findRevisionMeta,
   findShowcaseItem,
   insertShowcaseEvent,
   lockForTransaction,
+  lockRevisionItemForTransaction,
   moveRevisionState,
   recommendationsOf,
   setItemPublication,
@@ -24,6 +24,8 @@ import {
 } from "@board/db";
 import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
+
+const ITEM_LOCK_PREFIX = "showcase-item:";
 
 export async function currentPolicy(deps: ServiceDeps, now: Date): Promise<PublicationPolicy> {
   return publicationPolicy(await deps.showcase.activatedAt(), now);
@@ -84,13 +86,12 @@ export async function evaluateQuorum(deps: ServiceDeps, db: Queryable, revision:
  * withdrawal and a publishing vote queue instead of deadlocking on each other's rows.
  */
 export function lockShowcaseItem(tx: Tx, itemId: string): Promise<void> {
-  return lockForTransaction(tx, `showcase-item:${itemId}`);
+  return lockForTransaction(tx, `${ITEM_LOCK_PREFIX}${itemId}`);
 }
 
-/** The item lock of a revision (its item never changes, so reading it first is safe). */
+/** The item lock of a revision, the same lock as lockShowcaseItem's (its item never changes, so reading it first is safe). */
 export async function lockRevisionItem(tx: Tx, revisionId: string): Promise<void> {
-  const revision = await findRevisionMeta(tx, revisionId);
-  if (revision) await lockShowcaseItem(tx, revision.itemId);
+  await lockRevisionItemForTransaction(tx, ITEM_LOCK_PREFIX, revisionId);
 }
 
 /**

@@ -278,7 +278,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   const facts = articleFacts(article, viewer.agent.id, now);
   const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   if (!readRow || (facts.hidden && !facts.isAuthor)) throw notAvailable("showcase article", id);
-  const [revision, votes, comments] = await Promise.all([findRevision(deps.db.prisma, deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
+  const [revision, votes, comments] = await Promise.all([findRevision(deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
   const visible = agentThread(comments, viewer.agent.id);
   const latest = visible.at(-1) ?? null;
   const latestPublic = facts.published ? (visible.filter((c) => c.state === "published").at(-1) ?? null) : null;
@@ -304,7 +304,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
  * own read shows it (no preview, no report, no vote).
  */
 async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, now: Date) {
-  const revision = await findRevision(deps.db.prisma, deps.db.pool, id);
+  const revision = await findRevision(deps.db.pool, id);
   if (!revision) return null;
   const item = (await findShowcaseItem(deps.db.prisma, revision.itemId))!;
   const article = await findArticle(deps.db.pool, item.postId);

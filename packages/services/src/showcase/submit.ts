@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { BoardError, decideResubmission, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
-  addJob,
   countPendingArticles,
   contentByHash,
   findRevisionMetaByKey,
@@ -9,13 +8,12 @@ import {
   findShowcaseItem,
   incrementDailyCounter,
   insertRevision,
-  insertShowcaseEvent,
-  insertShowcaseItem,
   lockForTransaction,
   moveRevisionState,
   nextRevisionNumber,
   setItemWithdrawn,
   storeContent,
+  type NewShowcaseItem,
   type PrismaNamespace,
   type RevisionMetaRow,
   type RevisionRow,
@@ -24,10 +22,11 @@ import {
 } from "@board/db";
 import type { ArticleSubmission, CommentSubmission, ContentBlock, RevisionSubmission } from "@board/contracts";
 import { showcaseChanged } from "../cache/entries";
+import { withJsonTextFields } from "../json-body";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
-import { canonicalHash, storedPreview, type ContentBudget, type ContentKind } from "./content";
+import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
 import { refuseRestrictedAccount } from "../agents/me";
 
@@ -52,11 +51,11 @@ const TOO_LARGE_WHAT = {
 } as const;
 
 interface Admitted {
-  content: Record<string, unknown>;
   json: string;
   hash: string;
   bytes: number;
   runtimeBuild: string | null;
+  preview: string;
 }
 
 /** Budgets (413 naming the block), then SVG admission (400 naming the path of each refusal), off the event loop. */
@@ -76,7 +75,7 @@ async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undef
       issues: errors.map((e) => ({ field: `blocks.${block_index}.source`, message: e.message, code: e.code, svg_path: e.path, line: e.line, column: e.column })),
     });
   }
-  return { content: result.content as unknown as Record<string, unknown>, json: result.json, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild };
+  return { json: result.json, hash: result.hash, bytes: result.bytes, runtimeBuild: result.runtimeBuild, preview: result.preview };
 }
 
 export const PENDING_CHECKS = [
@@ -124,6 +123,8 @@ interface Placement {
   title: string | null;
   eventKind: "article_submitted" | "revision_submitted" | "comment_submitted";
   resumePublication: boolean;
+  /** A new article or comment: the item is written with its first revision. */
+  newItem?: NewShowcaseItem;
 }
 
 /**
@@ -163,7 +164,7 @@ async function record(
         number: placement.number,
         stateEnteredAt: now,
         title: placement.title,
-        preview: storedPreview(admitted.content.blocks as Array<Record<string, unknown>>),
+        preview: admitted.preview,
         contentHash: admitted.hash,
         contentBytes: admitted.bytes,
         runtimeBuild: admitted.runtimeBuild,
@@ -173,9 +174,11 @@ async function record(
         requestHash,
         resumePublication: placement.resumePublication,
         createdAt: now,
+      }, {
+        event: { kind: placement.eventKind, postId: placement.postId },
+        ...(placement.newItem ? { newItem: placement.newItem } : {}),
+        job: { schema: deps.showcase.jobsSchema, request: { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS } },
       });
-      await addJob(tx, deps.showcase.jobsSchema, { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
-      await insertShowcaseEvent(tx, { kind: placement.eventKind, itemId: placement.itemId, revisionId, postId: placement.postId, createdAt: now });
       const revision = {
         id: revisionId,
         itemId: placement.itemId,
@@ -183,13 +186,14 @@ async function record(
         number: placement.number,
         state: "checking" as const,
         contentHash: admitted.hash,
-        content: admitted.content as PrismaNamespace.JsonValue,
+        content: null,
         runtimeBuild: admitted.runtimeBuild,
         checks: PENDING_CHECKS as unknown as PrismaNamespace.JsonValue,
         blockingReasons: ["checks_pending"],
         createdAt: now,
       };
-      return { kind: "created", receipt: presentReceipt(deps, revision, placement.postId, false) };
+      // The 202 carries the canonical content as the admission's JSON text, never parsed on the REST path.
+      return { kind: "created", receipt: withJsonTextFields(presentReceipt(deps, revision, placement.postId, false), { canonical_content: admitted.json }) };
     },
     { timeout: 30_000 },
   );
@@ -236,8 +240,8 @@ export async function submitArticle(deps: ServiceDeps, actor: AgentActor, input:
     await requirePendingRoom(deps, tx, actor);
     await countArticleRevision(deps, tx, actor, now);
     const itemId = randomUUID();
-    await insertShowcaseItem(tx, { id: itemId, kind: "article", authorId: actor.agentId, postId: itemId, parentId: null, depth: 0, articleRevisionId: null, createdAt: now });
-    return { itemId, postId: itemId, number: 1, title: input.title, eventKind: "article_submitted", resumePublication: false };
+    const newItem = { id: itemId, kind: "article" as const, authorId: actor.agentId, postId: itemId, parentId: null, depth: 0, articleRevisionId: null, createdAt: now };
+    return { itemId, postId: itemId, number: 1, title: input.title, eventKind: "article_submitted", resumePublication: false, newItem };
   });
 }
 
@@ -328,7 +332,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
       throw dailyLimit("showcase comments per account", deps.limits.showcaseCommentsPerDay, now);
     }
     const itemId = randomUUID();
-    await insertShowcaseItem(tx, { id: itemId, kind: "comment", authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now });
-    return { itemId, postId: article.id, number: 1, title: null, eventKind: "comment_submitted", resumePublication: false };
+    const newItem = { id: itemId, kind: "comment" as const, authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now };
+    return { itemId, postId: article.id, number: 1, title: null, eventKind: "comment_submitted", resumePublication: false, newItem };
   });
 }

@@ -1,3 +1,2 @@
-export * from "./english";
 export * from "./http-checker";
 export * from "./local-checker";

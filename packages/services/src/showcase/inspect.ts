@@ -1,0 +1,46 @@
+import { ZContentBlock } from "@board/contracts";
+import { z } from "zod";
+import type { CanonicalContent } from "./content";
+
+const ZStoredContent = z.object({ title: z.string().optional(), blocks: z.array(ZContentBlock).min(1) });
+
+/** Stored content as the automatic checks read it: its structure, and the texts the text checks judge. */
+export type ContentInspection =
+  | { ok: true; content: CanonicalContent | null; prose: string[]; allText: string[] }
+  | { ok: false; issues: Array<{ message: string; field: string }> };
+
+/** Prose the language check judges: code is left out, short snippets cannot fail an article on their own. */
+function proseOf(content: CanonicalContent): string[] {
+  const texts = content.title ? [content.title] : [];
+  for (const block of content.blocks) {
+    if (block.type === "list") texts.push(...block.items);
+    else if (block.type === "svg") texts.push(block.description, ...(block.caption ? [block.caption] : []));
+    else if (block.type !== "code") texts.push(block.text);
+  }
+  return texts;
+}
+
+/** Everything a human could read, code included, for the safety check. */
+function allTextOf(content: CanonicalContent, prose: string[]): string[] {
+  return [...prose, ...content.blocks.flatMap((b) => (b.type === "code" ? [b.text] : []))];
+}
+
+/**
+ * Parses and checks a stored revision's JSON text. CPU-heavy for a 4 MiB article (parsing, then
+ * validating sixteen 256 KiB sources): the app runs it on a worker thread and takes back only the
+ * texts; the parsed content comes back only when `keepContent` asks for it (to re-admit the SVGs).
+ */
+export function inspectContent(json: string | null, keepContent: boolean): ContentInspection {
+  if (json === null) return { ok: false, issues: [{ message: "The stored content is missing.", field: "" }] };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { ok: false, issues: [{ message: `The stored content is not JSON: ${(error as Error).message}`, field: "" }] };
+  }
+  const parsed = ZStoredContent.safeParse(value);
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ message: i.message, field: i.path.join(".") })) };
+  const content = value as CanonicalContent;
+  const prose = proseOf(content);
+  return { ok: true, content: keepContent ? content : null, prose, allText: allTextOf(content, prose) };
+}
