@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { pingDatabase, readPreview, readPublicAsset, type ServiceDeps } from "@board/services";
+import { pingDatabase, readPreview, readPublicAsset, type AccessTokenVerifier, type ServiceDeps } from "@board/services";
 import { apiReferenceBundle, errorsPage, referencePage } from "./docs";
 import { createApiHandler, revalidated, type ClientInfo } from "./handler";
 import { errorResponse } from "./http/envelope";
@@ -9,7 +9,7 @@ import type { WindowLimiters } from "./http/rate-limit";
 import type { Logger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
 import { INERT_CONTENT_HEADERS } from "./routers/public-showcase";
-import { checkResponses, type AccessTokenVerifier } from "./trpc";
+import { checkResponses } from "./trpc";
 
 /** A surface that speaks Fetch (/mcp); returns null when the path is not its own. */
 export type RequestHandler = (request: Request, client: ClientInfo) => Promise<Response | null>;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf, statusOf } from "@board/domain";
-import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, unauthorized, type ServiceDeps } from "@board/services";
+import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, unauthorized, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
 import { parseJsonObject, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
@@ -11,7 +11,7 @@ import { bodyLimitFor, surfaceFor, surfacePolicies, windowLimits, type ProtocolR
 import { toBoardError } from "./http/translate-error";
 import type { Logger } from "./logger";
 import { createRestDispatcher } from "./rest";
-import type { AccessTokenVerifier, ApiContext } from "./trpc";
+import type { ApiContext } from "./trpc";
 
 export interface ApiHandlerOptions {
   deps: ServiceDeps;
@@ -107,9 +107,31 @@ export function createApiHandler(options: ApiHandlerOptions) {
     return windows;
   }
 
-  /** Operator-linked API keys are admitted on their own budget and pool (§8 reserved admission). */
-  function isReserved(bearer: string | null): boolean {
-    return bearer !== null && looksLikeApiKey(bearer) && reserved.isReservedApiKey(bearer);
+  /**
+   * The budget and pool a call gets (§8 reserved admission), decided before any shared-pool query:
+   * an API key by its hash, an OAuth access token by the account its signature vouches for (checked
+   * in memory). The token's grant and account are then checked on the chosen pool when the call
+   * authenticates; a token that fails the signature check is refused then too, after the limits,
+   * like any bad credential.
+   */
+  async function admissionOf(bearer: string | null, network: string): Promise<GateAdmission> {
+    const onPool = (reservedCall: boolean) => (reservedCall ? reservedDeps : deps);
+    if (bearer === null) return { deps, reserved: false, admitAccessToken: null };
+    if (looksLikeApiKey(bearer)) {
+      const reservedCall = reserved.isReservedApiKey(bearer);
+      return { deps: onPool(reservedCall), reserved: reservedCall, admitAccessToken: null };
+    }
+    const verifier: AccessTokenVerifier | null = options.accessTokenVerifier?.() ?? null;
+    if (!verifier) return { deps, reserved: false, admitAccessToken: null };
+    let claims: AccessTokenClaims;
+    try {
+      claims = await verifier.read(bearer);
+    } catch (error) {
+      return { deps, reserved: false, admitAccessToken: () => Promise.reject(error) };
+    }
+    const reservedCall = reserved.isReservedAgent(claims.agentId);
+    const callDeps = onPool(reservedCall);
+    return { deps: callDeps, reserved: reservedCall, admitAccessToken: () => verifier.admit(claims, network, callDeps) };
   }
 
   /**
@@ -160,13 +182,13 @@ export function createApiHandler(options: ApiHandlerOptions) {
       }
       bearer = bearerOf(request.headers);
       checkHeaders(surface, request, bearer);
-      const reservedCall = isReserved(bearer);
-      if (!reservedCall) shedWhenOverloaded();
+      const admission = await admissionOf(bearer, network);
+      if (!admission.reserved) shedWhenOverloaded();
       outcomes = limiters.consume(
         windowChecks({
           network,
           bearer,
-          reserved: reservedCall,
+          reserved: admission.reserved,
           write: request.method !== "GET" && request.method !== "HEAD",
           registration: surface.registrationPath === request.url.pathname && request.method === "POST",
           networkLimit: surface.networkLimit,
@@ -182,8 +204,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
         body = parseJsonObject(await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname)));
       }
 
-      meter.count(capacityMetrics.admitted, reservedCall ? "reserved" : "agent");
-      const ctx: ApiContext = { deps: reservedCall ? reservedDeps : deps, request, network, bearer, scope: { headers: {} }, verifyAccessToken: options.accessTokenVerifier?.() ?? null };
+      meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
+      const ctx: ApiContext = { deps: admission.deps, request, network, bearer, scope: { headers: {} }, admitAccessToken: admission.admitAccessToken };
       const data = await dispatch(ctx, request.method, request.url, body);
       const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
       return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
@@ -229,22 +251,23 @@ export function createApiHandler(options: ApiHandlerOptions) {
 
   /**
    * The §8 window limits for surfaces outside the REST gate (/mcp, the OAuth endpoints): a 429 or
-   * 503 envelope when refused, otherwise the RateLimit headers to add.
+   * 503 envelope when refused, otherwise the RateLimit headers to add and how the call is admitted
+   * (the pool its work runs on and its access-token check).
    */
-  async function guard(input: GuardInput): Promise<{ refused: GateResponse | null; headers: Record<string, string> }> {
+  async function guard(input: GuardInput): Promise<{ refused: GateResponse | null; headers: Record<string, string>; admission: GateAdmission }> {
     const network = networkOf(clientAddress(input.socketAddress, input.forwardedFor, options.trustedProxyHops));
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
+    const admission = await admissionOf(bearer, network);
     try {
-      const reservedCall = isReserved(bearer);
-      if (!reservedCall) shedWhenOverloaded();
-      const checks = windowChecks({ network, bearer, reserved: reservedCall, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
+      if (!admission.reserved) shedWhenOverloaded();
+      const checks = windowChecks({ network, bearer, reserved: admission.reserved, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
       const headers = rateLimitHeaders(limiters.consume(checks));
-      meter.count(capacityMetrics.admitted, reservedCall ? "reserved" : "agent");
-      return { refused: null, headers };
+      meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
+      return { refused: null, headers, admission };
     } catch (error) {
       const { boardError } = toBoardError(error);
       countRefusal(boardError);
-      return { refused: errorResponse(deps.publicUrl, boardError), headers: {} };
+      return { refused: errorResponse(deps.publicUrl, boardError), headers: {}, admission };
     }
   }
 

@@ -3,7 +3,7 @@ export * from "./node-server";
 export { INTERFACE_VERSION, buildOpenApiDocument } from "./openapi";
 export type { AppRouter } from "./router";
 export { appRouter } from "./router";
-export type { AccessTokenVerifier, ApiContext } from "./trpc";
+export type { ApiContext } from "./trpc";
 export { clientAddress } from "./http/client-address";
 export { sharedCountersFor, WindowLimiters, type LimiterStore } from "./http/rate-limit";
 export { createLogger, type Logger } from "./logger";

@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { authenticateApiKey, looksLikeApiKey, unauthorized, type AgentActor, type OAuthScope, type ServiceDeps } from "@board/services";
+import { authenticateApiKey, looksLikeApiKey, unauthorized, type AgentActor, type GateAdmission, type OAuthScope, type ServiceDeps } from "@board/services";
 import { isDeepStrictEqual } from "node:util";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
@@ -18,9 +18,6 @@ export interface Access {
 /** `created`: 201 for a new resource, 200 for an exact replay. `accepted`: 202 for work queued (showcase submissions), 200 for a replay. */
 export type ApiMeta = OpenApiMeta<{ access?: Access; created?: boolean; accepted?: boolean }>;
 
-/** Verifies an OAuth access token for the /mcp resource; supplied by the authorization-server module. */
-export type AccessTokenVerifier = (token: string, network: string) => Promise<AgentActor>;
-
 export interface RequestScope {
   /** Success status chosen by the procedure (201 create, 200 replay). */
   status?: number;
@@ -33,7 +30,8 @@ export interface ApiContext {
   network: string;
   bearer: string | null;
   scope: RequestScope;
-  verifyAccessToken: AccessTokenVerifier | null;
+  /** The bearer's OAuth access-token check, bound by the gate to the pool the call runs on. */
+  admitAccessToken: GateAdmission["admitAccessToken"];
 }
 
 const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();
@@ -61,8 +59,8 @@ export async function authenticate(ctx: ApiContext, access: Access = {}): Promis
     }
     return authenticateApiKey(ctx.deps, ctx.bearer, ctx.network);
   }
-  if (!ctx.verifyAccessToken) throw unauthorized("The bearer token is not a valid API key.");
-  const actor = await ctx.verifyAccessToken(ctx.bearer, ctx.network);
+  if (!ctx.admitAccessToken) throw unauthorized("The bearer token is not a valid API key.");
+  const actor = await ctx.admitAccessToken();
   if (!access.oauthScope) {
     throw new BoardError("FORBIDDEN", "This route accepts API keys only; OAuth tokens work on vote, pin, inbox, voting and showcase routes.");
   }

@@ -1,5 +1,4 @@
-import { clientAddress, toFetchResponse, type App, type NodeHandler } from "@board/api";
-import { networkOf } from "@board/domain";
+import { toFetchResponse, type App, type NodeHandler } from "@board/api";
 import { createAuthorizationServer, type AuthorizationServer } from "@board/oauth";
 import { createMcpHandler, MCP_PATH } from "@board/mcp";
 
@@ -41,20 +40,13 @@ export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], op
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     return oauth.handleNode(req, res);
   });
-  app.setAccessTokenVerifier(oauth.verifyAccessToken, oauth.challenge);
-  const mcp = createMcpHandler({
-      deps: app.deps,
-      verifyAccessToken: oauth.verifyAccessToken,
-      challenge: oauth.challenge,
-      allowedOrigins: options.allowedOrigins,
-      logger: app.logger,
-      networkOf: (request, socketAddress) => networkOf(clientAddress(socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops)),
-  });
+  app.setAccessTokenVerifier(oauth.accessTokens, oauth.challenge);
+  const mcp = createMcpHandler({ deps: app.deps, challenge: oauth.challenge, allowedOrigins: options.allowedOrigins, logger: app.logger });
   app.mount(async (request, client) => {
     if (new URL(request.url).pathname !== MCP_PATH) return null;
-    const { refused, headers } = await app.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: request.headers.get("authorization") });
+    const { refused, headers, admission } = await app.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: request.headers.get("authorization") });
     if (refused) return toFetchResponse(refused);
-    const response = await mcp(request, client);
+    const response = await mcp(request, admission);
     for (const [name, value] of Object.entries(headers)) response?.headers.set(name, value);
     return response;
   });

@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { databaseUnavailable, isDatabaseUnavailable, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type ServiceDeps } from "@board/services";
+import { databaseUnavailable, isDatabaseUnavailable, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -18,16 +18,14 @@ export interface McpLogger {
 }
 
 export interface McpHandlerOptions {
+  /** The shared services (the service's own origin); each call's tools run on the services the gate admitted it to. */
   deps: ServiceDeps;
-  verifyAccessToken(token: string, network: string): Promise<AgentActor>;
   /** `Bearer resource_metadata="..."`: sent on every 401 and 403 so clients can (re)authorize. */
   challenge(): string;
   /** Origins allowed to call /mcp from a browser context; the service's own origin is always allowed. */
   allowedOrigins?: string[];
   logger?: McpLogger;
   tools?: ToolDefinition[];
-  /** The caller's network (IPv4 or IPv6 /64 group), as the REST gate computes it. */
-  networkOf(request: Request, socketAddress: string): string;
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
@@ -123,7 +121,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
     return origin === new URL(deps.publicUrl).origin || (options.allowedOrigins ?? []).includes(origin);
   }
 
-  async function callTool(actor: AgentActor, name: string, args: unknown): Promise<CallToolResult> {
+  async function callTool(deps: ServiceDeps, actor: AgentActor, name: string, args: unknown): Promise<CallToolResult> {
     const tool = byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; call tools/list for the tools this token can use.`);
     if (!actor.scopes.includes(tool.scope)) {
@@ -145,15 +143,15 @@ export function createMcpHandler(options: McpHandlerOptions) {
     }
   }
 
-  function serverFor(actor: AgentActor): Server {
+  function serverFor(admission: GateAdmission, actor: AgentActor): Server {
     const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     const visible = tools.filter((t) => actor.scopes.includes(t.scope));
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map((t) => descriptions.get(t.name)!) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(actor, request.params.name, request.params.arguments));
+    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(admission.deps, actor, request.params.name, request.params.arguments));
     return server;
   }
 
-  async function admit(request: Request, socketAddress: string): Promise<AgentActor | Response> {
+  async function admit(request: Request, admission: GateAdmission): Promise<AgentActor | Response> {
     const challenge = options.challenge();
     const header = request.headers.get("authorization");
     const token = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
@@ -167,7 +165,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return oauthError(new OAuthAdmissionError("invalid_token", "API keys do not work on /mcp; connect through OAuth, where the owner links the account by pasting the key on the consent page."), challenge);
     }
     try {
-      return await options.verifyAccessToken(token, options.networkOf(request, socketAddress));
+      if (!admission.admitAccessToken) throw new OAuthAdmissionError("invalid_token", "The access token is not one this server issued; obtain one through the OAuth flow.");
+      return await admission.admitAccessToken();
     } catch (error) {
       if (error instanceof OAuthAdmissionError) return oauthError(error, challenge);
       if (error instanceof BoardError && error.code === "UNAUTHORIZED") return oauthError(new OAuthAdmissionError("invalid_token", error.message), challenge);
@@ -175,7 +174,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
     }
   }
 
-  return async function handleMcp(request: Request, client: { socketAddress: string }): Promise<Response | null> {
+  /** `admission`: how the gate admitted the call (its pool and its bearer's check, bound to that pool). */
+  return async function handleMcp(request: Request, admission: GateAdmission): Promise<Response | null> {
     if (new URL(request.url).pathname !== MCP_PATH) return null;
     const origin = request.headers.get("origin");
     if (origin !== null && !allowedOrigin(origin)) {
@@ -185,7 +185,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       // Stateless JSON server: no standalone SSE stream to GET and no session to DELETE.
       return jsonRpcError(405, -32000, "This MCP server is stateless: send JSON-RPC messages with POST.", { Allow: "POST" });
     }
-    const admitted = await admit(request, client.socketAddress);
+    const admitted = await admit(request, admission);
     if (admitted instanceof Response) return admitted;
     const actor = admitted;
 
@@ -199,7 +199,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
     if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength);
-    const server = serverFor(actor);
+    const server = serverFor(admission, actor);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import type { AgentActor, ServiceDeps } from "@board/services";
+import type { AccessTokenVerifier, ServiceDeps } from "@board/services";
 import type Provider from "oidc-provider";
 import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_ENDPOINTS, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
 import { createInteractionHandler } from "./interactions";
@@ -25,7 +25,8 @@ export interface AuthorizationServer {
   resourceMetadataUrl: string;
   /** Node-level handler; true when the request was an authorization-server request and was answered. */
   handleNode(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean>;
-  verifyAccessToken(token: string, network: string): Promise<AgentActor>;
+  /** The access-token check, shared by /mcp and the /v1 routes that accept OAuth tokens. */
+  accessTokens: AccessTokenVerifier;
   /** The RFC 9728 challenge for 401s on OAuth-capable routes. */
   challenge(): string;
   /** Every "METHOD path" `handleNode` answers (templates in braces); the fuzz test covers each. */
@@ -86,7 +87,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     resource,
     resourceMetadataUrl,
     handleNode,
-    verifyAccessToken: createAccessTokenVerifier({ deps: options.deps, issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
+    accessTokens: createAccessTokenVerifier({ issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
     challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}"`,
     routes: [
       `GET ${resourceMetadataPath}`,

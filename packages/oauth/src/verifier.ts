@@ -1,10 +1,9 @@
-import { authenticateAgentById, OAuthAdmissionError, oauthStore, type AgentActor, type ServiceDeps } from "@board/services";
+import { authenticateAgentById, OAuthAdmissionError, oauthStore, type AccessTokenClaims, type AccessTokenVerifier } from "@board/services";
 import { createLocalJWKSet, errors, jwtVerify, type JWK } from "jose";
 import { isScope } from "./constants";
 import { SIGNING_ALG } from "./keys";
 
 export interface VerifierOptions {
-  deps: ServiceDeps;
   issuer: string;
   /** The one resource these tokens are for: `${publicUrl}/mcp`. */
   audience: string;
@@ -20,29 +19,34 @@ function invalid(message: string): OAuthAdmissionError {
  * expiry), then that its grant still stands and the linked agent is live. Runs on every /mcp and
  * OAuth-enabled /v1 call; revoking the grant or the API key takes effect on the next call.
  */
-export function createAccessTokenVerifier(options: VerifierOptions) {
+export function createAccessTokenVerifier(options: VerifierOptions): AccessTokenVerifier {
   const keys = createLocalJWKSet(options.publicJwks);
-  return async function verifyAccessToken(token: string, network: string): Promise<AgentActor> {
-    let payload;
-    try {
-      ({ payload } = await jwtVerify(token, keys, { issuer: options.issuer, typ: "at+jwt", algorithms: [SIGNING_ALG], clockTolerance: 5 }));
-    } catch (error) {
-      if (error instanceof errors.JWTExpired) throw invalid("The access token expired; refresh it with your refresh token or authorize again.");
-      throw invalid("The access token is not one this server issued (bad format, signature, type or issuer); obtain one through the OAuth flow.");
-    }
-    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-    if (audiences.length !== 1 || audiences[0] !== options.audience) {
-      throw invalid(`The access token's audience must be exactly ${options.audience}; authorize with resource=${options.audience}.`);
-    }
-    if (typeof payload.exp !== "number") throw invalid("The access token has no expiry; obtain a new one through the OAuth flow.");
-    const agentId = payload.sub;
-    const grantId = payload.gid;
-    if (typeof agentId !== "string" || typeof grantId !== "string") throw invalid("The access token is not linked to an agent account; authorize again.");
-    if (!(await oauthStore.isGrantLive(options.deps, grantId, agentId, new Date()))) {
-      throw invalid("The authorization behind this token was revoked or expired; authorize the client again.");
-    }
-    const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(isScope) : [];
-    // A revoked API key kills every linked token: this throws the board's UNAUTHORIZED error.
-    return authenticateAgentById(options.deps, agentId, network, scopes);
+  return {
+    async read(token: string): Promise<AccessTokenClaims> {
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(token, keys, { issuer: options.issuer, typ: "at+jwt", algorithms: [SIGNING_ALG], clockTolerance: 5 }));
+      } catch (error) {
+        if (error instanceof errors.JWTExpired) throw invalid("The access token expired; refresh it with your refresh token or authorize again.");
+        throw invalid("The access token is not one this server issued (bad format, signature, type or issuer); obtain one through the OAuth flow.");
+      }
+      const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      if (audiences.length !== 1 || audiences[0] !== options.audience) {
+        throw invalid(`The access token's audience must be exactly ${options.audience}; authorize with resource=${options.audience}.`);
+      }
+      if (typeof payload.exp !== "number") throw invalid("The access token has no expiry; obtain a new one through the OAuth flow.");
+      const agentId = payload.sub;
+      const grantId = payload.gid;
+      if (typeof agentId !== "string" || typeof grantId !== "string") throw invalid("The access token is not linked to an agent account; authorize again.");
+      const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(isScope) : [];
+      return { agentId, grantId, scopes };
+    },
+    async admit(claims, network, deps) {
+      if (!(await oauthStore.isGrantLive(deps, claims.grantId, claims.agentId, new Date()))) {
+        throw invalid("The authorization behind this token was revoked or expired; authorize the client again.");
+      }
+      // A revoked API key kills every linked token: this throws the board's UNAUTHORIZED error.
+      return authenticateAgentById(deps, claims.agentId, network, claims.scopes);
+    },
   };
 }

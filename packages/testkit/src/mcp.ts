@@ -122,6 +122,17 @@ export async function approveInBrowser(authorizationUrl: URL | string, apiKey: s
   return redirect;
 }
 
+/** An OAuth client holding tokens for an agent account, through the full flow, without calling /mcp itself. */
+export async function authorizeOAuthClient(baseUrl: string, apiKey: string, options: { scope?: string; oauth?: MemoryOAuthClient } = {}): Promise<MemoryOAuthClient> {
+  const mcpUrl = new URL("/mcp", baseUrl);
+  const oauth = options.oauth ?? new MemoryOAuthClient();
+  if ((await auth(oauth, { serverUrl: mcpUrl, scope: options.scope })) !== "AUTHORIZED") {
+    const redirect = await approveInBrowser(oauth.authorizationUrl!, apiKey);
+    await auth(oauth, { serverUrl: mcpUrl, authorizationCode: redirect.searchParams.get("code")! });
+  }
+  return oauth;
+}
+
 export interface McpSession {
   client: Client;
   oauth: MemoryOAuthClient;
@@ -136,11 +147,7 @@ export interface McpSession {
  */
 export async function connectMcp(baseUrl: string, apiKey: string, options: { scope?: string; oauth?: MemoryOAuthClient } = {}): Promise<McpSession> {
   const mcpUrl = new URL("/mcp", baseUrl);
-  const oauth = options.oauth ?? new MemoryOAuthClient();
-  if ((await auth(oauth, { serverUrl: mcpUrl, scope: options.scope })) !== "AUTHORIZED") {
-    const redirect = await approveInBrowser(oauth.authorizationUrl!, apiKey);
-    await auth(oauth, { serverUrl: mcpUrl, authorizationCode: redirect.searchParams.get("code")! });
-  }
+  const oauth = await authorizeOAuthClient(baseUrl, apiKey, options);
   const client = new Client({ name: "board-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth }));
   return { client, oauth, mcpUrl, close: () => client.close() };

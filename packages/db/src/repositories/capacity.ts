@@ -134,11 +134,11 @@ export async function jobQueueHealth(pool: pg.Pool, schema: string): Promise<{ q
 }
 
 /** Live agent accounts an admin linked to an operator role, with their key hashes: reserved admission. */
-export async function operatorLinkedKeyHashes(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ apiKeyHash: string }>(
-    `SELECT a.api_key_hash AS "apiKeyHash"
+export async function operatorLinkedAgents(pool: pg.Pool): Promise<Array<{ agentId: string; apiKeyHash: string }>> {
+  const { rows } = await pool.query<{ agentId: string; apiKeyHash: string }>(
+    `SELECT a.id AS "agentId", a.api_key_hash AS "apiKeyHash"
        FROM operator_agent_links l JOIN agents a ON a.id = l.agent_id
       WHERE a.revoked_at IS NULL`,
   );
-  return rows.map((row) => row.apiKeyHash);
+  return rows;
 }

@@ -1,4 +1,4 @@
-import type { OAuthScope } from "../deps";
+import type { AgentActor, OAuthScope, ServiceDeps } from "../deps";
 
 export type OAuthAdmissionCode = "invalid_token" | "insufficient_scope";
 
@@ -42,4 +42,30 @@ export function findOAuthAdmissionError(error: unknown): OAuthAdmissionError | n
     current = (current as { cause?: unknown }).cause;
   }
   return null;
+}
+
+/** What an access token says once its signature, type, issuer, audience and expiry are checked. */
+export interface AccessTokenClaims {
+  agentId: string;
+  grantId: string;
+  scopes: OAuthScope[];
+}
+
+/**
+ * The one access-token check, in two steps so that the gate learns the account before any query:
+ * `read` needs no database (the signing keys are in memory); `admit` checks that the grant still
+ * stands and the account is live on the pool the gate chose (the reserved one for operator-linked
+ * accounts, §8).
+ */
+export interface AccessTokenVerifier {
+  read(token: string): Promise<AccessTokenClaims>;
+  admit(claims: AccessTokenClaims, network: string, deps: ServiceDeps): Promise<AgentActor>;
+}
+
+/** How the gate admitted a call: the services (shared or reserved pool) it runs on, and its OAuth bearer's check, bound to them. */
+export interface GateAdmission {
+  deps: ServiceDeps;
+  reserved: boolean;
+  /** Null when the bearer is no access token this server can check (absent, an API key, or OAuth not mounted). */
+  admitAccessToken: (() => Promise<AgentActor>) | null;
 }
