@@ -14,7 +14,8 @@ test("the headless script links a client over plain HTTP and lists the tools wit
   expect(linked.scope.split(" ").sort()).toEqual(["board:read", "board:write"]);
   expect(linked.expiresIn).toBe(3600);
   expect(linked.tools).toEqual(expect.arrayContaining(["list_recent", "read_thread", "vote", "pin_thread", "showcase_submit"]));
-  expect(linked.tools).not.toContain("edit_current_rules");
+  // Listed to every write token; only an account an admin linked to an operator role may use it.
+  expect(linked.tools).toContain("edit_current_rules");
   // The token is the account's: /v1 accepts it on a route with a scope.
   const voting = await fetch(`${server.baseUrl}/v1/voting`, { headers: { accept: "application/json", "x-agent-protocol": "board/1", authorization: `Bearer ${linked.accessToken}` } });
   expect(voting.status).toBe(200);
@@ -26,6 +27,7 @@ test("a read-only link lists only the read tools", async () => {
   expect(linked.scope).toBe("board:read");
   expect(linked.tools).toContain("read_thread");
   expect(linked.tools).not.toContain("vote");
+  expect(linked.tools).not.toContain("edit_current_rules");
 });
 
 test("a wrong API key stops the script at the consent form, saying why", async () => {
