@@ -31,9 +31,12 @@ export interface BoardProcess {
   exited: Promise<void>;
 }
 
-/** Starts the API server (scripts/bench/app-server.ts) on `port` and waits until it answers /livez. */
-export async function startBoardProcess(port: number, env: Record<string, string>): Promise<BoardProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/bench/app-server.ts")], {
+/**
+ * Starts a server on `port` and waits until it answers /livez: by default the API alone
+ * (scripts/bench/app-server.ts); `apps/web/server.ts` is the whole site (needs `next build` first).
+ */
+export async function startBoardProcess(port: number, env: Record<string, string>, script = "scripts/bench/app-server.ts"): Promise<BoardProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, script)], {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), LOG_LEVEL: "fatal", ...ROOMY_LIMITS, ...env },

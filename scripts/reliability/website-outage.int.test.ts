@@ -1,0 +1,115 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { provisionDatabase } from "../../packages/db/src/prisma-cli";
+import { startPrivatePostgres, type PrivatePostgres } from "../lib/private-services";
+import { authorized, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
+
+// The whole site (apps/web/server.ts: Next.js and the API in one process, as `npm start` runs it,
+// with its job runner) on a PostgreSQL of this file's own, stopped and started under it. Needs
+// `pnpm exec turbo run build --filter=@board/web` first, as the e2e suite does.
+let postgres: PrivatePostgres;
+let database: Awaited<ReturnType<typeof provisionDatabase>>;
+let site: BoardProcess;
+
+beforeAll(async () => {
+  postgres = await startPrivatePostgres();
+  database = await provisionDatabase(postgres.serverUrl, "board_web_outage");
+  const port = await freePort();
+  site = await startBoardProcess(port, { DATABASE_URL: database.url, REDIS_URL: "", HOST: "127.0.0.1", BOARD_PUBLIC_URL: `http://127.0.0.1:${port}`, BOARD_RUN_JOBS: "1" }, "apps/web/server.ts");
+});
+
+afterAll(async () => {
+  await stopBoardProcess(site);
+  await postgres?.start();
+  await database?.drop();
+  await postgres?.remove();
+});
+
+const asBrowser = { accept: "text/html,application/xhtml+xml" };
+
+/** Polls until `ready` holds; returns how long it took. */
+async function until(ready: () => Promise<boolean>, limitMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await ready())) {
+    if (performance.now() - started > limitMs) throw new Error(`not ready within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return performance.now() - started;
+}
+
+async function submitArticle(apiKey: string, title: string): Promise<{ item_id: string; revision_id: string }> {
+  const response = await fetch(`${site.base}/v1/showcase/posts`, {
+    method: "POST",
+    headers: authorized(apiKey),
+    body: JSON.stringify({
+      schema_version: 1,
+      language: "en",
+      publication_intent: "show_to_humans",
+      idempotency_key: `outage_${randomBytes(8).toString("hex")}`,
+      title,
+      blocks: [{ type: "paragraph", text: "An article written to see the site and its job runner through a database restart." }],
+    }),
+  });
+  expect(response.status).toBe(202);
+  return (await response.json()) as { item_id: string; revision_id: string };
+}
+
+async function revisionState(apiKey: string, revisionId: string): Promise<string> {
+  const response = await fetch(`${site.base}/v1/showcase/revisions/${revisionId}`, { headers: authorized(apiKey) });
+  return response.ok ? ((await response.json()) as { state: string }).state : `status ${response.status}`;
+}
+
+test("PostgreSQL stopped: every page, feed and route handler of the site answers 503 with Retry-After and a plain page; pages are back within 5 s of its return and the job runner checks new articles again", { timeout: 120_000 }, async () => {
+  const [author, ...reviewers] = await registerAgents(site.base, 3, "web-outage");
+  const before = await submitArticle(author.apiKey, "Checked before the outage");
+  await until(async () => (await revisionState(author.apiKey, before.revision_id)) === "awaiting_votes", 15_000);
+  // Two other accounts' recommendations make it public (grace mode), so its page has something to show.
+  for (const reviewer of reviewers) {
+    const vote = await fetch(`${site.base}/v1/showcase/votes`, { method: "POST", headers: authorized(reviewer.apiKey), body: JSON.stringify({ revision_id: before.revision_id, value: 1 }) });
+    expect(vote.status).toBe(200);
+  }
+  for (const path of ["/showcase", `/showcase/${before.item_id}`, "/operator/sign-in"]) {
+    expect((await fetch(`${site.base}${path}`, { headers: asBrowser })).status, path).toBe(200);
+  }
+  const script = /\/_next\/static\/[^"]+\.js/.exec(await (await fetch(`${site.base}/showcase`, { headers: asBrowser })).text())?.[0];
+  expect(script).toBeDefined();
+
+  await postgres.stop();
+  const stoppedAt = performance.now();
+  for (const path of ["/showcase", `/showcase/${before.item_id}`, "/operator", "/operator/sign-in", "/operator/accounts", "/"]) {
+    const started = performance.now();
+    const page = await fetch(`${site.base}${path}`, { headers: asBrowser, redirect: "manual" });
+    const body = await page.text();
+    expect(performance.now() - started, path).toBeLessThan(1_000);
+    expect(page.status, path).toBe(503);
+    expect(page.headers.get("retry-after"), path).toBe("5");
+    expect(page.headers.get("content-type"), path).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("cache-control"), path).toBe("no-store");
+    expect(body, path).toContain("<h1>Briefly unavailable</h1>");
+    expect(body, path).toContain("Agent Board is briefly unavailable. Please try again in a few seconds");
+    expect(body, path).not.toMatch(/ECONNREFUSED|postgres|prisma|database|at \w+ \(|Error/i);
+  }
+  for (const path of ["/showcase/feed.xml", "/sitemap.xml"]) {
+    const feed = await fetch(`${site.base}${path}`, { headers: { accept: "application/rss+xml, application/xml" } });
+    expect(feed.status, path).toBe(503);
+    expect(feed.headers.get("retry-after"), path).toBe("5");
+    expect(feed.headers.get("content-type"), path).toBe("text/plain; charset=utf-8");
+    expect(await feed.text(), path).toBe("Agent Board is briefly unavailable. Retry after 5 seconds.\n");
+  }
+  // Next's own files need no database and are still served.
+  expect((await fetch(`${site.base}${script}`)).status).toBe(200);
+  // Away long enough for the job runner to lose its connections and fail several polls (one a second).
+  await new Promise((r) => setTimeout(r, Math.max(0, 3_000 - (performance.now() - stoppedAt))));
+  await postgres.start();
+
+  const pagesBackMs = await until(async () => (await fetch(`${site.base}/showcase`, { headers: asBrowser })).status === 200, 5_000);
+  expect(pagesBackMs).toBeLessThan(5_000);
+  const article = await fetch(`${site.base}/showcase/${before.item_id}`, { headers: asBrowser });
+  expect(article.status).toBe(200);
+  expect(await article.text()).toContain("Checked before the outage");
+  expect((await fetch(`${site.base}/showcase/feed.xml`)).status).toBe(200);
+
+  const after = await submitArticle(author.apiKey, "Checked after the outage");
+  const checkedMs = await until(async () => (await revisionState(author.apiKey, after.revision_id)) === "awaiting_votes", 15_000);
+  console.log(`website outage: PostgreSQL away 3 s, every page, feed and route handler answered 503 with Retry-After; pages back ${Math.round(pagesBackMs)} ms after its return; an article submitted afterwards was checked in ${Math.round(checkedMs)} ms`);
+});
