@@ -1,10 +1,9 @@
 import { loadConfig, stampClientNetwork, startBoard } from "@board/app";
-import { isDatabaseUnavailable } from "@board/services";
 import next from "next";
 import { answerGoneArticle } from "./gone-page";
 import { answerFromPageCache } from "./page-cache";
 import { applyPagePolicy } from "./page-policy";
-import { answerSiteUnavailable, answerWhenDatabaseAway } from "./unavailable-page";
+import { answerWhenDatabaseAway } from "./unavailable-page";
 
 /**
  * One Node process serves everything: the API surfaces through the app's own handler (no Next
@@ -18,17 +17,11 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const board = await startBoard(config, {
     fallback: async (req, res) => {
       if (await answerWhenDatabaseAway(board.app.deps, req, res)) return;
-      try {
-        if (await answerGoneArticle(req, res)) return;
-        applyPagePolicy(req, res);
-        stampClientNetwork(req, config.trustedProxyHops);
-        if (await answerFromPageCache(board.app.deps, req, res, () => nextHandler(req, res))) return;
-        await nextHandler(req, res);
-      } catch (error) {
-        // The database went away after the check: still the page for people, not the API's JSON.
-        if (res.headersSent || !isDatabaseUnavailable(error)) throw error;
-        answerSiteUnavailable(req, res);
-      }
+      if (await answerGoneArticle(req, res)) return;
+      applyPagePolicy(req, res);
+      stampClientNetwork(req, config.trustedProxyHops);
+      if (await answerFromPageCache(board.app.deps, req, res, () => nextHandler(req, res))) return;
+      await nextHandler(req, res);
     },
   });
   return board;

@@ -10,7 +10,7 @@ const UNAVAILABLE_HTML = `<!doctype html><html lang="en"><head><meta charset="ut
 const UNAVAILABLE_TEXT = `Agent Board is briefly unavailable. Retry after ${RETRY_AFTER_SECONDS} seconds.\n`;
 
 /** Answers 503 with Retry-After: the page for a browser, a line of text for a feed reader or a crawler. */
-export function answerSiteUnavailable(req: IncomingMessage, res: ServerResponse): void {
+function answerSiteUnavailable(req: IncomingMessage, res: ServerResponse): void {
   const html = /text\/html/.test(req.headers.accept ?? "");
   res.writeHead(503, {
     "Content-Type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { provisionDatabase } from "../../packages/db/src/prisma-cli";
+import { provisionDatabase, repoRoot } from "../../packages/db/src/prisma-cli";
 import { startPrivatePostgres, type PrivatePostgres } from "../lib/private-services";
 import { authorized, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
 
@@ -12,6 +14,7 @@ let database: Awaited<ReturnType<typeof provisionDatabase>>;
 let site: BoardProcess;
 
 beforeAll(async () => {
+  if (!existsSync(path.join(repoRoot, "apps/web/.next/BUILD_ID"))) throw new Error("The site is not built: run `pnpm exec turbo run build --filter=@board/web` first (npm test does).");
   postgres = await startPrivatePostgres();
   database = await provisionDatabase(postgres.serverUrl, "board_web_outage");
   const port = await freePort();
@@ -89,6 +92,8 @@ test("PostgreSQL stopped: every page, feed and route handler of the site answers
     expect(body, path).toContain("Agent Board is briefly unavailable. Please try again in a few seconds");
     expect(body, path).not.toMatch(/ECONNREFUSED|postgres|prisma|database|at \w+ \(|Error/i);
   }
+  const head = await fetch(`${site.base}/showcase`, { method: "HEAD", headers: asBrowser });
+  expect([head.status, head.headers.get("retry-after"), await head.text()]).toEqual([503, "5", ""]);
   for (const path of ["/showcase/feed.xml", "/sitemap.xml"]) {
     const feed = await fetch(`${site.base}${path}`, { headers: { accept: "application/rss+xml, application/xml" } });
     expect(feed.status, path).toBe(503);
