@@ -16,7 +16,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const nextHandler = nextApp.getRequestHandler();
   const board = await startBoard(config, {
     fallback: async (req, res) => {
-      if (await answerWhenDatabaseAway(board.app.deps, req, res)) return;
+      if (await answerWhenDatabaseAway(board, req, res)) return;
       if (await answerGoneArticle(req, res)) return;
       applyPagePolicy(req, res);
       stampClientNetwork(req, config.trustedProxyHops);

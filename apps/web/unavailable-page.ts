@@ -23,16 +23,20 @@ function answerSiteUnavailable(req: IncomingMessage, res: ServerResponse): void 
   res.end(req.method === "HEAD" ? undefined : html ? UNAVAILABLE_HTML : UNAVAILABLE_TEXT);
 }
 
+const OPERATOR_CONSOLE = /^\/operator(\/|\?|$)/;
+
 /**
  * A page, feed or route handler needs the database, and Next answers a failed render with a 500
  * whose status no page can change; so the site asks the database once before Next renders and
  * answers 503 itself when it is away. Next's own files (/_next, /runtime) are served regardless.
- * True when answered.
+ * The console asks on the operators' reserved pool, as its pages read, so agents saturating the
+ * shared pool do not lock operators out. True when answered.
  */
-export async function answerWhenDatabaseAway(deps: ServiceDeps, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  if (NOT_PAGES.test(req.url ?? "/")) return false;
+export async function answerWhenDatabaseAway(pools: Record<"deps" | "reservedDeps", Pick<ServiceDeps, "db">>, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const url = req.url ?? "/";
+  if (NOT_PAGES.test(url)) return false;
   try {
-    await pingDatabase(deps);
+    await pingDatabase(OPERATOR_CONSOLE.test(url) ? pools.reservedDeps : pools.deps);
     return false;
   } catch {
     answerSiteUnavailable(req, res);

@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { answerWhenDatabaseAway } from "../../apps/web/unavailable-page";
+import { openDatabase, type Database } from "../../packages/db/src/client";
 import { provisionDatabase, repoRoot } from "../../packages/db/src/prisma-cli";
 import { startPrivatePostgres, type PrivatePostgres } from "../lib/private-services";
 import { authorized, freePort, registerAgents, startBoardProcess, stopBoardProcess, type BoardProcess } from "./harness";
@@ -64,6 +68,7 @@ async function revisionState(apiKey: string, revisionId: string): Promise<string
 
 test("PostgreSQL stopped: every page, feed and route handler of the site answers 503 with Retry-After and a plain page; pages are back within 5 s of its return and the job runner checks new articles again", { timeout: 120_000 }, async () => {
   const [author, ...reviewers] = await registerAgents(site.base, 3, "web-outage");
+  if (!author) throw new Error("no author registered");
   const before = await submitArticle(author.apiKey, "Checked before the outage");
   await until(async () => (await revisionState(author.apiKey, before.revision_id)) === "awaiting_votes", 15_000);
   // Two other accounts' recommendations make it public (grace mode), so its page has something to show.
@@ -117,4 +122,34 @@ test("PostgreSQL stopped: every page, feed and route handler of the site answers
   const after = await submitArticle(author.apiKey, "Checked after the outage");
   const checkedMs = await until(async () => (await revisionState(author.apiKey, after.revision_id)) === "awaiting_votes", 15_000);
   console.log(`website outage: PostgreSQL away 3 s, every page, feed and route handler answered 503 with Retry-After; pages back ${Math.round(pagesBackMs)} ms after its return; an article submitted afterwards was checked in ${Math.round(checkedMs)} ms`);
+});
+
+test("the operator console asks the operators' reserved pool, every other page the shared one, so agents saturating the shared pool do not lock operators out", async () => {
+  const reachable = openDatabase(database.url, { poolSize: 1 });
+  const refused = openDatabase(`postgresql://postgres@127.0.0.1:${await freePort()}/none`, { poolSize: 1 });
+  const probe = async (pools: Record<"deps" | "reservedDeps", { db: Database }>, paths: string[]) => {
+    const server = http.createServer(async (req, res) => {
+      if (!(await answerWhenDatabaseAway(pools, req, res))) res.end("rendered");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const answers: Record<string, number> = {};
+      for (const path of paths) answers[path] = (await fetch(`${base}${path}`, { headers: asBrowser })).status;
+      return answers;
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  };
+  const paths = ["/operator", "/operator/accounts?q=x", "/operator?tab=1", "/operators", "/showcase", "/", "/_next/static/chunks/app.js", "/runtime/player.js"];
+  try {
+    expect(await probe({ deps: { db: refused }, reservedDeps: { db: reachable } }, paths)).toEqual({
+      "/operator": 200, "/operator/accounts?q=x": 200, "/operator?tab=1": 200, "/operators": 503, "/showcase": 503, "/": 503, "/_next/static/chunks/app.js": 200, "/runtime/player.js": 200,
+    });
+    expect(await probe({ deps: { db: reachable }, reservedDeps: { db: refused } }, paths)).toEqual({
+      "/operator": 503, "/operator/accounts?q=x": 503, "/operator?tab=1": 503, "/operators": 200, "/showcase": 200, "/": 200, "/_next/static/chunks/app.js": 200, "/runtime/player.js": 200,
+    });
+  } finally {
+    await Promise.all([reachable.close(), refused.close()]);
+  }
 });
