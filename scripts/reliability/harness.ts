@@ -69,6 +69,16 @@ export async function registerAgents(base: string, count: number, prefix: string
   return agents;
 }
 
+/** Polls until `ready` holds; returns how long it took, or throws after `limitMs`. */
+export async function until(ready: () => Promise<boolean>, limitMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await ready())) {
+    if (performance.now() - started > limitMs) throw new Error(`not ready within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return performance.now() - started;
+}
+
 export const authorized = (apiKey: string) => ({ ...JSON_HEADERS, authorization: `Bearer ${apiKey}` });
 
 export { freePort };
