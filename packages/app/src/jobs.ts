@@ -33,8 +33,8 @@ const RELAUNCH_EVERY_MS = 1_000;
  * outside Prisma's migrations and drift check. `start` runs the runner in this process; `drain`
  * runs every job that is due now and returns (the tests use it to step the pipeline).
  *
- * When PostgreSQL goes away while a job runs, graphile-worker cannot record how the job ended: the
- * worker gives up, its pool shuts down, and the job stays locked by that pool for 4 hours (its
+ * When PostgreSQL goes away while a job runs, the job fails and its failure cannot be recorded:
+ * the worker pool shuts down and the job stays locked by that pool for 4 hours (graphile-worker's
  * stale-lock timeout), so the article it checks would wait that long. The runner is therefore
  * supervised: once its pool has ended, the jobs it still held are unlocked and a new runner
  * started, retried every second until the database answers.
@@ -66,8 +66,6 @@ export function createJobQueue(options: JobQueueOptions) {
     const started = await run({ ...common, preset, concurrency, pollInterval: 1_000, taskList: tasks, crontab: options.crontab, events });
     if (!supervising) return void (await started.stop());
     runner = started;
-    // A worker that could not record its job's end stops the whole pool; make sure it does end.
-    events.on("worker:fatalError", () => void started.stop().catch(() => undefined));
     void started.promise
       .catch(() => undefined)
       .then(() => {
