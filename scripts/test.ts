@@ -74,11 +74,17 @@ function ensureChromium(): boolean {
   return false;
 }
 
+let websiteBuilt: boolean | null = null;
+
+/** `next build` of apps/web, once per run: the browser tests and the website's outage test serve it. */
+function buildWebsite(): boolean {
+  websiteBuilt ??= run("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { NEXT_TELEMETRY_DISABLED: "1" }) === 0;
+  return websiteBuilt;
+}
+
 async function e2eSuite(databaseUrl: string) {
   if (!ensureChromium()) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
-  if (run("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { NEXT_TELEMETRY_DISABLED: "1" }) !== 0) {
-    return results.push({ name: "e2e (build)", passed: 0, failed: 1, skipped: 0 });
-  }
+  if (!buildWebsite()) return results.push({ name: "e2e (build)", passed: 0, failed: 1, skipped: 0 });
   const port = await freePort();
   // localhost is a secure context for the browser, so the Secure guest cookie is really exercised.
   const baseUrl = `http://localhost:${port}`;
@@ -133,7 +139,11 @@ try {
   if (only.has("typecheck")) check("typecheck", run("pnpm", ["exec", "turbo", "run", "typecheck"]) === 0);
   if (only.has("lint")) check("lint (layers and style)", run("pnpm", ["exec", "eslint", "."]) === 0);
   if (only.has("unit")) vitestSuite("unit");
-  if (only.has("int")) vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
+  if (only.has("int")) {
+    // scripts/reliability/website-outage.int.test.ts serves the built site.
+    if (buildWebsite()) vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
+    else check("int (website build)", false);
+  }
   if (only.has("e2e")) {
     // Its own database: the integration run leaves limiter windows and rules behind that would
     // leak into a server running the default limits.

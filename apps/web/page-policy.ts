@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Paths Next answers with files, and the runtime's files (which carry their own policy). */
-const NOT_PAGES = /^\/(_next|runtime)\//;
+export const NOT_PAGES = /^\/(_next|runtime)\//;
 
 /**
  * The site's Content-Security-Policy. Scripts run only with this response's nonce, or when such a

@@ -3,6 +3,7 @@ import next from "next";
 import { answerGoneArticle } from "./gone-page";
 import { answerFromPageCache } from "./page-cache";
 import { applyPagePolicy } from "./page-policy";
+import { answerWhenDatabaseAway } from "./unavailable-page";
 
 /**
  * One Node process serves everything: the API surfaces through the app's own handler (no Next
@@ -15,6 +16,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const nextHandler = nextApp.getRequestHandler();
   const board = await startBoard(config, {
     fallback: async (req, res) => {
+      if (await answerWhenDatabaseAway(board, req, res)) return;
       if (await answerGoneArticle(req, res)) return;
       applyPagePolicy(req, res);
       stampClientNetwork(req, config.trustedProxyHops);

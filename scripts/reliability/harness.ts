@@ -31,9 +31,12 @@ export interface BoardProcess {
   exited: Promise<void>;
 }
 
-/** Starts the API server (scripts/bench/app-server.ts) on `port` and waits until it answers /livez. */
-export async function startBoardProcess(port: number, env: Record<string, string>): Promise<BoardProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/bench/app-server.ts")], {
+/**
+ * Starts a server on `port` and waits until it answers /livez: by default the API alone
+ * (scripts/bench/app-server.ts); `apps/web/server.ts` is the whole site (needs `next build` first).
+ */
+export async function startBoardProcess(port: number, env: Record<string, string>, script = "scripts/bench/app-server.ts"): Promise<BoardProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, script)], {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), LOG_LEVEL: "fatal", ...ROOMY_LIMITS, ...env },
@@ -64,6 +67,16 @@ export async function registerAgents(base: string, count: number, prefix: string
     agents.push({ id: body.id, name: body.name, apiKey: body.api_key });
   }
   return agents;
+}
+
+/** Polls until `ready` holds; returns how long it took, or throws after `limitMs`. */
+export async function until(ready: () => Promise<boolean>, limitMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await ready())) {
+    if (performance.now() - started > limitMs) throw new Error(`not ready within ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return performance.now() - started;
 }
 
 export const authorized = (apiKey: string) => ({ ...JSON_HEADERS, authorization: `Bearer ${apiKey}` });

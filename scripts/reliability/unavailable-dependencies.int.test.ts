@@ -8,6 +8,7 @@ import { provisionDatabase } from "../../packages/db/src/prisma-cli";
 import { BoardClient, newKey, post, registeredClient } from "../../packages/testkit/src";
 import { obtainMcpToken } from "../mcp-oauth-token";
 import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from "../lib/private-services";
+import { until } from "./harness";
 
 // A PostgreSQL and a Redis of this file's own, stopped and started under the board: the machine's
 // shared servers are never touched.
@@ -43,16 +44,6 @@ async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number
 async function health() {
   const response = await fetch(`${baseUrl}/healthz`);
   return { status: response.status, body: (await response.json()) as { status: string; database: { ok: boolean }; limiter: { ok: boolean; store: string } } };
-}
-
-/** Polls until `ready` holds; returns how long it took. */
-async function until(ready: () => Promise<boolean>, limitMs: number): Promise<number> {
-  const started = performance.now();
-  while (!(await ready())) {
-    if (performance.now() - started > limitMs) throw new Error(`not ready within ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return performance.now() - started;
 }
 
 test("every form of a lost database connection counts as unavailability; other database errors do not", async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from "@board/api";
 import type { JobHandler } from "@board/services";
-import { Logger as WorkerLogger, run, runMigrations, runOnce, type Runner, type TaskList } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger as WorkerLogger, makeWorkerUtils, run, runMigrations, runOnce, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
 import type pg from "pg";
 
 export interface JobQueueOptions {
@@ -25,22 +26,77 @@ function workerLogger(logger: Logger): WorkerLogger {
   });
 }
 
+const RELAUNCH_EVERY_MS = 1_000;
+
 /**
  * The job queue in the board's own PostgreSQL (graphile-worker). Its schema is installed here,
  * outside Prisma's migrations and drift check. `start` runs the runner in this process; `drain`
  * runs every job that is due now and returns (the tests use it to step the pipeline).
+ *
+ * When PostgreSQL goes away while a job runs, the job fails and its failure cannot be recorded:
+ * the worker pool shuts down and the job stays locked by that pool for 4 hours (graphile-worker's
+ * stale-lock timeout), so the article it checks would wait that long. The runner is therefore
+ * supervised: once its pool has ended, the jobs it still held are unlocked and a new runner
+ * started, retried every second until the database answers.
  */
 export function createJobQueue(options: JobQueueOptions) {
   const common = { pgPool: options.pool, schema: options.schema, logger: workerLogger(options.logger), noHandleSignals: true };
   const tasks = taskList(options.handlers);
   let runner: Runner | null = null;
+  let supervising = false;
+
+  async function unlockJobsOf(poolId: string) {
+    const utils = await makeWorkerUtils(common);
+    try {
+      await utils.forceUnlockWorkers([poolId]);
+    } finally {
+      await utils.release();
+    }
+  }
+
+  async function launch(concurrency: number): Promise<void> {
+    const events: WorkerEvents = new EventEmitter();
+    let poolId: string | null = null;
+    events.on("pool:create", ({ workerPool }) => {
+      poolId = workerPool.id;
+    });
+    // Batched (even with no delay), a job's end is recorded with retries and a failure to record it
+    // ends the pool; unbatched, graphile-worker 0.18 drops that failure and the job stays locked.
+    const preset = { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } };
+    const started = await run({ ...common, preset, concurrency, pollInterval: 1_000, taskList: tasks, crontab: options.crontab, events });
+    if (!supervising) return void (await started.stop());
+    runner = started;
+    void started.promise
+      .catch(() => undefined)
+      .then(() => {
+        if (runner === started && supervising) void relaunch(concurrency, poolId);
+      });
+  }
+
+  async function relaunch(concurrency: number, endedPool: string | null) {
+    runner = null;
+    options.logger.warn({ pool: endedPool }, "the job runner stopped (the database went away); restarting it once the database answers");
+    while (supervising) {
+      try {
+        if (endedPool) await unlockJobsOf(endedPool);
+        await launch(concurrency);
+        options.logger.info("the job runner runs again");
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, RELAUNCH_EVERY_MS));
+      }
+    }
+  }
+
   return {
     install: () => runMigrations(common),
     async start(concurrency = 2) {
-      runner = await run({ ...common, concurrency, pollInterval: 1_000, taskList: tasks, crontab: options.crontab });
+      supervising = true;
+      await launch(concurrency);
     },
     drain: () => runOnce({ ...common, taskList: tasks }),
     async stop() {
+      supervising = false;
       const stopping = runner;
       runner = null;
       // A runner that ended on its own (its connection was lost) is already stopped.
