@@ -22,6 +22,14 @@ export interface ContentWorker {
 }
 
 /**
+ * The tasks are synchronous, so a thread still runs one at a time; what it holds beyond that waits
+ * in its own message queue. With one task per thread the next admission was handed over only once
+ * the event loop had taken the last result, and a busy event loop left the thread idle: at 16
+ * submitting connections the p99 was 385-538 ms, with eight queued 195-315 ms (docs/benchmarks.md).
+ */
+const TASKS_QUEUED_PER_THREAD = 8;
+
+/**
  * On worker threads, so a 4 MiB article with 16 pictures never blocks the event loop that serves
  * every other request. The workers load this package's TypeScript through tsx, as the app does.
  * Only they load the language detector: its n-gram tables are 59 MB of objects, which on the
@@ -34,6 +42,7 @@ export function threadedContentWorker(threads = Math.max(1, Math.min(2, availabl
     maxThreads: threads,
     idleTimeout: 60_000,
     execArgv: ["--import", "tsx"],
+    concurrentTasksPerWorker: TASKS_QUEUED_PER_THREAD,
   });
   return {
     admit: (kind, title, blocks, budget, build) => pool.run({ kind, title, blocks, budget, build } satisfies AdmissionTask) as Promise<ContentAdmission>,
