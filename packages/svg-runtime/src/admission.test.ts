@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ATTACK_VECTORS } from "./corpus/attack-vectors";
-import { filterCapProblem } from "./admit-core";
+import { EVENTS } from "saxes";
+import { AdmissionParser, filterCapProblem } from "./admit-core";
 import { admitSvg, type AdmitOptions, SVG_BUDGETS } from "./index";
 import { CURRENT_POLICY_VERSION, policyFor } from "./policy";
 
@@ -25,6 +26,15 @@ function admitted(source: string) {
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.errors, null, 1)}`);
   return result;
 }
+
+describe("the admission's XML parser", () => {
+  it("has a slot for every event's handler from construction, so registering handlers keeps its fast layout", () => {
+    const parser = new AdmissionParser();
+    const before = Object.keys(parser).sort();
+    for (const event of EVENTS) parser.on(event, () => undefined);
+    expect(Object.keys(parser).sort()).toEqual(before);
+  });
+});
 
 describe("valid corpus", () => {
   it.each(validFixtures)("$file is admitted and its canonical form is a fixed point", ({ source }) => {
