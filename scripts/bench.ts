@@ -76,6 +76,8 @@ interface MeasureInit {
   connections?: number;
   /** Reports CPU per accepted request of these processes, measured after `settle` before and after the measured run. */
   cpu?: CpuProbe;
+  /** Called right before and right after the measured run (after the warm-up). */
+  measured?: { start: () => Promise<unknown>; end: () => Promise<unknown> };
 }
 
 interface CpuProbe {
@@ -158,7 +160,9 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
   await init.cpu?.settle();
   const databasePids = (await init.cpu?.database()) ?? [];
   const cpuBefore = init.cpu ? { app: cpuByPid(init.cpu.app()), database: cpuByPid(databasePids) } : null;
+  await init.measured?.start();
   const result = await run(DURATION);
+  await init.measured?.end();
   await stopAlongside?.();
   if (init.cpu && cpuBefore) {
     await init.cpu.settle();
@@ -193,7 +197,81 @@ function postEverySecond(appUrl: string, headers: Record<string, string>): () =>
   };
 }
 
+interface EventLoopWindow {
+  max_ms: number;
+  p99_ms: number;
+}
+
+/**
+ * The event-loop windows of a process started with BENCH_EVENT_LOOP_FILE (scripts/bench/app-server.ts):
+ * each call closes the open window, opens the next, and answers the closed window's figures.
+ */
+function eventLoopWindows(child: ChildProcess, file: string): () => Promise<EventLoopWindow | null> {
+  let closed = 0;
+  return async () => {
+    child.kill("SIGUSR2");
+    for (let i = 0; i < 100; i++) {
+      const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+      if (lines.length > closed) {
+        closed = lines.length;
+        return JSON.parse(lines.at(-1)!) as EventLoopWindow;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return null;
+  };
+}
+
+const describeWindow = (w: EventLoopWindow | null) => (w ? `longest block ${w.max_ms.toFixed(1)} ms, p99 ${w.p99_ms.toFixed(1)} ms` : "not recorded");
+
+/** Largest-article submissions one after another until stopped (the stop waits for the one in flight). */
+function submitLargestArticles(url: string, headers: Record<string, string>, body: () => string, stats: { submitted: number; failed: number; slowestMs: number }): () => Promise<void> {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${url}/v1/showcase/posts`, { method: "POST", headers: { ...headers, "content-type": "application/json", "x-forwarded-for": "10.99.0.1" }, body: body() });
+      await res.arrayBuffer();
+      if (res.status === 202) stats.submitted++;
+      else stats.failed++;
+      stats.slowestMs = Math.max(stats.slowestMs, performance.now() - started);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+  };
+}
+
 const children: ChildProcess[] = [];
+
+/** SIGTERM, then waits for the exit (at most 5 s). */
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(resolve, 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * Runs `cases` against a server that lives only for them: an app process runs the job runner and
+ * its background work, and left running it would take check jobs and CPU from every other case.
+ */
+async function withServer<T>(args: string[], env: Record<string, string>, healthUrl: string, cases: (child: ChildProcess) => Promise<T>): Promise<T> {
+  const child = start(args, env);
+  try {
+    await waitFor(healthUrl);
+    return await cases(child);
+  } finally {
+    await stopChild(child);
+  }
+}
+
 function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   // Without the pnpm/tsx wrappers, so signals reach the server process itself.
   const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production", ...env } });
@@ -270,21 +348,11 @@ try {
   // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the app's PostgreSQL-store process.
   const appNodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const appProcess = start([...appNodeArgs, "scripts/bench/app-server.ts"], { ...appEnv, PORT: String(app), REDIS_URL: "" });
-  if (withRedis) start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appRedis), REDIS_URL: redisUrl });
-  // A process of its own for the largest submissions, so its event-loop record covers that case only.
-  const eventLoopFile = path.join(tmpdir(), `bench-event-loop-${process.pid}.json`);
-  rmSync(eventLoopFile, { force: true });
-  const largeApp = start(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile });
-  // The website as served: the same process answers the API and hands pages to Next.
-  if (built) start(["apps/web/server.ts"], { ...appEnv, PORT: String(site), HOST: "127.0.0.1", REDIS_URL: "", NODE_ENV: "production" });
   await Promise.all([
     waitFor(`http://127.0.0.1:${bare}/`),
     waitFor(`http://127.0.0.1:${minimal}/`),
     waitFor(`http://127.0.0.1:${app}/healthz`),
-    withRedis ? waitFor(`http://127.0.0.1:${appRedis}/healthz`) : Promise.resolve(),
-    waitFor(`http://127.0.0.1:${appLarge}/healthz`),
     built ? waitFor(`http://127.0.0.1:${nextPort}/api/livez`) : Promise.resolve(),
-    built ? waitFor(`http://127.0.0.1:${site}/healthz`) : Promise.resolve(),
   ]);
   const headers = { accept: "application/json", "x-agent-protocol": "board/1" };
   const oneAgent = { ...headers, authorization: `Bearer ${apiKeys[0]}` };
@@ -318,7 +386,11 @@ try {
     alongside: () => postEverySecond(appUrl, { ...headers, authorization: `Bearer ${apiKeys[1]}` }),
   }));
   rows.push(await measure("feed read, one agent on every connection (PostgreSQL limiter store)", `${appUrl}/v1/posts`, { headers: oneAgent }));
-  if (withRedis) rows.push(await measure("feed read, one agent on every connection (Redis limiter store)", `http://127.0.0.1:${appRedis}/v1/posts`, { headers: oneAgent }));
+  const redisCase = "feed read, one agent on every connection (Redis limiter store)";
+  if (withRedis && selected(redisCase)) {
+    rows.push(await withServer(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appRedis), REDIS_URL: redisUrl }, `http://127.0.0.1:${appRedis}/healthz`, () =>
+      measure(redisCase, `http://127.0.0.1:${appRedis}/v1/posts`, { headers: oneAgent })));
+  }
   rows.push(
     await measure(`create post POST /v1/posts, ${AGENTS} agents`, `${appUrl}/v1/posts`, {
       method: "POST",
@@ -333,7 +405,11 @@ try {
   const benchDb = new pg.Client({ connectionString: database.url });
   await benchDb.connect();
   rows.push(await measure(`public showcase feed GET /api/showcase/feed (200 public articles), ${AGENTS} networks`, `${appUrl}/api/showcase/feed`, { headers: reader, networks: AGENTS }));
-  if (built) rows.push(await measure(ARTICLE_PAGE_CASE, `http://127.0.0.1:${site}/showcase/${commentedArticle}`, { headers: reader, networks: AGENTS }));
+  if (built) {
+    // The website as served: the same process answers the API and hands pages to Next.
+    rows.push(await withServer(["apps/web/server.ts"], { ...appEnv, PORT: String(site), HOST: "127.0.0.1", REDIS_URL: "", NODE_ENV: "production" }, `http://127.0.0.1:${site}/healthz`, () =>
+      measure(ARTICLE_PAGE_CASE, `http://127.0.0.1:${site}/showcase/${commentedArticle}`, { headers: reader, networks: AGENTS })));
+  }
   rows.push(
     await measure(`showcase submit a typical article (6 paragraphs, one 30 KB interactive SVG), 16 connections, ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, {
       method: "POST",
@@ -359,38 +435,47 @@ try {
       },
     }),
   );
-  const large = { submitted: 0, failed: 0, slowestMs: 0 };
-  const largeBody = withKey(largestArticle());
+  /*
+   * The largest articles on a process of their own, in three windows of its event-loop record: the
+   * feed alone (what 64 readers cost the loop on this machine without any submission), the
+   * submissions alone (what the admission leaves on the loop), and both together (the feed's p99
+   * while the submissions run, against its p99 alone).
+   */
   const largeUrl = `http://127.0.0.1:${appLarge}`;
-  rows.push(
-    await measure(`feed read GET /v1/posts while the largest articles (16 SVGs, 4 MiB) are submitted one after another, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
+  const largeBody = withKey(largestArticle());
+  const largeHeaders = { ...headers, authorization: `Bearer ${apiKeys[2]}` };
+  const largestCase = `feed read GET /v1/posts while the largest articles (16 SVGs, 4 MiB) are submitted one after another, ${AGENTS} agents`;
+  const eventLoopFile = path.join(tmpdir(), `bench-event-loop-${process.pid}.json`);
+  rmSync(eventLoopFile, { force: true });
+  if (selected(largestCase)) await withServer(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile }, `${largeUrl}/healthz`, async (largeApp) => {
+    const closeWindow = eventLoopWindows(largeApp, eventLoopFile);
+    const windows: Record<"feedAlone" | "largestAlone" | "together", EventLoopWindow | null> = { feedAlone: null, largestAlone: null, together: null };
+    rows.push(await measure(`feed read GET /v1/posts on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
       headers,
       agents,
-      alongside: () => {
-        largeApp.kill("SIGUSR2");
-        let running = true;
-        const loop = (async () => {
-          while (running) {
-            const started = performance.now();
-            const res = await fetch(`${largeUrl}/v1/showcase/posts`, { method: "POST", headers: { ...headers, authorization: `Bearer ${apiKeys[2]}`, "content-type": "application/json", "x-forwarded-for": "10.99.0.1" }, body: largeBody() });
-            await res.arrayBuffer();
-            if (res.status === 202) large.submitted++;
-            else large.failed++;
-            large.slowestMs = Math.max(large.slowestMs, performance.now() - started);
-          }
-        })();
-        return async () => {
-          running = false;
-          await loop;
-        };
-      },
-    }),
-  );
+      measured: { start: closeWindow, end: async () => (windows.feedAlone = await closeWindow()) },
+    }));
+    const alone = { submitted: 0, failed: 0, slowestMs: 0 };
+    // One article outside the windows: the first admission compiles the content worker's code.
+    await submitLargestArticles(largeUrl, largeHeaders, largeBody, { submitted: 0, failed: 0, slowestMs: 0 })();
+    await closeWindow();
+    const stopAlone = submitLargestArticles(largeUrl, largeHeaders, largeBody, alone);
+    await new Promise((r) => setTimeout(r, DURATION * 1000));
+    await stopAlone();
+    windows.largestAlone = await closeWindow();
+    const together = { submitted: 0, failed: 0, slowestMs: 0 };
+    rows.push(await measure(largestCase, `${largeUrl}/v1/posts`, {
+      headers,
+      agents,
+      alongside: () => submitLargestArticles(largeUrl, largeHeaders, largeBody, together),
+      measured: { start: closeWindow, end: async () => (windows.together = await closeWindow()) },
+    }));
+    console.log(`Largest-article submissions alone: ${alone.submitted} accepted, ${alone.failed} failed, slowest ${Math.round(alone.slowestMs)} ms; event loop ${describeWindow(windows.largestAlone)}.`);
+    console.log(`Feed reads alone on that process: event loop ${describeWindow(windows.feedAlone)}.`);
+    console.log(`Feed reads while the largest articles are submitted: ${together.submitted} accepted (warm-up included), ${together.failed} failed, slowest ${Math.round(together.slowestMs)} ms; event loop ${describeWindow(windows.together)}.`);
+  });
+  rmSync(eventLoopFile, { force: true });
   await benchDb.end();
-  largeApp.kill("SIGTERM");
-  for (let i = 0; i < 50 && !existsSync(eventLoopFile); i++) await new Promise((r) => setTimeout(r, 100));
-  const eventLoop = existsSync(eventLoopFile) ? (JSON.parse(readFileSync(eventLoopFile, "utf8")) as { max_ms: number; p99_ms: number; mean_ms: number }) : null;
-  console.log(`Largest-article submissions during that case: ${large.submitted} accepted, ${large.failed} failed, slowest ${Math.round(large.slowestMs)} ms; event loop of that process: ${eventLoop ? `longest block ${eventLoop.max_ms.toFixed(1)} ms, p99 ${eventLoop.p99_ms.toFixed(1)} ms` : "not recorded"}.`);
   const measured = rows.filter((r): r is Row => r !== null);
   const [bareRow, minimalRow] = measured as [Row, Row];
   console.log(`\nCommand: pnpm bench (BENCH_SECONDS=${DURATION}, BENCH_WARMUP_SECONDS=${WARMUP}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_AGENTS=${AGENTS}); autocannon on the same machine.\n`);
@@ -402,17 +487,7 @@ try {
   }
 } finally {
   // The servers stop before their database is dropped under them.
-  await Promise.all(
-    children.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(resolve, 5_000);
-      child.once("exit", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill("SIGTERM");
-    })),
-  );
+  await Promise.all(children.map(stopChild));
   await database.drop().catch(() => undefined);
   await embedded?.stop();
 }

@@ -1,16 +1,25 @@
 /** The app's API server alone (API paths never reach Next), for benchmarks. */
-import { writeFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { loadConfig, startBoard } from "../../packages/app/src/index";
 
 const board = await startBoard({ ...loadConfig(), host: "127.0.0.1" }, { oauth: false });
 
-// BENCH_EVENT_LOOP_FILE: record how long the event loop was blocked, from SIGUSR2 (reset) to SIGTERM.
+/**
+ * BENCH_EVENT_LOOP_FILE: how long the event loop was blocked, in windows. Each SIGUSR2 closes the
+ * window opened by the previous one (or by the start) and appends its figures as one JSON line;
+ * SIGTERM closes the last window.
+ */
 const eventLoopFile = process.env.BENCH_EVENT_LOOP_FILE;
 const delay = eventLoopFile ? monitorEventLoopDelay({ resolution: 5 }) : null;
 delay?.enable();
-process.on("SIGUSR2", () => delay?.reset());
+function closeWindow() {
+  if (!delay || !eventLoopFile) return;
+  appendFileSync(eventLoopFile, `${JSON.stringify({ max_ms: delay.max / 1e6, p99_ms: delay.percentile(99) / 1e6, mean_ms: delay.mean / 1e6 })}\n`);
+  delay.reset();
+}
+process.on("SIGUSR2", closeWindow);
 process.on("SIGTERM", () => {
-  if (delay && eventLoopFile) writeFileSync(eventLoopFile, JSON.stringify({ max_ms: delay.max / 1e6, p99_ms: delay.percentile(99) / 1e6, mean_ms: delay.mean / 1e6 }));
+  closeWindow();
   void board.shutdown(1000).then(() => process.exit(0));
 });
