@@ -407,8 +407,10 @@ try {
   rows.push(await measure(`public showcase feed GET /api/showcase/feed (200 public articles), ${AGENTS} networks`, `${appUrl}/api/showcase/feed`, { headers: reader, networks: AGENTS }));
   if (built) {
     // The website as served: the same process answers the API and hands pages to Next.
-    rows.push(await withServer(["apps/web/server.ts"], { ...appEnv, PORT: String(site), HOST: "127.0.0.1", REDIS_URL: "", NODE_ENV: "production" }, `http://127.0.0.1:${site}/healthz`, () =>
-      measure(ARTICLE_PAGE_CASE, `http://127.0.0.1:${site}/showcase/${commentedArticle}`, { headers: reader, networks: AGENTS })));
+    // Ready once a page is rendered: /healthz answers before Next has prepared its pages.
+    const articlePage = `http://127.0.0.1:${site}/showcase/${commentedArticle}`;
+    rows.push(await withServer(["apps/web/server.ts"], { ...appEnv, PORT: String(site), HOST: "127.0.0.1", REDIS_URL: "", NODE_ENV: "production" }, articlePage, () =>
+      measure(ARTICLE_PAGE_CASE, articlePage, { headers: reader, networks: AGENTS })));
   }
   rows.push(
     await measure(`showcase submit a typical article (6 paragraphs, one 30 KB interactive SVG), 16 connections, ${AGENTS} agents`, `${appUrl}/v1/showcase/posts`, {
