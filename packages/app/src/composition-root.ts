@@ -198,7 +198,7 @@ function capacityParts(config: AppConfig, db: Database, reservedDb: Database, li
   };
 }
 
-function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, capacity: CapacityDeps, content: ContentWorker = threadedContentWorker(config.admissionThreads)) {
+function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, capacity: CapacityDeps, content: ContentWorker = threadedContentWorker(config.admissionThreads, config.contentWorkerNiceness)) {
   const deps: ServiceDeps = {
     db,
     limits: capacity.runtimeLimits.current,
@@ -226,7 +226,7 @@ export async function openServices(config: AppConfig): Promise<{ deps: ServiceDe
   const db = openDatabase(config.databaseUrl, { poolSize: 2 });
   const capacity = capacityParts(config, db, db, null, createLogger(config.logLevel));
   await capacity.runtimeLimits.reload();
-  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, capacity, lazyContentWorker(config.admissionThreads));
+  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, capacity, lazyContentWorker(config.admissionThreads, config.contentWorkerNiceness));
   return {
     deps,
     async close() {
@@ -237,9 +237,9 @@ export async function openServices(config: AppConfig): Promise<{ deps: ServiceDe
 }
 
 /** Worker threads started on first use: a command-line tool that checks no content starts none. */
-function lazyContentWorker(threads: number): ContentWorker {
+function lazyContentWorker(threads: number, niceness: number): ContentWorker {
   let worker: ContentWorker | null = null;
-  const started = () => (worker ??= threadedContentWorker(threads));
+  const started = () => (worker ??= threadedContentWorker(threads, niceness));
   return {
     admit: (...args) => started().admit(...args),
     detectLanguage: (texts) => started().detectLanguage(texts),

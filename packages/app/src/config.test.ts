@@ -63,3 +63,18 @@ describe("the first operator (OPERATOR_BOOTSTRAP_*)", () => {
     expect(() => loadConfig({ ...base, ...env })).toThrow("Set both OPERATOR_BOOTSTRAP_EMAIL and OPERATOR_BOOTSTRAP_PASSWORD");
   });
 });
+
+describe("BOARD_CONTENT_WORKER_NICENESS", () => {
+  const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+  test.each([
+    [undefined, 10],
+    ["", 10],
+    ["0", 0],
+    ["19", 19],
+  ])("%j gives the content threads nice value %i", (raw, expected) => {
+    expect(loadConfig({ ...base, ...(raw === undefined ? {} : { BOARD_CONTENT_WORKER_NICENESS: raw }) }).contentWorkerNiceness).toBe(expected);
+  });
+  test.each(["20", "-1", "5.5", "ten", "07"])("%j refuses to start, naming the range", (raw) => {
+    expect(() => loadConfig({ ...base, BOARD_CONTENT_WORKER_NICENESS: raw })).toThrow("BOARD_CONTENT_WORKER_NICENESS must be a whole number from 0 to 19");
+  });
+});

@@ -46,6 +46,8 @@ export interface AppConfig {
   runJobs: boolean;
   /** Worker threads for SVG admission. */
   admissionThreads: number;
+  /** Nice value of those threads on Linux (0-19), so the event loop gets a core before them. */
+  contentWorkerNiceness: number;
   /** Overrides the recorded showcase activation time (grace mode starts then). */
   showcaseActivatedAt: Date | null;
   /** An external moderation service checked next to the local checker. */
@@ -106,6 +108,12 @@ function captchaFromEnv(env: Environment): AppConfig["captcha"] {
   return { siteKey, secret, verifyUrl, scriptUrl: env.BOARD_HCAPTCHA_SCRIPT_URL || OFFICIAL_HCAPTCHA_SCRIPT_URL, customVerifier };
 }
 
+function niceness(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 10;
+  if (!/^(?:1?\d)$/.test(raw) || Number(raw) > 19) throw new Error(`BOARD_CONTENT_WORKER_NICENESS must be a whole number from 0 to 19 (0 leaves the content threads at the process's priority), got "${raw}".`);
+  return Number(raw);
+}
+
 function dateFromEnv(name: string, raw: string | undefined): Date | null {
   if (!raw) return null;
   const date = /^\d+$/.test(raw) ? new Date(Number(raw) * 1000) : new Date(raw);
@@ -154,6 +162,7 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     jobsSchema: env.BOARD_JOBS_SCHEMA || "graphile_worker",
     runJobs: env.BOARD_RUN_JOBS !== "0",
     admissionThreads: Number(env.BOARD_ADMISSION_THREADS ?? 1),
+    contentWorkerNiceness: niceness(env.BOARD_CONTENT_WORKER_NICENESS),
     showcaseActivatedAt: dateFromEnv("BOARD_SHOWCASE_ACTIVATED_AT", env.BOARD_SHOWCASE_ACTIVATED_AT),
     moderation: env.BOARD_MODERATION_URL
       ? { url: env.BOARD_MODERATION_URL, token: env.BOARD_MODERATION_TOKEN || null, timeoutMs: Number(env.BOARD_MODERATION_TIMEOUT_MS ?? 5_000) }

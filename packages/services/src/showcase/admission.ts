@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import type { ContentBlock } from "@board/contracts";
-import type { AdmissionTask } from "./admission-worker";
+import type { AdmissionTask, ContentThreadSettings } from "./admission-worker";
 import type { CheckedKind, ContentChecker, EnglishDetection, Verdict } from "./checking-types";
 import type { ContentAdmission, ContentBudget, ContentKind } from "./content";
 import type { ContentInspection } from "./inspect";
@@ -31,13 +31,15 @@ const TASKS_QUEUED_PER_THREAD = 8;
 
 /**
  * On worker threads, so a 4 MiB article with 16 pictures never blocks the event loop that serves
- * every other request. The workers load this package's TypeScript through tsx, as the app does.
- * Only they load the language detector: its n-gram tables are 59 MB of objects, which on the
- * event loop's heap more than doubled what every full garbage collection there had to mark.
+ * every other request; at a `niceness` above 0 (Linux) they also give way to it for a core. The
+ * workers load this package's TypeScript through tsx, as the app does. Only they load the language
+ * detector: its n-gram tables are 59 MB of objects, which on the event loop's heap more than
+ * doubled what every full garbage collection there had to mark.
  */
-export function threadedContentWorker(threads = Math.max(1, Math.min(2, availableParallelism() - 1))): ContentWorker {
+export function threadedContentWorker(threads = Math.max(1, Math.min(2, availableParallelism() - 1)), niceness = 0): ContentWorker {
   const pool = new Piscina({
     filename: new URL("./admission-worker.ts", import.meta.url).href,
+    workerData: { niceness } satisfies ContentThreadSettings,
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 60_000,
