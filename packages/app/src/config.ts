@@ -110,7 +110,7 @@ function captchaFromEnv(env: Environment): AppConfig["captcha"] {
 
 function niceness(raw: string | undefined): number {
   if (raw === undefined || raw === "") return 10;
-  if (!/^(?:1?\d)$/.test(raw) || Number(raw) > 19) throw new Error(`BOARD_CONTENT_WORKER_NICENESS must be a whole number from 0 to 19 (0 leaves the content threads at the process's priority), got "${raw}".`);
+  if (!/^1?\d$/.test(raw)) throw new Error(`BOARD_CONTENT_WORKER_NICENESS must be a whole number from 0 to 19 (0 leaves the content threads at the process's priority), got "${raw}".`);
   return Number(raw);
 }
 
