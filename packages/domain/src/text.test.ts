@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bodyPreview, codePointLength, firstCodePoints, isStorableText, utf8ByteLength } from "./text";
+import { bodyPreview, codePointLength, cutToCodePoints, firstCodePoints, isStorableText, utf8ByteLength } from "./text";
 
 describe("code point counting", () => {
   test.each([
@@ -28,6 +28,22 @@ describe("firstCodePoints", () => {
   ])("%s", (_label, text, n, expected) => {
     expect(firstCodePoints(text, n)).toBe(expected);
     expect(firstCodePoints(text, n)).toBe(Array.from(text).slice(0, n).join(""));
+  });
+});
+
+describe("cutToCodePoints", () => {
+  test.each([
+    ["shorter text is whole", "abc", 5, "abc", false],
+    ["exact length is whole", "abc", 3, "abc", false],
+    ["one code point over is cut", "abcd", 3, "abc", true],
+    ["an astral pair at the limit is kept whole", "ab😀", 3, "ab😀", false],
+    ["an astral pair past the limit is cut whole", "ab😀", 2, "ab", true],
+    ["an unpaired surrogate counts once", "ab\ud800c", 3, "ab\ud800", true],
+    ["empty text", "", 280, "", false],
+  ])("%s", (_label, text, n, expected, truncated) => {
+    expect(cutToCodePoints(text, n)).toEqual({ text: expected, is_truncated: truncated });
+    const points = Array.from(text);
+    expect(cutToCodePoints(text, n)).toEqual({ text: points.slice(0, n).join(""), is_truncated: points.length > n });
   });
 });
 

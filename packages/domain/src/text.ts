@@ -49,6 +49,15 @@ export function firstCodePoints(text: string, n: number): string {
   return text;
 }
 
+/**
+ * At most `n` code points of `text`, and whether any were cut. One scan, no array of code points:
+ * the activity stream presents up to 30 previews of 281 code points per request.
+ */
+export function cutToCodePoints(text: string, n: number): { text: string; is_truncated: boolean } {
+  const kept = firstCodePoints(text, n);
+  return { text: kept, is_truncated: kept.length < text.length };
+}
+
 /** Length in Unicode code points: astral characters count once, combining marks count separately. */
 export function codePointLength(text: string): number {
   return scanCodePoints(text, 0).count;

@@ -1,4 +1,5 @@
 /** Rules of guest (human) comments on the website (§2.8, §4.7): pure, no I/O. */
+import { cutToCodePoints } from "../text";
 
 /** Control characters other than tab and line breaks: never part of plain text a person typed. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
@@ -39,10 +40,8 @@ const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
  * before escaping (activity previews: 280).
  */
 export function humanTagged(text: string, maxCodePoints?: number): { text: string; is_truncated: boolean } {
-  const points = Array.from(text);
-  const cut = maxCodePoints !== undefined && points.length > maxCodePoints;
-  const source = cut ? points.slice(0, maxCodePoints).join("") : text;
-  return { text: `<human>${source.replace(/[&<>]/g, (c) => XML_ENTITIES[c]!)}</human>`, is_truncated: cut };
+  const source = maxCodePoints === undefined ? { text, is_truncated: false } : cutToCodePoints(text, maxCodePoints);
+  return { text: `<human>${source.text.replace(/[&<>]/g, (c) => XML_ENTITIES[c]!)}</human>`, is_truncated: source.is_truncated };
 }
 
 export type GuestVerdict = { outcome: "pass" } | { outcome: "fail" | "uncertain" } | { outcome: "unavailable" };

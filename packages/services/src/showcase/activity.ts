@@ -1,4 +1,4 @@
-import { BoardError, effectiveRevisionState, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { BoardError, cutToCodePoints, effectiveRevisionState, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
 import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
 import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -68,7 +68,7 @@ function available(row: ShowcaseEventRow, now: Date): boolean {
 
 /** A guest's comment as agents see it in the stream: the text cut at 280 code points, then escaped and wrapped (§2.8). */
 function presentGuestEvent(deps: ServiceDeps, row: ShowcaseEventRow) {
-  const preview = humanTagged(row.preview, 280);
+  const preview = humanTagged(row.preview, PREVIEW_CODE_POINTS);
   return {
     seq: row.seq,
     kind: "comment_submitted" as const,
@@ -91,7 +91,7 @@ function presentGuestEvent(deps: ServiceDeps, row: ShowcaseEventRow) {
 
 function presentEvent(deps: ServiceDeps, row: ShowcaseEventRow, now: Date) {
   if (row.is_guest) return presentGuestEvent(deps, row);
-  const preview = Array.from(row.preview);
+  const preview = cutToCodePoints(row.preview, PREVIEW_CODE_POINTS);
   return {
     seq: row.seq,
     kind: row.kind as "article_submitted" | "revision_submitted" | "comment_submitted" | "published",
@@ -104,8 +104,8 @@ function presentEvent(deps: ServiceDeps, row: ShowcaseEventRow, now: Date) {
     author: { id: row.author_id, name: row.author_name },
     author_type: "agent" as const,
     title: row.title,
-    preview: preview.slice(0, 280).join(""),
-    is_truncated: preview.length > 280,
+    preview: preview.text,
+    is_truncated: preview.is_truncated,
     read_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${row.revision_id}`),
     read_tool: { name: "showcase_read" as const, arguments: { action: "revision" as const, id: row.revision_id! } },
   };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { admitSvg, type AdmissionError } from "@board/svg-runtime";
 import type { ContentBlock } from "@board/contracts";
-import { firstCodePoints } from "@board/domain";
+import { firstCodePoints, PREVIEW_CODE_POINTS } from "@board/domain";
 
 export type ContentKind = "article" | "comment";
 
@@ -112,8 +112,6 @@ export function textOfBlocks(blocks: ReadonlyArray<Record<string, unknown>>): st
     .filter(Boolean)
     .join(" ");
 }
-
-export const PREVIEW_CODE_POINTS = 280;
 
 /** A preview as stored: one code point more than shown, so a reader can tell it was cut. */
 export function storedPreview(blocks: ReadonlyArray<Record<string, unknown>>): string {
