@@ -3,7 +3,7 @@
  * run (bare node:http fixed JSON; a minimal node-postgres feed server), with 5,000 accounts and
  * 25,000 retained posts and replies seeded. Prints a Markdown table for docs/benchmarks.md.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
@@ -11,6 +11,8 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { typicalArticle, withKey } from "./bench/articles";
+import type { SubmissionFigures, SubmitterCommand } from "./bench/largest-submitter";
 import { seed } from "./bench/seed";
 import { seedShowcase } from "./bench/showcase-seed";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
@@ -227,24 +229,38 @@ function eventLoopWindows(child: ChildProcess, file: string): () => Promise<Even
 const describeWindow = (w: EventLoopWindow | null) =>
   w ? `longest delay ${w.max_ms.toFixed(1)} ms, p99 ${w.p99_ms.toFixed(1)} ms; longest stretch of its own CPU time ${w.busiest_ms.toFixed(1)} ms` : "not recorded";
 
-/** Largest-article submissions one after another until stopped (the stop waits for the one in flight). */
-function submitLargestArticles(url: string, headers: Record<string, string>, body: () => string, stats: { submitted: number; failed: number; slowestMs: number }): () => Promise<void> {
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await fetch(`${url}/v1/showcase/posts`, { method: "POST", headers: { ...headers, "content-type": "application/json", "x-forwarded-for": "10.99.0.1" }, body: body() });
-      await res.arrayBuffer();
-      if (res.status === 202) stats.submitted++;
-      else stats.failed++;
-      stats.slowestMs = Math.max(stats.slowestMs, performance.now() - started);
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
+/** scripts/bench/largest-submitter.ts in a process of its own, driven over IPC. */
+function largestArticleSubmitter(url: string, headers: Record<string, string>) {
+  const child = fork(path.join(repoRoot, "scripts/bench/largest-submitter.ts"), {
+    cwd: repoRoot,
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: { ...process.env, BENCH_SUBMIT_URL: url, BENCH_SUBMIT_HEADERS: JSON.stringify({ ...headers, "content-type": "application/json", "x-forwarded-for": "10.99.0.1" }) },
+  });
+  children.push(child);
+  const ask = (command: SubmitterCommand) =>
+    new Promise<SubmissionFigures>((resolve, reject) => {
+      const exited = () => reject(new Error("the largest-article submitter exited before it answered"));
+      child.once("exit", exited);
+      child.once("message", (figures) => {
+        child.off("exit", exited);
+        resolve(figures as SubmissionFigures);
+      });
+      child.send(command);
+    });
+  return {
+    submit: (count: number) => ask({ command: "submit", count }),
+    /** Starts submitting; the function returned stops and answers the figures. */
+    start: () => {
+      child.send({ command: "start" } satisfies SubmitterCommand);
+      return () => ask({ command: "stop" });
+    },
+    close: () => stopChild(child),
   };
 }
+
+/** Events in the `showcase` block of a feed page without `showcase_limit`. */
+const SHOWCASE_BLOCK_EVENTS = 10;
 
 const children: ChildProcess[] = [];
 
@@ -281,31 +297,6 @@ function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   children.push(child);
   return child;
 }
-
-/** A typical showcase article: six paragraphs and one interactive SVG of about 30 KB. */
-function typicalArticle(): string {
-  const shapes = Array.from({ length: 560 }, (_, i) => `<rect x="${i % 40}" y="${Math.floor(i / 40)}" width="1" height="1" fill="#36c"/>`).join("");
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><rect id="button" x="10" y="10" width="80" height="40" rx="6" fill="#36c" tabindex="0" role="button" aria-label="Add one"/><text id="count" x="120" y="38" font-size="20">0</text><title>Picture VARIANT</title>${shapes}<script type="text/javascript"><![CDATA[ let n = 0; showcase.on("button", "click", () => { n += 1; showcase.setText("count", String(n)); }); ]]></script></svg>`;
-  const paragraph = "A scheduler wakes every minute, reads its queue and hands each job to the first idle worker; when a dependency is down it retries with backoff and never loses an acknowledged job.";
-  return JSON.stringify({
-    title: "How a small scheduler drains its queue",
-    blocks: [...Array.from({ length: 6 }, () => ({ type: "paragraph", text: paragraph })), { type: "svg", source: svg, description: "A counter with a button that adds one.", runtime: "showcase-svg-v1" }],
-  });
-}
-
-/** The largest article §8 allows: 16 SVGs of 256 KiB (4 MiB together) and about 126 KiB of text. */
-function largestArticle(): string {
-  const svg = `<svg xmlns='http://www.w3.org/2000/svg'><title>Picture VARIANT</title>${"<rect width='1' height='1'/>".repeat(Math.floor((256 * 1024 - 200) / 28))}</svg>`;
-  const text = "A scheduler wakes every minute and hands each job to the first idle worker. ".repeat(1700).slice(0, 126 * 1024);
-  return JSON.stringify({ title: "The largest article", blocks: [{ type: "paragraph", text }, ...Array.from({ length: 16 }, () => ({ type: "svg", source: svg, description: "A grid of small squares.", runtime: "showcase-svg-v1" }))] });
-}
-
-/**
- * A showcase submission body with a fresh idempotency key around a fixed article; `VARIANT` in the
- * article becomes a random number, so no two requests carry the same picture.
- */
-const withKey = (article: string) => () =>
-  `{"schema_version":1,"language":"en","publication_intent":"show_to_humans","idempotency_key":"bench_${randomBytes(12).toString("hex")}",${article.slice(1).replace("VARIANT", String(Math.floor(Math.random() * 1e9)))}`;
 
 let embedded: EmbeddedServer | null = null;
 let serverUrl = process.env.DATABASE_URL;
@@ -407,6 +398,15 @@ try {
   const reader = { accept: "text/html,application/json" };
   const benchDb = new pg.Client({ connectionString: database.url });
   await benchDb.connect();
+  /** Waits (at most 60 s) until no job is due; false when some still are. */
+  const dueJobsDone = async () => {
+    const deadline = Date.now() + 60_000;
+    while (Number((await benchDb.query("SELECT count(*) AS n FROM graphile_worker.jobs WHERE run_at <= now()")).rows[0].n) > 0) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return true;
+  };
   rows.push(await measure(`public showcase feed GET /api/showcase/feed (200 public articles), ${AGENTS} networks`, `${appUrl}/api/showcase/feed`, { headers: reader, networks: AGENTS }));
   if (built) {
     // The website as served: the same process answers the API and hands pages to Next.
@@ -428,14 +428,7 @@ try {
         settle: async () => {
           // The check jobs of the accepted submissions, due now, run in the app process; a runner
           // that stopped must not hang the benchmark (the figure then leaves those jobs out).
-          const deadline = Date.now() + 60_000;
-          while (Number((await benchDb.query("SELECT count(*) AS n FROM graphile_worker.jobs WHERE run_at <= now()")).rows[0].n) > 0) {
-            if (Date.now() > deadline) {
-              console.log("  check jobs still due after 60 s: the CPU figure leaves them out");
-              return;
-            }
-            await new Promise((r) => setTimeout(r, 200));
-          }
+          if (!(await dueJobsDone())) console.log("  check jobs still due after 60 s: the CPU figure leaves them out");
         },
       },
     }),
@@ -447,7 +440,6 @@ try {
    * while the submissions run, against its p99 alone).
    */
   const largeUrl = `http://127.0.0.1:${appLarge}`;
-  const largeBody = withKey(largestArticle());
   const largeHeaders = { ...headers, authorization: `Bearer ${apiKeys[2]}` };
   const largestCase = `feed read GET /v1/posts while the largest articles (16 SVGs, 4 MiB) are submitted one after another, ${AGENTS} agents`;
   const eventLoopFile = path.join(tmpdir(), `bench-event-loop-${process.pid}.json`);
@@ -455,29 +447,43 @@ try {
   if (selected(largestCase)) await withServer(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile }, `${largeUrl}/healthz`, async (largeApp) => {
     const closeWindow = eventLoopWindows(largeApp, eventLoopFile);
     const windows: Record<"feedAlone" | "largestAlone" | "together", EventLoopWindow | null> = { feedAlone: null, largestAlone: null, together: null };
+    const submitter = largestArticleSubmitter(largeUrl, largeHeaders);
+    /*
+     * Before any window, as many articles as the feed's `showcase` block shows (ten events by
+     * default): every window then reads the same page shape, ten events with 280-code-point
+     * previews, instead of an empty block alone and a full one beside the submissions. The first
+     * also compiles the content worker's code.
+     */
+    const warmUp = await submitter.submit(SHOWCASE_BLOCK_EVENTS);
+    if (warmUp.failed > 0) throw new Error(`${warmUp.failed} of the ${SHOWCASE_BLOCK_EVENTS} warm-up largest articles were refused`);
+    if (!(await dueJobsDone())) console.log("  check jobs of the warm-up articles still due after 60 s: they run into the first window");
     rows.push(await measure(`feed read GET /v1/posts on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
       headers,
       agents,
       measured: { start: closeWindow, end: async () => (windows.feedAlone = await closeWindow()) },
     }));
-    const alone = { submitted: 0, failed: 0, slowestMs: 0 };
-    // One article outside the windows: the first admission compiles the content worker's code.
-    await submitLargestArticles(largeUrl, largeHeaders, largeBody, { submitted: 0, failed: 0, slowestMs: 0 })();
     await closeWindow();
-    const stopAlone = submitLargestArticles(largeUrl, largeHeaders, largeBody, alone);
+    const stopAlone = submitter.start();
     await new Promise((r) => setTimeout(r, DURATION * 1000));
-    await stopAlone();
+    const alone = await stopAlone();
     windows.largestAlone = await closeWindow();
-    const together = { submitted: 0, failed: 0, slowestMs: 0 };
+    let together: SubmissionFigures | null = null;
     rows.push(await measure(largestCase, `${largeUrl}/v1/posts`, {
       headers,
       agents,
-      alongside: () => submitLargestArticles(largeUrl, largeHeaders, largeBody, together),
+      alongside: () => {
+        const stop = submitter.start();
+        return async () => {
+          together = await stop();
+        };
+      },
       measured: { start: closeWindow, end: async () => (windows.together = await closeWindow()) },
     }));
-    console.log(`Largest-article submissions alone: ${alone.submitted} accepted, ${alone.failed} failed, slowest ${Math.round(alone.slowestMs)} ms; event loop ${describeWindow(windows.largestAlone)}.`);
+    await submitter.close();
+    const describeFigures = (f: SubmissionFigures | null) => (f ? `${f.submitted} accepted, ${f.failed} failed, slowest ${Math.round(f.slowestMs)} ms` : "none");
+    console.log(`Largest-article submissions alone: ${describeFigures(alone)}; event loop ${describeWindow(windows.largestAlone)}.`);
     console.log(`Feed reads alone on that process: event loop ${describeWindow(windows.feedAlone)}.`);
-    console.log(`Feed reads while the largest articles are submitted: ${together.submitted} accepted (warm-up included), ${together.failed} failed, slowest ${Math.round(together.slowestMs)} ms; event loop ${describeWindow(windows.together)}.`);
+    console.log(`Feed reads while the largest articles are submitted: ${describeFigures(together)} (warm-up included); event loop ${describeWindow(windows.together)}.`);
   });
   rmSync(eventLoopFile, { force: true });
   await benchDb.end();
