@@ -76,6 +76,8 @@ interface MeasureInit {
   networks?: number;
   /** Overrides BENCH_CONNECTIONS for this case. */
   connections?: number;
+  /** Requests per second across all connections; unset, each connection sends as fast as it is answered. */
+  rate?: number;
   /** Reports CPU per accepted request of these processes, measured after `settle` before and after the measured run. */
   cpu?: CpuProbe;
   /** Called right before and right after the measured run (after the warm-up). */
@@ -135,6 +137,7 @@ async function measure(name: string, url: string, init: MeasureInit = {}): Promi
     url,
     connections: init.connections ?? CONNECTIONS,
     duration,
+    ...(init.rate ? { overallRate: init.rate } : {}),
     method: (init.method ?? "GET") as "GET",
     headers: init.headers,
     requests: perRequest
@@ -434,10 +437,14 @@ try {
     }),
   );
   /*
-   * The largest articles on a process of their own, in three windows of its event-loop record: the
-   * feed alone (what 64 readers cost the loop on this machine without any submission), the
-   * submissions alone (what the admission leaves on the loop), and both together (the feed's p99
-   * while the submissions run, against its p99 alone).
+   * The largest articles on a process of their own, in windows of its event-loop record: the feed
+   * alone (what 64 readers cost the loop on this machine without any submission), the submissions
+   * alone (what the admission leaves on the loop), and both together (the feed's p99 while the
+   * submissions run, against its p99 alone). Then the feed alone and with the submissions again,
+   * at half the rate it reached alone: as many readers as answers can be sent fill both cores
+   * (autocannon's included), so there any work beside them lowers their rate and lengthens their
+   * p99; at half the rate the cores have room, and what the feed's p99 loses is what the
+   * submissions take from the event loop.
    */
   const largeUrl = `http://127.0.0.1:${appLarge}`;
   const largeHeaders = { ...headers, authorization: `Bearer ${apiKeys[2]}` };
@@ -446,7 +453,9 @@ try {
   rmSync(eventLoopFile, { force: true });
   if (selected(largestCase)) await withServer(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile }, `${largeUrl}/healthz`, async (largeApp) => {
     const closeWindow = eventLoopWindows(largeApp, eventLoopFile);
-    const windows: Record<"feedAlone" | "largestAlone" | "together", EventLoopWindow | null> = { feedAlone: null, largestAlone: null, together: null };
+    const windows: Record<"feedAlone" | "largestAlone" | "together" | "feedAloneAtRate" | "togetherAtRate", EventLoopWindow | null> = {
+      feedAlone: null, largestAlone: null, together: null, feedAloneAtRate: null, togetherAtRate: null,
+    };
     const submitter = largestArticleSubmitter(largeUrl, largeHeaders);
     /*
      * Before any window, as many articles as the feed's `showcase` block shows (ten events by
@@ -457,33 +466,54 @@ try {
     const warmUp = await submitter.submit(SHOWCASE_BLOCK_EVENTS);
     if (warmUp.failed > 0) throw new Error(`${warmUp.failed} of the ${SHOWCASE_BLOCK_EVENTS} warm-up largest articles were refused`);
     if (!(await dueJobsDone())) console.log("  check jobs of the warm-up articles still due after 60 s: they run into the first window");
-    rows.push(await measure(`feed read GET /v1/posts on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
+    const feedAlone = await measure(`feed read GET /v1/posts on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
       headers,
       agents,
       measured: { start: closeWindow, end: async () => (windows.feedAlone = await closeWindow()) },
-    }));
+    });
+    rows.push(feedAlone);
     await closeWindow();
     const stopAlone = submitter.start();
     await new Promise((r) => setTimeout(r, DURATION * 1000));
     const alone = await stopAlone();
     windows.largestAlone = await closeWindow();
-    let together: SubmissionFigures | null = null;
+    const submitting = (figures: { value: SubmissionFigures | null }) => () => {
+      const stop = submitter.start();
+      return async () => {
+        figures.value = await stop();
+      };
+    };
+    const together = { value: null as SubmissionFigures | null };
     rows.push(await measure(largestCase, `${largeUrl}/v1/posts`, {
       headers,
       agents,
-      alongside: () => {
-        const stop = submitter.start();
-        return async () => {
-          together = await stop();
-        };
-      },
+      alongside: submitting(together),
       measured: { start: closeWindow, end: async () => (windows.together = await closeWindow()) },
     }));
+    const rate = feedAlone ? Math.round(feedAlone.rps / 2) : 0;
+    const togetherAtRate = { value: null as SubmissionFigures | null };
+    if (rate > 0) {
+      rows.push(await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
+        headers,
+        agents,
+        rate,
+        measured: { start: closeWindow, end: async () => (windows.feedAloneAtRate = await closeWindow()) },
+      }));
+      rows.push(await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) while the largest articles are submitted one after another, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
+        headers,
+        agents,
+        rate,
+        alongside: submitting(togetherAtRate),
+        measured: { start: closeWindow, end: async () => (windows.togetherAtRate = await closeWindow()) },
+      }));
+    }
     await submitter.close();
     const describeFigures = (f: SubmissionFigures | null) => (f ? `${f.submitted} accepted, ${f.failed} failed, slowest ${Math.round(f.slowestMs)} ms` : "none");
     console.log(`Largest-article submissions alone: ${describeFigures(alone)}; event loop ${describeWindow(windows.largestAlone)}.`);
     console.log(`Feed reads alone on that process: event loop ${describeWindow(windows.feedAlone)}.`);
-    console.log(`Feed reads while the largest articles are submitted: ${describeFigures(together)} (warm-up included); event loop ${describeWindow(windows.together)}.`);
+    console.log(`Feed reads while the largest articles are submitted: ${describeFigures(together.value)} (warm-up included); event loop ${describeWindow(windows.together)}.`);
+    console.log(`Feed reads at ${rate} req/s alone: event loop ${describeWindow(windows.feedAloneAtRate)}.`);
+    console.log(`Feed reads at ${rate} req/s while the largest articles are submitted: ${describeFigures(togetherAtRate.value)} (warm-up included); event loop ${describeWindow(windows.togetherAtRate)}.`);
   });
   rmSync(eventLoopFile, { force: true });
   await benchDb.end();
