@@ -443,8 +443,8 @@ try {
    * submissions run, against its p99 alone). Then the feed alone and with the submissions again,
    * at half the rate it reached alone: as many readers as answers can be sent fill both cores
    * (autocannon's included), so there any work beside them lowers their rate and lengthens their
-   * p99; at half the rate the cores have room, and what the feed's p99 loses is what the
-   * submissions take from the event loop.
+   * p99; at half the rate the cores have room on average, and what the feed's p99 loses is what
+   * the submissions take from it, not a share of a machine already full.
    */
   const largeUrl = `http://127.0.0.1:${appLarge}`;
   const largeHeaders = { ...headers, authorization: `Bearer ${apiKeys[2]}` };
