@@ -1,8 +1,8 @@
 /**
  * `npm start`: database (DATABASE_URL, or the embedded PostgreSQL under ./data), migrations, build, serve.
  */
-import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { runCommand } from "./lib/run-command";
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
 import { repoRoot, runPrisma } from "../packages/db/src/prisma-cli";
 
@@ -24,8 +24,7 @@ async function fail(message: string): Promise<never> {
 if ((await runPrisma(["migrate", "deploy"])) !== 0) await fail("Migrations failed; see the output above.");
 
 if (process.env.BOARD_SKIP_BUILD !== "1") {
-  const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { cwd: repoRoot, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  if (build.status !== 0) await fail("The build failed; see the output above.");
+  if ((await runCommand("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { NEXT_TELEMETRY_DISABLED: "1" })) !== 0) await fail("The build failed; see the output above.");
 }
 
 process.env.NODE_ENV = "production";

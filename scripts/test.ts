@@ -3,14 +3,20 @@
  * every suite: migration drift, typecheck, unit, integration, e2e (Playwright in Debian Chromium).
  * Ends with one line "N passed, N failed".
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
 import { startHcaptchaStub } from "./lib/hcaptcha-stub";
+import { runCommand as run } from "./lib/run-command";
 import { provisionDatabase, repoRoot, runPrisma } from "../packages/db/src/prisma-cli";
+
+interface VitestFileResult {
+  status: string;
+  assertionResults: Array<{ status: string }>;
+}
 
 interface SuiteResult {
   name: string;
@@ -22,33 +28,25 @@ interface SuiteResult {
 const results: SuiteResult[] = [];
 const only = new Set((process.env.BOARD_TEST_SUITES ?? "drift,typecheck,lint,unit,int,e2e").split(","));
 
-/** Like run, but the event loop keeps turning: the e2e run needs this process's hCaptcha stand-in to answer. */
-function runAlongside(command: string, args: string[], env: Record<string, string> = {}): Promise<number> {
-  const child = spawn(command, args, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
-  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
-}
-
-function run(command: string, args: string[], env: Record<string, string> = {}): number {
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: "inherit", env: { ...process.env, ...env } });
-  return result.status ?? 1;
-}
-
 function check(name: string, ok: boolean) {
   results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 });
 }
 
-function vitestSuite(project: "unit" | "int", env: Record<string, string> = {}) {
+async function vitestSuite(project: "unit" | "int", env: Record<string, string> = {}) {
   const report = path.join(tmpdir(), `board-vitest-${project}-${process.pid}.json`);
   rmSync(report, { force: true });
-  const code = run("pnpm", ["exec", "vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
+  const code = await run("pnpm", ["exec", "vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
   if (!existsSync(report)) return results.push({ name: project, passed: 0, failed: 1, skipped: 0 });
   const json = JSON.parse(readFileSync(report, "utf8"));
-  const failedSuites = (json.testResults ?? []).filter((r: { status: string; assertionResults: unknown[] }) => r.status === "failed" && r.assertionResults.length === 0).length;
+  // A suite that failed outside its tests (an import, a beforeAll hook) counts as one failure; the
+  // tests it then did not run are neither passed nor skipped by choice.
+  const brokenSuites = (json.testResults ?? []).filter((r: VitestFileResult) => r.status === "failed" && !r.assertionResults.some((a) => a.status === "failed"));
+  const notRun = brokenSuites.reduce((n: number, r: VitestFileResult) => n + r.assertionResults.filter((a) => a.status !== "passed").length, 0);
   results.push({
     name: project,
     passed: json.numPassedTests,
-    failed: json.numFailedTests + failedSuites + (code !== 0 && json.numFailedTests + failedSuites === 0 ? 1 : 0),
-    skipped: json.numPendingTests + json.numTodoTests,
+    failed: json.numFailedTests + brokenSuites.length + (code !== 0 && json.numFailedTests + brokenSuites.length === 0 ? 1 : 0),
+    skipped: json.numPendingTests + json.numTodoTests - notRun,
   });
 }
 
@@ -62,29 +60,29 @@ function freePort(): Promise<number> {
   });
 }
 
-function ensureChromium(): boolean {
+async function ensureChromium(): Promise<boolean> {
   if (existsSync("/usr/bin/chromium")) return true;
   if (process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
     console.log("Installing Debian's chromium for the browser tests ...");
-    run("apt-get", ["update", "-qq"]);
-    run("apt-get", ["install", "-y", "-qq", "chromium"], { DEBIAN_FRONTEND: "noninteractive" });
+    await run("apt-get", ["update", "-qq"]);
+    await run("apt-get", ["install", "-y", "-qq", "chromium"], { DEBIAN_FRONTEND: "noninteractive" });
   }
   if (existsSync("/usr/bin/chromium")) return true;
   console.error("e2e needs Debian's chromium at /usr/bin/chromium: run `sudo apt-get install chromium`.");
   return false;
 }
 
-let websiteBuilt: boolean | null = null;
+let websiteBuilt: Promise<boolean> | null = null;
 
 /** `next build` of apps/web, once per run: the browser tests and the website's outage test serve it. */
-function buildWebsite(): boolean {
-  websiteBuilt ??= run("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { NEXT_TELEMETRY_DISABLED: "1" }) === 0;
+function buildWebsite(): Promise<boolean> {
+  websiteBuilt ??= run("pnpm", ["exec", "turbo", "run", "build", "--filter=@board/web"], { NEXT_TELEMETRY_DISABLED: "1" }).then((code) => code === 0);
   return websiteBuilt;
 }
 
 async function e2eSuite(databaseUrl: string) {
-  if (!ensureChromium()) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
-  if (!buildWebsite()) return results.push({ name: "e2e (build)", passed: 0, failed: 1, skipped: 0 });
+  if (!(await ensureChromium())) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
+  if (!(await buildWebsite())) return results.push({ name: "e2e (build)", passed: 0, failed: 1, skipped: 0 });
   const port = await freePort();
   // localhost is a secure context for the browser, so the Secure guest cookie is really exercised.
   const baseUrl = `http://localhost:${port}`;
@@ -109,7 +107,7 @@ async function e2eSuite(databaseUrl: string) {
     if (!up) return results.push({ name: "e2e (server start)", passed: 0, failed: 1, skipped: 0 });
     const report = path.join(tmpdir(), `board-playwright-${process.pid}.json`);
     rmSync(report, { force: true });
-    const code = await runAlongside("pnpm", ["--filter", "@board/e2e", "exec", "playwright", "test", "--reporter=list,json"], { BASE_URL: baseUrl, DATABASE_URL: databaseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+    const code = await run("pnpm", ["--filter", "@board/e2e", "exec", "playwright", "test", "--reporter=list,json"], { BASE_URL: baseUrl, DATABASE_URL: databaseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
     if (!existsSync(report)) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
     const stats = JSON.parse(readFileSync(report, "utf8")).stats;
     const failed = stats.unexpected + stats.flaky;
@@ -136,12 +134,12 @@ try {
     if (drift !== 0) console.error("Migration drift: prisma/schema.prisma changed without a migration (pnpm db:migration <name>).");
     check("migration drift", drift === 0);
   }
-  if (only.has("typecheck")) check("typecheck", run("pnpm", ["exec", "turbo", "run", "typecheck"]) === 0);
-  if (only.has("lint")) check("lint (layers and style)", run("pnpm", ["exec", "eslint", "."]) === 0);
-  if (only.has("unit")) vitestSuite("unit");
+  if (only.has("typecheck")) check("typecheck", (await run("pnpm", ["exec", "turbo", "run", "typecheck"])) === 0);
+  if (only.has("lint")) check("lint (layers and style)", (await run("pnpm", ["exec", "eslint", "."])) === 0);
+  if (only.has("unit")) await vitestSuite("unit");
   if (only.has("int")) {
     // scripts/reliability/website-outage.int.test.ts serves the built site.
-    if (buildWebsite()) vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
+    if (await buildWebsite()) await vitestSuite("int", { BOARD_TEST_DATABASE_URL: database.url, NODE_ENV: "production" });
     else check("int (website build)", false);
   }
   if (only.has("e2e")) {
@@ -164,6 +162,6 @@ for (const r of results) console.log(`  ${r.name}: ${r.passed} passed, ${r.faile
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);
-if (skipped > 0) console.log(`${skipped} skipped (the Redis rate-limit store is tested only when REDIS_URL is set, as .ci/run does)`);
+if (skipped > 0) console.log(`${skipped} skipped${process.env.REDIS_URL ? "" : " (the Redis rate-limit store is tested only when REDIS_URL is set, as .ci/run does)"}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
