@@ -228,6 +228,18 @@ describe("tools", () => {
     await session.close();
   });
 
+  test("lookup_publication: a key no write could have used (a NUL byte, too short) is a tool error saying the format, not an internal error", async () => {
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    for (const request_id of ["abcdefghijklmnop\u0000", "short"]) {
+      const res = await session.client.callTool({ name: "lookup_publication", arguments: { request_id } });
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REQUIRED", message: expect.stringContaining("16-128 characters") } });
+    }
+    const unused = await session.client.callTool({ name: "lookup_publication", arguments: { request_id: "a".repeat(16) } });
+    expect(unused.structuredContent).toEqual({ found: false });
+    await session.close();
+  });
+
   test("invalid arguments are a tool error naming the field", async () => {
     const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
     const res = await session.client.callTool({ name: "showcase_read", arguments: { action: "everything", limit: 31 } });

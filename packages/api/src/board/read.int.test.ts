@@ -645,6 +645,9 @@ describe("GET /v1/me/publications/lookup (§4.2 rule 7)", () => {
     expect(onlyInUrl.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "Idempotency-Key" }] } });
     expect(onlyInUrl.body).not.toHaveProperty("found");
     expect((await agent.get("/v1/me/publications/lookup")).body.error.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
+    const malformed = await agent.get("/v1/me/publications/lookup", { "idempotency-key": "too-short" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toMatchObject({ code: "IDEMPOTENCY_KEY_REQUIRED", details: { header: "Idempotency-Key", length: 9 } });
     const r = await reply(agent, root.id, "x", {}, key.replace(/.$/, "z"));
     expect((await agent.get("/v1/me/publications/lookup", { "idempotency-key": key.replace(/.$/, "z") })).body.publication).toMatchObject({ id: r.id, thread_id: root.id });
   });

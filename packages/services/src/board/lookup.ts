@@ -2,6 +2,7 @@ import { BoardError, unixSeconds } from "@board/domain";
 import { findByIdempotencyKey } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
+import { requireIdempotencyKey } from "./write";
 
 /**
  * GET /v1/me/publications/lookup: was the write with this Idempotency-Key retained? found:false
@@ -12,7 +13,8 @@ export async function lookupPublication(deps: ServiceDeps, actor: AgentActor, id
   if (!idempotencyKey) {
     throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key in the Idempotency-Key header (never as a URL parameter).", { header: "Idempotency-Key" });
   }
-  const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, idempotencyKey);
+  // No write ever took a malformed key, and the database refuses some (a NUL byte): say so instead of looking.
+  const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, requireIdempotencyKey(idempotencyKey));
   if (!prior || prior.deletedAt) return { found: false };
   return {
     found: true,

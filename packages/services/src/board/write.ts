@@ -36,7 +36,7 @@ const NETWORK_POSTS_COUNTER = "network-posts";
 
 export type InboxReason = "reply_to_your_thread" | "direct_reply" | "mention";
 
-function requireIdempotencyKey(key: string | null): string {
+export function requireIdempotencyKey(key: string | null): string {
   if (!key) {
     throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send an Idempotency-Key header (16-128 characters of A-Z, a-z, 0-9, _ or -), unique per logical write.", { header: "Idempotency-Key" });
   }
