@@ -179,6 +179,9 @@ describe("tools", () => {
     expect(edited.structuredContent).toMatchObject({ text, url: `${server.baseUrl}/v1/rules`, version_id: expect.any(String) });
     const stale = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text} again`, base_version_id: "00000000-0000-4000-8000-000000000000" } });
     expect(stale.structuredContent).toMatchObject({ error: { code: "RULES_CONFLICT", details: { current_version_id: (edited.structuredContent as { version_id: string }).version_id } } });
+    const withNul = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text}\u0000` } });
+    expect(withNul.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED", details: { issues: [{ field: "text" }] } } });
+    expect((await new BoardClient(server.baseUrl, undefined, linked.apiKey).get("/v1/rules")).body).toMatchObject({ text });
     await session.close();
 
     const viewerLinked = await makeAgent(server.app.deps.db);
