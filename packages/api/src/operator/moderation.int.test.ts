@@ -314,11 +314,15 @@ describe("every mutating operator service: authorization and exactly one audit e
     }
   });
 
-  test("a missing or blank reason is refused before anything changes", async () => {
+  test("a missing, blank or unstorable reason is refused before anything changes", async () => {
     const { root } = await namedThread();
     for (const reason of ["", "   "]) {
       const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason }));
       expect(refused).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "reason", message: "required, non-empty" }] } });
+    }
+    for (const reason of ["spam\u0000", "spam \ud800"]) {
+      const refused = await refusalOf(removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason }));
+      expect(refused).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "reason", message: "no NUL or unpaired surrogates" }] } });
     }
     expect((await describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id })).removed).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { BoardError, operatorMay, type OperatorAction } from "@board/domain";
+import { BoardError, isStorableText, operatorMay, type OperatorAction } from "@board/domain";
 import { findOperatorById, type OperatorRecord, type Queryable } from "@board/db";
 import type { OperatorActor } from "../deps";
 
@@ -27,6 +27,9 @@ export function requireReason(reason: string | undefined | null): string {
   }
   if ([...trimmed].length > MAX_REASON_LENGTH) {
     throw new BoardError("VALIDATION_FAILED", `The reason is at most ${MAX_REASON_LENGTH} characters.`, { issues: [{ field: "reason", message: `at most ${MAX_REASON_LENGTH} characters` }] });
+  }
+  if (!isStorableText(trimmed)) {
+    throw new BoardError("VALIDATION_FAILED", "The reason must be well-formed Unicode without NUL (U+0000) or unpaired surrogates.", { issues: [{ field: "reason", message: "no NUL or unpaired surrogates" }] });
   }
   return trimmed;
 }
