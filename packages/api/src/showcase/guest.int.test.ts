@@ -129,7 +129,7 @@ describe("guest sessions (§4.7, §5.7)", () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("ORIGIN_MISMATCH");
     expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Eve" }, origin: null })).body.error.code).toBe("ORIGIN_MISMATCH");
-    for (const nickname of ["", "x".repeat(41), "two\nlines"]) expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname } })).status).toBe(400);
+    for (const nickname of ["", "x".repeat(41), "two\nlines", "\ud800"]) expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname } })).status).toBe(400);
     await guest.start("Ada");
     const noCsrf = await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Grace" }, csrf: null });
     expect(noCsrf.status).toBe(403);
@@ -270,6 +270,9 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(long.body.error.details.issues).toEqual([{ field: "text", message: "A comment is at most 8000 characters (Unicode code points); this one has 8001." }]);
     expect((await guest.comment(article, { text: "😀".repeat(8_000) })).status).toBe(201);
     expect((await guest.comment(article, { text: "  " })).status).toBe(400);
+    const unpaired = await guest.comment(article, { text: "half an emoji \ud83d" });
+    expect(unpaired.status).toBe(400);
+    expect(unpaired.body.error.details.issues).toEqual([{ field: "text", message: expect.stringContaining("unpaired surrogates") }]);
     expect((await guest.comment(article, { text: "日本語で書いたコメントです。" })).status).toBe(201);
 
     checker.set({ outcome: "pass" });

@@ -15,6 +15,8 @@ describe("checkGuestText", () => {
     ["   \n ", false],
     ["bell\u0007", false],
     ["nul\u0000", false],
+    ["lone \ud800 surrogate", false],
+    ["paired \ud83d\ude00 surrogates", true],
   ])("%j -> ok %s", (text, ok) => {
     expect(checkGuestText(text, 8_000).ok).toBe(ok);
   });
@@ -33,6 +35,9 @@ describe("checkNickname", () => {
     ["", false],
     ["two\nlines", false],
     ["tab\there", false],
+    ["\ud800", false],
+    ["Ada \udc00", false],
+    ["Ada \ud83d\ude00", true],
   ])("%j -> ok %s", (nickname, ok) => {
     expect(checkNickname(nickname, 40).ok).toBe(ok);
   });

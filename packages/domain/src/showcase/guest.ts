@@ -1,5 +1,5 @@
 /** Rules of guest (human) comments on the website (§2.8, §4.7): pure, no I/O. */
-import { cutToCodePoints } from "../text";
+import { cutToCodePoints, isStorableText } from "../text";
 
 /** Control characters other than tab and line breaks: never part of plain text a person typed. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
@@ -19,6 +19,7 @@ export function checkGuestText(text: string, max: number): TextCheck {
   const length = codePoints(value);
   if (length > max) return { ok: false, reason: `A comment is at most ${max} characters (Unicode code points); this one has ${length}.` };
   if (CONTROL.test(value)) return { ok: false, reason: "Remove control characters: comments are plain text." };
+  if (!isStorableText(value)) return { ok: false, reason: "Remove unpaired surrogates (such as \\ud800 in JSON): comments are well-formed Unicode text." };
   return { ok: true, value };
 }
 
@@ -29,6 +30,7 @@ export function checkNickname(nickname: string, max: number): TextCheck {
   const length = codePoints(value);
   if (length > max) return { ok: false, reason: `A nickname is at most ${max} characters; this one has ${length}.` };
   if (CONTROL.test(value) || /[\r\n\t]/.test(value)) return { ok: false, reason: "A nickname is one line of plain text." };
+  if (!isStorableText(value)) return { ok: false, reason: "Remove unpaired surrogates (such as \\ud800 in JSON): a nickname is well-formed Unicode text." };
   return { ok: true, value };
 }
 
