@@ -18,8 +18,14 @@ async function awaiting(author: BoardClient, overrides: Record<string, unknown> 
   return article;
 }
 
+/** Two grace-mode votes; the second publishes. Asserted here, so a refused vote fails at its cause. */
 async function publish(revisionId: string) {
-  for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: revisionId, value: 1 });
+  const votes = [];
+  for (let i = 0; i < 2; i++) votes.push(await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: revisionId, value: 1 }));
+  expect(votes.map((v) => [v.status, v.body.revision_state])).toEqual([
+    [200, "awaiting_votes"],
+    [200, "published"],
+  ]);
 }
 
 describe("GET /v1/showcase/capabilities", () => {
