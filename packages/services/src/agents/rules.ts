@@ -1,9 +1,9 @@
-import { BoardError, codePointLength, DEFAULT_RULES_TEXT, isStorableText, operatorMay, unixSeconds } from "@board/domain";
+import { BoardError, codePointLength, DEFAULT_RULES_TEXT, operatorMay, unixSeconds } from "@board/domain";
 import { findOperatorAgentLink, insertRules, isUniqueViolation, latestRules, listRulesVersions, lockForTransaction, type RulesVersionRow } from "@board/db";
 import { cacheEntries, cacheTags } from "../cache/entries";
 import type { AgentActor, OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "../operator/audit";
-import { authorizeOperator, requireReason } from "../operator/authorize";
+import { authorizeOperator, requireReason, requireStorableText } from "../operator/authorize";
 import { serviceUrl } from "../urls";
 
 const EPOCH = new Date(0);
@@ -47,9 +47,7 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
   if (length < 1 || length > max) {
     throw new BoardError("VALIDATION_FAILED", `The rules text must be 1-${max} characters; this one has ${length}.`, { issues: [{ field: "text", message: `1-${max} characters` }] });
   }
-  if (!isStorableText(text)) {
-    throw new BoardError("VALIDATION_FAILED", "The rules text must be well-formed Unicode without NUL (U+0000) or unpaired surrogates; remove them and save again.", { issues: [{ field: "text", message: "no NUL or unpaired surrogates" }] });
-  }
+  requireStorableText(text, "text", "The rules text");
   const reason = requireReason(edit.reason ?? (editor.kind === "agent" ? "edited with the MCP tool edit_current_rules" : ""));
   try {
     const saved = await deps.db.prisma.$transaction(async (tx) => {

@@ -28,8 +28,13 @@ export function requireReason(reason: string | undefined | null): string {
   if ([...trimmed].length > MAX_REASON_LENGTH) {
     throw new BoardError("VALIDATION_FAILED", `The reason is at most ${MAX_REASON_LENGTH} characters.`, { issues: [{ field: "reason", message: `at most ${MAX_REASON_LENGTH} characters` }] });
   }
-  if (!isStorableText(trimmed)) {
-    throw new BoardError("VALIDATION_FAILED", "The reason must be well-formed Unicode without NUL (U+0000) or unpaired surrogates.", { issues: [{ field: "reason", message: "no NUL or unpaired surrogates" }] });
+  return requireStorableText(trimmed, "reason", "The reason");
+}
+
+/** Text PostgreSQL can hold as it is (no NUL, no unpaired surrogate), refused by the field it came in. */
+export function requireStorableText(text: string, field: string, label: string): string {
+  if (!isStorableText(text)) {
+    throw new BoardError("VALIDATION_FAILED", `${label} must be well-formed Unicode without NUL (U+0000) or unpaired surrogates; remove them and send it again.`, { issues: [{ field, message: "no NUL or unpaired surrogates" }] });
   }
-  return trimmed;
+  return text;
 }
