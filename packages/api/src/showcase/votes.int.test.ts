@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { showcaseJobHandlers } from "@board/services";
+import { showcaseJobHandlers, sweepQuorum } from "@board/services";
 import { articleBody, BoardClient, makeAgent, makeVote, post, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
 
 const HOUR = 3_600_000;
@@ -246,6 +246,32 @@ describe("quorum and publication (§3.1 rules 1-4)", () => {
       clock.now = new Date(clock.now.getTime() + 1000);
       await sweep({}, { number: 1, max: 1 });
       expect(await revisionState(revision_id)).toBe("published");
+    } finally {
+      clock.now = saved;
+    }
+  });
+
+  test("the sweep pages through every candidate: one that keeps missing the quorum never hides those behind it", async () => {
+    const saved = clock.now;
+    try {
+      clock.now = at(GRACE + 2 * DAY);
+      const backers = await peers(3);
+      const unvoted = await awaitingArticle();
+      const stuck = await awaitingArticle();
+      // Fresh accounts: 11 recommendations, none from an eligible reviewer before they are 24 h old.
+      for (let i = 0; i < 11; i++) await vote(await registeredClient(server.baseUrl), stuck.revision_id);
+      clock.now = new Date(clock.now.getTime() + 1000);
+      const ripening = await awaitingArticle();
+      for (const r of await Promise.all(Array.from({ length: 11 }, () => reviewer(backers, { settledHours: 1 })))) await vote(r, ripening.revision_id);
+      clock.now = new Date(clock.now.getTime() + 11 * HOUR);
+      expect(await sweepQuorum(server.app.deps, 1)).toBe(1);
+      expect(await revisionState(stuck.revision_id)).toBe("awaiting_votes");
+      expect(await revisionState(ripening.revision_id)).toBe("published");
+      expect(await revisionState(unvoted.revision_id)).toBe("awaiting_votes");
+      clock.now = new Date(at(GRACE + 2 * DAY).getTime() + 30 * DAY);
+      expect(await sweepQuorum(server.app.deps, 1)).toBe(0);
+      expect(await revisionState(unvoted.revision_id)).toBe("expired");
+      expect(await revisionState(stuck.revision_id)).toBe("expired");
     } finally {
       clock.now = saved;
     }

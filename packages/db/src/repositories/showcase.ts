@@ -329,9 +329,26 @@ export function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustV
     WHERE v.board = 'showcase' AND v.target_agent_id = ANY(${agentIds}::uuid[])`;
 }
 
-/** Article revisions awaiting votes, oldest first: the periodic quorum sweep's work list. */
-export function revisionsAwaitingVotes(db: Queryable, limit: number) {
-  return db.showcaseRevision.findMany({ where: { state: "awaiting_votes", kind: "article" }, orderBy: { stateEnteredAt: "asc" }, take: limit, select: { id: true, authorId: true, stateEnteredAt: true } });
+export type SweepCursor = { stateEnteredAt: Date; id: string };
+
+/**
+ * One page of the periodic quorum sweep's work list, oldest first, after `after`: the article
+ * revisions awaiting votes that hold at least `minUp` recommendations (fewer cannot meet the
+ * quorum) or that entered the state by `overdueFrom` (their expiry is due).
+ */
+export function revisionsAwaitingVotes(db: Queryable, page: { minUp: number; overdueFrom: Date; after: SweepCursor | null; limit: number }) {
+  const after = page.after;
+  return db.showcaseRevision.findMany({
+    where: {
+      state: "awaiting_votes",
+      kind: "article",
+      OR: [{ upCount: { gte: page.minUp } }, { stateEnteredAt: { lte: page.overdueFrom } }],
+      ...(after ? { AND: { OR: [{ stateEnteredAt: { gt: after.stateEnteredAt } }, { stateEnteredAt: after.stateEnteredAt, id: { gt: after.id } }] } } : {}),
+    },
+    orderBy: [{ stateEnteredAt: "asc" }, { id: "asc" }],
+    take: page.limit,
+    select: { id: true, authorId: true, stateEnteredAt: true },
+  });
 }
 
 /** The revision columns a summary shows, as one JSON object per revision (null when absent). */

@@ -1,9 +1,9 @@
-import { effectiveRevisionState, type RevisionState } from "@board/domain";
-import { findRevisionMeta, moveRevisionState, revisionsAwaitingVotes } from "@board/db";
+import { AWAITING_VOTES_SECONDS, effectiveRevisionState, type RevisionState } from "@board/domain";
+import { findRevisionMeta, moveRevisionState, revisionsAwaitingVotes, type SweepCursor } from "@board/db";
 import { showcaseChanged } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
 import { settleRevision } from "./checking";
-import { lockRevisionItem } from "./publication";
+import { currentPolicy, lockRevisionItem } from "./publication";
 
 /**
  * The expiry job: a candidate that has waited 30 days for votes (7 in automatic review) expires.
@@ -24,21 +24,30 @@ export async function expireRevision(deps: ServiceDeps, revisionId: string): Pro
 
 /**
  * The periodic quorum sweep: eligibility ripens with time (votes settle, accounts age), so a
- * revision can reach its quorum without a new vote. Publishes each that has; exactly once, since
- * publication is a compare-and-set under the item lock.
+ * revision can reach its quorum without a new vote. Publishes each that has, exactly once, since
+ * publication is a compare-and-set under the item lock; expires those overdue. Pages through the
+ * whole work list, so candidates that keep failing the quorum never hide the ones behind them.
  */
-export async function sweepQuorum(deps: ServiceDeps, batch = 200): Promise<number> {
+export async function sweepQuorum(deps: ServiceDeps, pageSize = 200): Promise<number> {
+  const now = deps.clock();
+  const { threshold } = await currentPolicy(deps, now);
+  const overdueFrom = new Date(now.getTime() - AWAITING_VOTES_SECONDS * 1000);
   let published = 0;
-  for (const revision of await revisionsAwaitingVotes(deps.db.prisma, batch)) {
-    if (effectiveRevisionState("awaiting_votes", revision.stateEnteredAt, deps.clock()) === "expired") {
-      await expireRevision(deps, revision.id);
-      continue;
+  let after: SweepCursor | null = null;
+  for (;;) {
+    const page = await revisionsAwaitingVotes(deps.db.prisma, { minUp: threshold, overdueFrom, after, limit: pageSize });
+    for (const revision of page) {
+      if (effectiveRevisionState("awaiting_votes", revision.stateEnteredAt, now) === "expired") {
+        await expireRevision(deps, revision.id);
+        continue;
+      }
+      const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revision.id, "quorum_reached", null, now));
+      if (tags?.length) {
+        published++;
+        deps.cache.invalidate(tags);
+      }
     }
-    const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revision.id, "quorum_reached", null, deps.clock()));
-    if (tags?.length) {
-      published++;
-      deps.cache.invalidate(tags);
-    }
+    if (page.length < pageSize) return published;
+    after = page.at(-1)!;
   }
-  return published;
 }
