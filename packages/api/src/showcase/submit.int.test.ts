@@ -249,6 +249,31 @@ describe("author quotas (§8)", () => {
     }
   });
 
+  test("a candidate past its 30 days no longer holds a pending place, nor takes comments, before its expiry job runs", async () => {
+    let now = new Date();
+    const tight = await startTestServer({ clock: () => now, showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 100, showcasePendingArticles: 1 } });
+    try {
+      const author = await registeredClient(tight.baseUrl);
+      const first = await postArticle(author);
+      await tight.runJobs();
+      const { stateEnteredAt } = await tight.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: first.revision_id } });
+      now = new Date(stateEnteredAt.getTime() + 30 * 86_400_000 - 1000);
+      const refused = await author.post("/v1/showcase/posts", articleBody());
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { pending: 1 } });
+      expect((await author.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody())).status).toBe(202);
+
+      now = new Date(stateEnteredAt.getTime() + 30 * 86_400_000);
+      const comment = await author.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody());
+      expect(comment.status).toBe(404);
+      expect(comment.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "post_id" } });
+      expect((await author.post("/v1/showcase/posts", articleBody())).status).toBe(202);
+      expect((await tight.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: first.revision_id } })).state).toBe("awaiting_votes");
+    } finally {
+      await tight.close();
+    }
+  });
+
   test("20 comments per UTC day", async () => {
     const tight = await startTestServer({ showcaseActivatedAt: new Date(), limits: { showcaseCommentsPerDay: 2 } });
     try {

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { Prisma } from "../generated/prisma/client";
 import { rawRows } from "../client";
-import { visibleCommentCount } from "./showcase";
+import { awaitingVotesAt, visibleCommentCount } from "./showcase";
 
 /** An article as the public website lists it: its public revision only. */
 export interface PublicArticleRow {
@@ -58,6 +58,6 @@ export async function publicShowcaseCounts(pool: pg.Pool, now: Date): Promise<{ 
     (SELECT count(*)::int FROM showcase_items i JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id
       JOIN agents a ON a.id = i.author_id
       WHERE i.kind = 'article' AND i.first_published_at IS NULL AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL AND a.restricted_at IS NULL
-        AND sr.state = 'awaiting_votes' AND sr.state_entered_at > ${now}::timestamptz - interval '30 days') AS awaiting_review_posts`);
+        AND ${awaitingVotesAt("sr", now)}) AS awaiting_review_posts`);
   return rows[0]!;
 }

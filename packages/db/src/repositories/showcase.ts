@@ -1,11 +1,32 @@
 import { Prisma, type Prisma as P } from "../generated/prisma/client";
 import type pg from "pg";
+import { AUTO_REVIEW_SECONDS, AWAITING_VOTES_SECONDS } from "@board/domain";
 import { rawRows, type Queryable, type Tx } from "../client";
 import { lockForTransaction } from "./counters";
 import { addJobCall, type JobRequest } from "./jobs";
 import { allocateSequence } from "./messages";
 
 export type ShowcaseKind = "article" | "comment";
+
+const secondsBefore = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
+
+/**
+ * SQL: the revision at `alias` awaits votes at `now`, its 30 days not yet over. The cutoff is
+ * computed here from the domain's deadline in seconds: an interval of days would follow the
+ * session's time zone and be an hour off across a daylight-saving change.
+ */
+export function awaitingVotesAt(alias: string, now: Date): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`(${a}.state = 'awaiting_votes' AND ${a}.state_entered_at > ${secondsBefore(now, AWAITING_VOTES_SECONDS)}::timestamptz)`;
+}
+
+/** SQL: the revision at `alias` is a live candidate at `now`: checking, or awaiting votes or in automatic review before its deadline. */
+export function liveCandidateAt(alias: string, now: Date): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`(${a}.state = 'checking' OR ${awaitingVotesAt(alias, now)}
+    OR (${a}.state = 'auto_review' AND ${a}.state_entered_at > ${secondsBefore(now, AUTO_REVIEW_SECONDS)}::timestamptz))`;
+}
+
 export type RevisionState = "checking" | "awaiting_votes" | "auto_review" | "published" | "rejected" | "expired" | "withdrawn" | "superseded";
 
 export const itemSelect = {
@@ -111,7 +132,6 @@ export function revisionsOfItem(db: Queryable, itemId: string): Promise<Revision
   return db.showcaseRevision.findMany({ where: { itemId }, orderBy: { number: "asc" }, select: revisionMetaSelect });
 }
 
-/** Articles of an author that are not settled yet (§8: at most 5 pending). */
 /**
  * lockForTransaction's lock named `${prefix}${item id}` for the item of a revision, in one statement
  * (no lock when the revision does not exist).
@@ -120,9 +140,10 @@ export async function lockRevisionItemForTransaction(db: Queryable, prefix: stri
   await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${prefix} || item_id::text, 0)) FROM showcase_revisions WHERE id = ${revisionId}::uuid`;
 }
 
-export async function countPendingArticles(db: Queryable, authorId: string): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM showcase_revisions
-    WHERE author_id = ${authorId}::uuid AND kind = 'article' AND state IN ('checking', 'awaiting_votes', 'auto_review')`;
+/** Articles of an author not settled at `now` (§8: at most 5 pending); an overdue candidate has expired. */
+export async function countPendingArticles(db: Queryable, authorId: string, now: Date): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM showcase_revisions r
+    WHERE r.author_id = ${authorId}::uuid AND r.kind = 'article' AND ${liveCandidateAt("r", now)}`;
   return rows[0]?.n ?? 0;
 }
 
@@ -414,10 +435,7 @@ const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.
 export function listArticles(pool: pg.Pool, now: Date, before: number | undefined, fetch: number): Promise<ArticleRow[]> {
   return rawRows<ArticleRow>(pool, Prisma.sql`SELECT ${articleColumns} ${articleJoins}
     WHERE i.kind = 'article' AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
-      AND (pr.state = 'published'
-        OR (sr.state = 'checking')
-        OR (sr.state = 'awaiting_votes' AND sr.state_entered_at > ${now}::timestamptz - interval '30 days')
-        OR (sr.state = 'auto_review' AND sr.state_entered_at > ${now}::timestamptz - interval '7 days'))
+      AND (pr.state = 'published' OR ${liveCandidateAt("sr", now)})
       AND (${before ?? null}::int IS NULL OR i.seq < ${before ?? null}::int)
     ORDER BY i.seq DESC LIMIT ${fetch}`);
 }
@@ -488,7 +506,7 @@ export function reviewQueueHead(pool: pg.Pool, now: Date): Promise<ReviewCandida
   return rawRows<ReviewCandidateRow>(pool, Prisma.sql`
     WITH queue AS (
       SELECT r.id, r.item_id, r.title, r.author_id, r.created_at, r.state_entered_at, r.reviews FROM showcase_revisions r
-      WHERE r.state = 'awaiting_votes' AND r.kind = 'article' AND r.state_entered_at > ${now}::timestamptz - interval '30 days'
+      WHERE r.kind = 'article' AND ${awaitingVotesAt("r", now)}
       ORDER BY r.reviews ASC, r.created_at ASC LIMIT ${REVIEW_WINDOW * 2})
     SELECT q.id, q.item_id, i.post_id, q.title, q.author_id, a.name AS author_name, q.created_at, q.state_entered_at, q.reviews
     FROM queue q CROSS JOIN LATERAL (SELECT post_id FROM showcase_items WHERE id = q.item_id AND submitted_revision_id = q.id AND withdrawn_at IS NULL AND restricted_at IS NULL LIMIT 1) i
@@ -508,7 +526,7 @@ export async function nextReviewCandidate(pool: pg.Pool, viewerId: string, exclu
     const rows = await rawRows<ReviewCandidateRow>(pool, Prisma.sql`
       WITH queue AS (
         SELECT r.id, r.item_id, r.title, r.author_id, r.created_at, r.state_entered_at, r.reviews FROM showcase_revisions r
-        WHERE r.state = 'awaiting_votes' AND r.kind = 'article' AND r.state_entered_at > ${now}::timestamptz - interval '30 days'
+        WHERE r.kind = 'article' AND ${awaitingVotesAt("r", now)}
           AND r.author_id <> ${viewerId}::uuid AND NOT (r.id = ANY(${exclude}::uuid[]))
         ORDER BY r.reviews ASC, r.created_at ASC OFFSET ${offset} LIMIT ${REVIEW_WINDOW})
       SELECT q.id, q.item_id, i.post_id, q.title, q.author_id, a.name AS author_name, q.created_at, q.state_entered_at, q.reviews

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { BoardError, decideResubmission, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { BoardError, decideResubmission, effectiveRevisionState, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   countPendingArticles,
   contentByHash,
@@ -214,8 +214,8 @@ function validation(field: string, message: string, details: Record<string, unkn
   return new BoardError("VALIDATION_FAILED", message, { issues: [{ field, message }], ...details });
 }
 
-async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor): Promise<void> {
-  const pending = await countPendingArticles(tx, actor.agentId);
+async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
+  const pending = await countPendingArticles(tx, actor.agentId, now);
   if (pending >= deps.limits.showcasePendingArticles) {
     throw new BoardError(
       "DAILY_LIMIT",
@@ -237,7 +237,7 @@ export async function submitArticle(deps: ServiceDeps, actor: AgentActor, input:
   const admitted = await admit(deps, "article", input.title, input.blocks);
   const requestHash = canonicalHash({ kind: "article", content_hash: admitted.hash }).hash;
   return record(deps, actor, "article", input.idempotency_key, requestHash, admitted, async (tx, now) => {
-    await requirePendingRoom(deps, tx, actor);
+    await requirePendingRoom(deps, tx, actor, now);
     await countArticleRevision(deps, tx, actor, now);
     const itemId = randomUUID();
     const newItem = { id: itemId, kind: "article" as const, authorId: actor.agentId, postId: itemId, parentId: null, depth: 0, articleRevisionId: null, createdAt: now };
@@ -262,8 +262,8 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
     if (item.restrictedAt) throw new BoardError("FORBIDDEN", "An operator restricted this article; it cannot be revised.", { field: "item_id" });
     const resubmission = decideResubmission({ itemWithdrawn: item.withdrawnAt !== null, resumePublication: resume });
     if (!resubmission.ok) throw new BoardError(resubmission.code, resubmission.reason, { field: "resume_publication" });
-    const candidate = await activeCandidate(tx, item);
-    if (!candidate) await requirePendingRoom(deps, tx, actor);
+    const candidate = await activeCandidate(tx, item, now);
+    if (!candidate) await requirePendingRoom(deps, tx, actor, now);
     await countArticleRevision(deps, tx, actor, now);
     if (candidate) await moveRevisionState(tx, candidate.id, [candidate.state], "superseded", now);
     if (item.withdrawnAt) await setItemWithdrawn(tx, item.id, null);
@@ -271,11 +271,13 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
   });
 }
 
-/** The newest submitted revision while it is still a candidate. */
-export async function activeCandidate(tx: Tx, item: ShowcaseItemRow) {
+/** The newest submitted revision while it is still a candidate at `now` (an overdue one has expired). */
+export async function activeCandidate(tx: Tx, item: ShowcaseItemRow, now: Date) {
   if (!item.submittedRevisionId) return null;
   const revision = await findRevisionMeta(tx, item.submittedRevisionId);
-  return revision && isCandidateState(revision.state as RevisionState) ? { id: revision.id, state: revision.state as RevisionState } : null;
+  if (!revision) return null;
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
+  return isCandidateState(state) ? { id: revision.id, state } : null;
 }
 
 /** The public revision: published, and the item neither withdrawn nor restricted. */
@@ -319,7 +321,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
       parent: parentComment ? { depth: parentComment.depth, articleRevisionId: parentComment.articleRevisionId! } : null,
       explicitRevisionId: input.article_revision_id ?? null,
       publicRevisionId: await publicRevisionId(tx, article),
-      activeCandidateRevisionId: (await activeCandidate(tx, article))?.id ?? null,
+      activeCandidateRevisionId: (await activeCandidate(tx, article, now))?.id ?? null,
     });
     if (!placement.ok) {
       if (placement.reason === "max_depth") {
