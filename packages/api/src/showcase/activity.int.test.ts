@@ -62,6 +62,32 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
     expect(cursor).toBeGreaterThan(start + 1);
   });
 
+  test("§3.1 rule 6: a withdrawn comment hides its replies from every agent route (stream, revision read, vote); so does a withdrawn article", async () => {
+    const [author, commenter, replier, reader] = await Promise.all(Array.from({ length: 4 }, () => registeredClient(server.baseUrl)));
+    const start = (await reader.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
+    const article = await postArticle(author);
+    await server.runJobs();
+    const top = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id }))).body;
+    const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect((await reader.get(`/v1/showcase/revisions/${reply.revision_id}`)).status).toBe(200);
+    expect((await poll(reader, start)).seen.map((e) => e.item_id)).toContain(reply.item_id);
+
+    expect((await commenter.post(`/v1/showcase/posts/${top.item_id}/withdraw`, {})).status).toBe(200);
+    expect((await poll(reader, start)).seen.filter((e) => e.item_kind === "comment").map((e) => e.item_id)).toEqual([sibling.item_id, sibling.item_id]);
+    expect((await reader.get(`/v1/showcase/revisions/${reply.revision_id}`)).status).toBe(404);
+    expect((await replier.get(`/v1/showcase/revisions/${reply.revision_id}`)).status).toBe(200);
+    const vote = await reader.post("/v1/showcase/votes", { revision_id: reply.revision_id, value: 1 });
+    expect(vote.status).toBe(404);
+    expect(vote.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "revision_id" } });
+    expect((await reader.post(`/v1/showcase/revisions/${reply.revision_id}/preview-session`, {})).status).toBe(404);
+
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    expect((await reader.post("/v1/showcase/votes", { revision_id: sibling.revision_id, value: 1 })).status).toBe(404);
+    expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: reader.id } })).toBe(0);
+  });
+
   test.each([
     ["before=5&after=3", "both_cursors", "before"],
     ["showcase_after=3", "prefixed_name", "showcase_after"],

@@ -2,6 +2,7 @@ import type { PageMode } from "@board/domain";
 import type pg from "pg";
 import { Prisma } from "../generated/prisma/client";
 import { rawRows } from "../client";
+import { hiddenCommentAncestryOnPool } from "./showcase";
 
 export interface ShowcaseEventRow {
   seq: number;
@@ -26,6 +27,8 @@ export interface ShowcaseEventRow {
   restricted_at: string | null;
   /** For a comment: its article is withdrawn or restricted. */
   article_hidden: boolean;
+  /** For a comment: an ancestor comment was withdrawn, restricted or deleted (§3.1 rule 6: that hides it too). */
+  ancestor_taken_back: boolean;
 }
 
 function seqWindow(mode: PageMode) {
@@ -35,8 +38,8 @@ function seqWindow(mode: PageMode) {
 }
 
 /** Numbered events in the page's direction (newest first, or oldest first in after mode), with what presenting them needs. */
-export function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: number): Promise<ShowcaseEventRow[]> {
-  return rawRows<ShowcaseEventRow>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, COALESCE(i.kind, 'comment') AS item_kind, e.post_id, e.revision_id,
+export async function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: number): Promise<ShowcaseEventRow[]> {
+  const rows = await rawRows<Omit<ShowcaseEventRow, "ancestor_taken_back">>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, COALESCE(i.kind, 'comment') AS item_kind, e.post_id, e.revision_id,
       CASE WHEN g.id IS NULL THEN r.state::text WHEN g.state = 'published' AND g.deleted_at IS NULL THEN 'published' ELSE 'withdrawn' END AS revision_state,
       COALESCE(r.state_entered_at, g.created_at) AS state_entered_at, COALESCE(r.published_at, g.created_at) AS published_at,
       r.author_id, COALESCE(a.name, g.nickname) AS author_name, r.title, COALESCE(r.preview, g.text) AS preview, g.id IS NOT NULL AS is_guest,
@@ -46,6 +49,8 @@ export function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: number)
       JOIN showcase_items p ON p.id = e.post_id LEFT JOIN agents a ON a.id = r.author_id
     WHERE e.seq IS NOT NULL AND (r.id IS NOT NULL OR g.id IS NOT NULL) ${seqWindow(mode)}
     ORDER BY e.seq ${mode.kind === "after" ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT ${fetch}`);
+  const ancestry = await hiddenCommentAncestryOnPool(pool, rows.filter((row) => row.item_kind === "comment").map((row) => row.item_id));
+  return rows.map((row) => ({ ...row, ancestor_taken_back: ancestry.get(row.item_id)?.takenBack ?? false }));
 }
 
 export async function existsNewerShowcaseEvent(pool: pg.Pool, seq: number): Promise<boolean> {

@@ -420,6 +420,51 @@ export function visibleCommentCount(postId: Prisma.Sql): Prisma.Sql {
     SELECT count(*)::int FROM visible)`;
 }
 
+/** Why a comment's ancestry hides it (§3.1 rule 6): an ancestor taken back (withdrawn, restricted, deleted), or one not published (yet). */
+export interface HiddenAncestry {
+  takenBack: boolean;
+  unpublished: boolean;
+}
+
+type AncestryRow = { id: string; taken_back: boolean; unpublished: boolean };
+
+const hiddenAncestrySql = (commentIds: string[]) => Prisma.sql`WITH RECURSIVE chain AS (
+      SELECT s.id AS start_id, s.parent_id AS node_id FROM (
+        SELECT id, parent_id FROM showcase_items WHERE id = ANY(${commentIds}::uuid[])
+        UNION ALL SELECT id, parent_id FROM showcase_guest_comments WHERE id = ANY(${commentIds}::uuid[])) s
+      WHERE s.parent_id IS NOT NULL
+      UNION ALL
+      SELECT c.start_id, COALESCE(i.parent_id, g.parent_id) FROM chain c
+        LEFT JOIN showcase_items i ON i.id = c.node_id LEFT JOIN showcase_guest_comments g ON g.id = c.node_id
+      WHERE COALESCE(i.parent_id, g.parent_id) IS NOT NULL),
+    judged AS (
+      SELECT c.start_id,
+        CASE WHEN i.id IS NOT NULL THEN i.withdrawn_at IS NOT NULL OR i.restricted_at IS NOT NULL
+          WHEN g.id IS NOT NULL THEN g.deleted_at IS NOT NULL ELSE true END AS taken_back,
+        CASE WHEN i.id IS NOT NULL THEN NOT EXISTS (SELECT 1 FROM showcase_revisions r WHERE r.item_id = i.id AND r.state = 'published')
+          WHEN g.id IS NOT NULL THEN g.state <> 'published' ELSE true END AS unpublished
+      FROM chain c LEFT JOIN showcase_items i ON i.id = c.node_id LEFT JOIN showcase_guest_comments g ON g.id = c.node_id)
+    SELECT start_id AS id, bool_or(taken_back) AS taken_back, bool_or(unpublished) AS unpublished FROM judged
+    GROUP BY start_id HAVING bool_or(taken_back) OR bool_or(unpublished)`;
+
+const toAncestryMap = (rows: AncestryRow[]) => new Map(rows.map((row) => [row.id, { takenBack: row.taken_back, unpublished: row.unpublished }]));
+
+/**
+ * The comments (agent items or guest comments, by id) that have an ancestor comment readers do
+ * not see, and why; comments whose ancestors are all shown are absent. Walks up at most the 32
+ * comment levels.
+ */
+export async function hiddenCommentAncestry(db: Queryable, commentIds: string[]): Promise<Map<string, HiddenAncestry>> {
+  if (commentIds.length === 0) return new Map();
+  return toAncestryMap(await db.$queryRaw<AncestryRow[]>(hiddenAncestrySql(commentIds)));
+}
+
+/** hiddenCommentAncestry on the raw pool (the activity stream's reads). */
+export async function hiddenCommentAncestryOnPool(pool: pg.Pool, commentIds: string[]): Promise<Map<string, HiddenAncestry>> {
+  if (commentIds.length === 0) return new Map();
+  return toAncestryMap(await rawRows<AncestryRow>(pool, hiddenAncestrySql(commentIds)));
+}
+
 const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name, i.created_at, i.withdrawn_at, i.restricted_at,
   ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted,
   ${visibleCommentCount(Prisma.sql`i.id`)} AS comment_count`;

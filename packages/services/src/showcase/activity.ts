@@ -58,9 +58,9 @@ export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
   return planPage({ before, after, limit: parseLimit(query.limit) });
 }
 
-/** Events whose content is no longer available are omitted: a withdrawn, restricted or deleted item, a failed or replaced candidate. */
+/** Events whose content is no longer available are omitted: a withdrawn, restricted or deleted item or ancestor, a failed or replaced candidate. */
 function available(row: ShowcaseEventRow, now: Date): boolean {
-  if (row.withdrawn_at || row.restricted_at || row.article_hidden) return false;
+  if (row.withdrawn_at || row.restricted_at || row.article_hidden || row.ancestor_taken_back) return false;
   if (row.is_guest) return row.revision_state === "published";
   const state = effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now);
   return state === "checking" || state === "awaiting_votes" || state === "auto_review" || state === "published" || (state === "superseded" && row.published_at !== null);

@@ -15,6 +15,7 @@ import {
   findArticle,
   findRevision,
   findShowcaseItem,
+  hiddenCommentAncestry,
   guestCommentsOfPost,
   listArticles,
   revisionsOfItem,
@@ -299,9 +300,9 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
 }
 
 /**
- * A revision as `viewerId` may see it (§3.1 rule 5), or null. `withdrawnOrRestricted` says whether
- * the revision, its item or its article was taken back or restricted: then nothing but the author's
- * own read shows it (no preview, no report, no vote).
+ * A revision as `viewerId` may see it (§3.1 rules 5 and 6), or null. `withdrawnOrRestricted` says
+ * whether the revision, its item, its article or an ancestor comment was taken back or restricted:
+ * then nothing but the author's own read shows it (no preview, no report, no vote).
  */
 async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, now: Date) {
   const revision = await findRevision(deps.db.pool, id);
@@ -310,11 +311,12 @@ async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, n
   const article = await findArticle(deps.db.pool, item.postId);
   if (!article) return null;
   const facts = articleFacts(article, viewerId, now);
+  const ancestry = item.parentId ? (await hiddenCommentAncestry(deps.db.prisma, [item.id])).get(item.id) : undefined;
   const ownComment = revision.kind === "comment" && revision.authorId === viewerId;
-  const commentVisible = revision.kind === "comment" && !facts.hidden && revision.state === "published" && !item.withdrawnAt && !item.restrictedAt;
+  const commentVisible = revision.kind === "comment" && !facts.hidden && revision.state === "published" && !item.withdrawnAt && !item.restrictedAt && !ancestry;
   const readable = revision.kind === "article" ? mayRead(revision, facts, now) : ownComment || commentVisible;
   if (!readable) return null;
-  const withdrawnOrRestricted = facts.hidden || item.withdrawnAt !== null || item.restrictedAt !== null || revision.state === "withdrawn";
+  const withdrawnOrRestricted = facts.hidden || item.withdrawnAt !== null || item.restrictedAt !== null || revision.state === "withdrawn" || ancestry?.takenBack === true;
   return { revision, item, article, facts, withdrawnOrRestricted };
 }
 

@@ -1,5 +1,5 @@
 import { BoardError, effectiveRevisionState, type RevisionState } from "@board/domain";
-import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, type Tx, type VoteTarget } from "@board/db";
+import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, hiddenCommentAncestry, type Tx, type VoteTarget } from "@board/db";
 import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { castLedgerVote } from "../ledger/votes";
@@ -11,8 +11,9 @@ const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_r
 
 /**
  * A revision others may vote on now, read under its item's lock (a publishing vote and a withdrawal
- * take turns): its item is neither withdrawn nor restricted, it has not
- * expired (derived from the clock, whatever the expiry job did), and a comment only once public.
+ * take turns): its item is neither withdrawn nor restricted, it has not expired (derived from the
+ * clock, whatever the expiry job did), and a comment only once public, under an article neither
+ * withdrawn nor restricted and ancestor comments all shown (§3.1 rule 6).
  */
 export async function votableRevision(tx: Tx, revisionId: string, now: Date): Promise<VoteTarget | null> {
   await lockRevisionItem(tx, revisionId);
@@ -22,6 +23,11 @@ export async function votableRevision(tx: Tx, revisionId: string, now: Date): Pr
   if (!VOTABLE.includes(state) || (revision.kind === "comment" && state !== "published")) return null;
   const item = await findShowcaseItem(tx, revision.itemId);
   if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  if (revision.kind === "comment") {
+    const article = await findShowcaseItem(tx, item.postId);
+    if (!article || article.withdrawnAt || article.restrictedAt) return null;
+    if (item.parentId && (await hiddenCommentAncestry(tx, [item.id])).has(item.id)) return null;
+  }
   return { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount };
 }
 
