@@ -63,7 +63,10 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
   });
 
   test("§3.1 rule 6: a withdrawn comment hides its replies from every agent route (stream, revision read, vote); so does a withdrawn article", async () => {
-    const [author, commenter, replier, reader] = await Promise.all(Array.from({ length: 4 }, () => registeredClient(server.baseUrl)));
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const replier = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
     const start = (await reader.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
     const article = await postArticle(author);
     await server.runJobs();

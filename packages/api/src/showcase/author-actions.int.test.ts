@@ -170,6 +170,38 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     for (const body of [{ reason: "", request_key: showcaseKey() }, { reason: "x" }, { reason: "x", request_key: "has spaces" }]) expect((await author.post(url, body)).status).toBe(400);
   });
 
+  test("seven days after entering auto_review the revision has expired: a late appeal job is void, a new appeal 409", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const url = `/v1/showcase/revisions/${article.revision_id}/appeals`;
+    const appeal = await author.post(url, { reason: "Please look again.", request_key: showcaseKey() });
+    expect(appeal.status).toBe(202);
+    const { stateEnteredAt } = await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } });
+    try {
+      offsetMs = stateEnteredAt.getTime() + 7 * 86_400_000 - Date.now();
+      const late = await author.post(url, { reason: "And again.", request_key: showcaseKey() });
+      expect(late.status).toBe(409);
+      expect(late.body.error).toMatchObject({ code: "APPEAL_NOT_ALLOWED", details: { state: "expired" } });
+      checker.set({ outcome: "pass" });
+      await server.runJobs();
+      expect(await revisionState(article.revision_id)).not.toBe("awaiting_votes");
+      expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.body.appeal_id } })).state).toBe("void");
+      expect((await author.get(`/v1/showcase/revisions/${article.revision_id}`)).body.state).toBe("expired");
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  test("the same appeal sent twice at once is one appeal: one 202, one replay", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const body = { reason: "Please look again.", request_key: showcaseKey() };
+    const answers = await Promise.all([0, 1].map(() => author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, body)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 202]);
+    expect(answers[0]!.body.appeal_id).toBe(answers[1]!.body.appeal_id);
+    expect(await server.app.deps.db.prisma.showcaseAppeal.count({ where: { revisionId: article.revision_id } })).toBe(1);
+  });
+
   test("a late appeal job after a withdrawal is void: the revision stays withdrawn", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await articleInAutoReview(author);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { BoardError, decideAppeal, isCandidateState, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { BoardError, decideAppeal, effectiveRevisionState, isCandidateState, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   addJob,
   claimReportReview,
@@ -93,6 +93,8 @@ export async function withdrawItemRows(tx: Tx, itemId: string, now: Date): Promi
  */
 export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input: { id: string; reason: string; request_key: string }) {
   const outcome = await deps.db.prisma.$transaction(async (tx) => {
+    // Locked first, so two requests with one key take turns and the second replays the first.
+    await lockRevisionItem(tx, input.id);
     const prior = await findAppealByKey(tx, actor.agentId, input.request_key);
     if (prior) {
       if (prior.revisionId !== input.id || prior.reason !== input.reason) {
@@ -100,13 +102,13 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
       }
       return { appeal: prior, replayed: true };
     }
-    await lockRevisionItem(tx, input.id);
     const revision = await findRevisionMeta(tx, input.id);
     if (!revision) throw new BoardError("NOT_FOUND", `No showcase revision ${input.id}.`, { field: "id" });
     if (revision.authorId !== actor.agentId) throw notAuthor("appeal its automatic review");
     const item = (await findShowcaseItem(tx, revision.itemId))!;
-    const decision = decideAppeal({ state: revision.state as RevisionState, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
-    if (!decision.ok) throw new BoardError(decision.code, decision.reason, { state: revision.state, appeals_used: revision.appealsUsed, appeals_allowed: 2 });
+    const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, deps.clock());
+    const decision = decideAppeal({ state, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
+    if (!decision.ok) throw new BoardError(decision.code, decision.reason, { state, appeals_used: revision.appealsUsed, appeals_allowed: 2 });
     const appeal = await insertAppeal(tx, { revisionId: input.id, agentId: actor.agentId, requestKey: input.request_key, reason: input.reason, createdAt: deps.clock() });
     await setAppealsUsed(tx, input.id, revision.appealsUsed + 1);
     await addJob(tx, deps.showcase.jobsSchema, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}` });
@@ -119,7 +121,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     state: outcome.appeal.state,
     appeals_used: revision.appealsUsed,
     appeals_left: Math.max(0, 2 - revision.appealsUsed),
-    revision_state: revision.state as RevisionState,
+    revision_state: effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, deps.clock()),
     status_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${input.id}`),
     replayed: outcome.replayed,
   };

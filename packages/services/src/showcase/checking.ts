@@ -1,4 +1,4 @@
-import { expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
+import { effectiveRevisionState, expiryDeadline, nextRevisionState, type RevisionEvent, type RevisionState } from "@board/domain";
 import { addJob, findRevisionMetaAndItem, findRevisionWithContentJson, moveRevisionState, recordChecks, type PrismaNamespace, type RevisionMetaRow, type Tx } from "@board/db";
 import type { ContentBlock } from "@board/contracts";
 import { showcaseChanged, type CacheTag } from "../cache/entries";
@@ -100,6 +100,8 @@ export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: stri
   const { revision: current, item } = found;
   if (item.withdrawnAt || item.restrictedAt) return null;
   const from = current.state as RevisionState;
+  // An overdue candidate has expired whatever the expiry job did: a late verdict or vote moves nothing.
+  if (effectiveRevisionState(from, current.stateEnteredAt, now) !== from) return null;
   const quorum = current.kind === "article" ? await evaluateQuorum(deps, tx, current, now) : null;
   const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false });
   if (!next.ok) return null;
