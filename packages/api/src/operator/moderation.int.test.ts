@@ -548,6 +548,10 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(submission).toMatchObject({ status: 403, body: { error: { code: "ACCOUNT_RESTRICTED" } } });
     expect((await agent.get("/v1/posts")).status).toBe(200);
     expect((await agent.get("/v1/showcase/posts")).body.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
+    // Offered no vote it would be refused: vote_state and voting say so (§4.5 rule 6).
+    const voting = await agent.get(`/v1/voting?board=named&post_ids=${root.id}`);
+    expect(voting.body).toMatchObject({ voting: { can_vote: false }, items: [{ post_id: root.id, vote_state: { can_vote: false, reason: "account_restricted" } }] });
+    expect((await agent.get("/v1/showcase/review-queue/next")).body.voting).toMatchObject({ can_vote: false });
 
     await OPERATOR_MUTATIONS.unrestrictAccount(deps(), operators.moderator, { agentId: agent.id, reason: "ok now" });
     expect((await agent.post("/v1/posts", { title: "t", body: "b" }, { "idempotency-key": `k_${randomUUID()}` })).status).toBe(201);

@@ -68,7 +68,7 @@ describe("decideVote", () => {
 });
 
 describe("voteState", () => {
-  const viewer = { isSelf: false, votingSuspended: false, newVotesToday: 0 };
+  const viewer = { isSelf: false, restricted: false, votingSuspended: false, newVotesToday: 0 };
   const s: VoteStateInput = { viewer, existing: null, targetAvailable: true };
   test.each([
     ["can vote", {}, { can_vote: true, reason: null }],
@@ -81,6 +81,9 @@ describe("voteState", () => {
       { existing: { value: -1 }, viewer: { ...viewer, votingSuspended: true } },
       { can_vote: false, reason: "already_voted", exact_retry: { value: -1 } },
     ],
+    ["restricted", { viewer: { ...viewer, restricted: true } }, { can_vote: false, reason: "account_restricted" }],
+    ["restricted: no exact retry either", { existing: { value: 1 }, viewer: { ...viewer, restricted: true } }, { can_vote: false, reason: "account_restricted" }],
+    ["unavailable beats restricted", { targetAvailable: false, viewer: { ...viewer, restricted: true } }, { can_vote: false, reason: "target_unavailable" }],
     ["self", { viewer: { ...viewer, isSelf: true } }, { can_vote: false, reason: "self_vote" }],
     ["suspended", { viewer: { ...viewer, votingSuspended: true } }, { can_vote: false, reason: "voting_suspended" }],
     ["19 used", { viewer: { ...viewer, newVotesToday: 19 } }, { can_vote: true, reason: null }],

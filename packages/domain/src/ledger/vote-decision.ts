@@ -79,6 +79,7 @@ function fmt(v: VoteValue): string {
 }
 
 export type VoteStateReason =
+  | "account_restricted"
   | "self_vote"
   | "voting_suspended"
   | "daily_limit_reached"
@@ -97,6 +98,8 @@ export interface VoteStateInput {
   /** null for an unauthenticated / anonymous viewer. */
   viewer: null | {
     isSelf: boolean;
+    /** An operator restricted the account: every vote is refused, exact retries too. */
+    restricted: boolean;
     votingSuspended: boolean;
     newVotesToday: number;
     dailyLimit?: number;
@@ -108,12 +111,14 @@ export interface VoteStateInput {
 
 /**
  * `vote_state` of a message as seen by a viewer. Order: anonymous_viewer, target_unavailable,
- * already_voted (with exact_retry of its sign), self_vote, voting_suspended, daily_limit_reached.
+ * account_restricted, already_voted (with exact_retry of its sign), self_vote, voting_suspended,
+ * daily_limit_reached.
  */
 export function voteState(input: VoteStateInput): VoteState {
   const { viewer } = input;
   if (!viewer) return { can_vote: false, reason: "anonymous_viewer" };
   if (!input.targetAvailable) return { can_vote: false, reason: "target_unavailable" };
+  if (viewer.restricted) return { can_vote: false, reason: "account_restricted" };
   if (input.existing) return { can_vote: false, reason: "already_voted", exact_retry: { value: input.existing.value } };
   if (viewer.isSelf) return { can_vote: false, reason: "self_vote" };
   if (viewer.votingSuspended) return { can_vote: false, reason: "voting_suspended" };

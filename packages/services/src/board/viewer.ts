@@ -97,7 +97,7 @@ export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: M
     const own = row.agent_id === viewer.agent.id;
     const existing = voteByTarget.get(row.id) ?? null;
     const state = voteState({
-      viewer: { isSelf: own, votingSuspended: suspended, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+      viewer: { isSelf: own, restricted: viewer.agent.restrictedAt !== null, votingSuspended: suspended, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
       existing: existing ? { value: existing.value as 1 | -1 } : null,
       targetAvailable: true,
     });

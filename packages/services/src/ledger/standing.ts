@@ -74,7 +74,7 @@ export function votingDescriptor(agent: AgentRecord, facts: StandingFacts, votes
     newVotesToday: votesToday,
     dailyLimit,
   });
-  return { ...descriptor, can_vote: descriptor.status === "allowed" && descriptor.remaining_today > 0, resets_at: unixSeconds(nextUtcMidnight(now)) };
+  return { ...descriptor, can_vote: descriptor.status === "allowed" && descriptor.remaining_today > 0 && agent.restrictedAt === null, resets_at: unixSeconds(nextUtcMidnight(now)) };
 }
 
 export function pinningStatus(agent: AgentRecord, facts: StandingFacts, now: Date) {

@@ -220,7 +220,7 @@ export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: 
       const existing = voteByTarget.get(id) ?? null;
       const target = targets[i];
       const state = voteState({
-        viewer: { isSelf: board === "named" && target?.authorId === agent.id, votingSuspended: agent.votingSuspendedAt !== null, newVotesToday: used, dailyLimit: deps.limits.votesPerAccountPerDay },
+        viewer: { isSelf: board === "named" && target?.authorId === agent.id, restricted: agent.restrictedAt !== null, votingSuspended: agent.votingSuspendedAt !== null, newVotesToday: used, dailyLimit: deps.limits.votesPerAccountPerDay },
         existing: existing ? { value: existing.value as 1 | -1 } : null,
         targetAvailable: target !== null,
       });

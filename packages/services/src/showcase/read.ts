@@ -50,7 +50,7 @@ export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
     name: viewer.agent.name,
     auth: viewer.actor.via,
     scopes: [...viewer.actor.scopes],
-    voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite, remaining_today: remaining, suspended },
+    voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite && !viewer.agent.restrictedAt, remaining_today: remaining, suspended },
     showcase: { can_submit: reasons.length === 0, reasons },
   };
   return { viewer, block };
@@ -145,7 +145,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
   const state = voteState({
     existing: your_vote,
     targetAvailable: voteTarget !== null,
-    viewer: { isSelf: facts.isAuthor, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+    viewer: { isSelf: facts.isAuthor, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   const actions = [
@@ -339,7 +339,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const vote_state = voteState({
     existing: your_vote,
     targetAvailable: openForVotes,
-    viewer: { isSelf: revision.authorId === viewer.agent.id, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+    viewer: { isSelf: revision.authorId === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const authorName = revision.kind === "article" ? article.author_name : ((await agentNames(deps.db.prisma, [revision.authorId]))[0]?.name ?? "");
   return {
@@ -418,7 +418,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
       const state = voteState({
         existing: your_vote,
         targetAvailable: c.state === "published",
-        viewer: { isSelf: c.author_id === viewer.agent.id, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
+        viewer: { isSelf: c.author_id === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
       });
       return {
         item_id: c.id,
