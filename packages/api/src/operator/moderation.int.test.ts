@@ -470,6 +470,19 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(refused.status).toBe(409);
   });
 
+  test("a submission restricted while it is checked is checked again once unrestricted, not left checking", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author, { title: "Restricted while checked" });
+    const state = async () => (await deps().db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } })).state;
+    await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "misleading" });
+    await server.runJobs();
+    expect(await state()).toBe("checking");
+    await unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "fine after all" });
+    await server.runJobs();
+    expect(await state()).toBe("awaiting_votes");
+  });
+
   test("a restricted account has no place in review quorums: its earlier recommendation stops counting", async () => {
     checker.set({ outcome: "pass" });
     const candidate = await postArticle(await registeredClient(server.baseUrl), { title: "Needs two recommendations" });

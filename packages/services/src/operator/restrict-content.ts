@@ -1,5 +1,6 @@
 import { BoardError } from "@board/domain";
-import { revokePreviewSessions, setItemRestricted } from "@board/db";
+import { addJob, revisionsOfItem, revokePreviewSessions, setItemRestricted } from "@board/db";
+import { revisionCheckJob } from "../showcase/submit";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { moderate, moderationConflict, type ModerationInput, type ModerationResult, type ModerationSpec } from "./moderate";
@@ -39,7 +40,11 @@ export const restrictContentSpec: ModerationSpec = {
   },
 };
 
-/** Lifts a restriction: the item is shown again as its revisions' states allow. Removed items stay removed. */
+/**
+ * Lifts a restriction: the item is shown again as its revisions' states allow. A revision still in
+ * `checking` had its checks' verdict dropped while restricted, so it is checked again. Removed
+ * items stay removed.
+ */
 export async function unrestrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
   showcaseItemOnly(input);
   return moderate(deps, actor, input, {
@@ -51,6 +56,9 @@ export async function unrestrictContent(deps: ServiceDeps, actor: OperatorActor,
     },
     apply: async (tx, state) => {
       await setItemRestricted(tx, state.id, null);
+      for (const revision of await revisionsOfItem(tx, state.id)) {
+        if (revision.state === "checking") await addJob(tx, deps.showcase.jobsSchema, revisionCheckJob(revision.id));
+      }
       return [...showcaseChanged(state.id, item(state).post_id), cacheTags.showcasePublic, cacheTags.account(item(state).author_id)];
     },
   });

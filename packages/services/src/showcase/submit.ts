@@ -36,6 +36,9 @@ const COMMENTS_COUNTER = "showcase-comments";
 /** Checks retry an unavailable checker with graphile-worker's backoff this many times, then go to auto_review. */
 export const CHECK_ATTEMPTS = 8;
 
+/** The check job of one revision, keyed by it so it is queued at most once. */
+export const revisionCheckJob = (revisionId: string) => ({ task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
+
 export function contentBudget(deps: ServiceDeps, kind: ContentKind): ContentBudget {
   const l = deps.limits;
   return kind === "article"
@@ -177,7 +180,7 @@ async function record(
       }, {
         event: { kind: placement.eventKind, postId: placement.postId },
         ...(placement.newItem ? { newItem: placement.newItem } : {}),
-        job: { schema: deps.showcase.jobsSchema, request: { task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS } },
+        job: { schema: deps.showcase.jobsSchema, request: revisionCheckJob(revisionId) },
       });
       const revision = {
         id: revisionId,
