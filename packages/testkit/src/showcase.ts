@@ -45,14 +45,16 @@ export async function postArticle(client: BoardClient, overrides: Record<string,
 
 /** A content checker whose verdict the test sets; the pipeline around it is the real one. */
 export function scriptedChecker() {
-  let next: Verdict = { outcome: "pass" };
-  const checker: ContentChecker & { set(verdict: Verdict): void; calls: number } = {
+  let next: Verdict | Error = { outcome: "pass" };
+  const checker: ContentChecker & { set(verdict: Verdict | Error): void; calls: number } = {
     calls: 0,
+    /** The next answer; an Error is thrown instead, as a crashing checker would. */
     set(verdict) {
       next = verdict;
     },
     async check() {
       checker.calls++;
+      if (next instanceof Error) throw next;
       return next;
     },
   };

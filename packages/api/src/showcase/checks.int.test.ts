@@ -76,6 +76,20 @@ describe("automatic checks decide the next state (§3.1)", () => {
     checker.set({ outcome: "pass" });
   });
 
+  test("a check that crashes is retried; on the last attempt the revision goes to auto_review, not left checking", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    checker.set(new Error("the checker crashed"));
+    const check = showcaseJobHandlers(server.app.deps).showcase_check_revision!;
+    await expect(check({ revisionId: article.revision_id }, { number: 7, max: 8 })).rejects.toThrow("the checker crashed");
+    expect((await stored(article.revision_id)).state).toBe("checking");
+    await expect(check({ revisionId: article.revision_id }, { number: 8, max: 8 })).rejects.toThrow("the checker crashed");
+    const revision = await stored(article.revision_id);
+    checker.set({ outcome: "pass" });
+    expect(revision.state).toBe("auto_review");
+    expect(revision.blockingReasons).toEqual(["structure:check_error", "svg:check_error", "language:check_error", "safety:check_error"]);
+  });
+
   test("a late or repeated check job changes nothing once the revision moved on", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await postArticle(author);

@@ -10,7 +10,8 @@ import { contentBudget } from "./submit";
 
 export const EXPIRE_REVISION_TASK = "showcase_expire_revision";
 
-export type CheckName = "structure" | "svg" | "language" | "safety";
+const CHECK_NAMES = ["structure", "svg", "language", "safety"] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
 export type CheckOutcome = "pass" | "fail" | "uncertain" | "unavailable";
 export interface CheckResult {
   name: CheckName;
@@ -129,10 +130,21 @@ export class ChecksUnavailable extends Error {}
 export async function runRevisionChecks(deps: ServiceDeps, revisionId: string, attempt: { number: number; max: number }): Promise<void> {
   const revision = await findRevisionWithContentJson(deps.db.pool, revisionId);
   if (!revision || revision.state !== "checking") return;
-  const results = await checkRevisionContent(deps, revision, { readmit: false });
+  let results: CheckResult[];
+  let crash: unknown = null;
+  try {
+    results = await checkRevisionContent(deps, revision, { readmit: false });
+  } catch (error) {
+    if (attempt.number < attempt.max) throw error;
+    // The last attempt failed outright (a crashed content worker, say): automatic review, never
+    // publication, never left checking; the error is still thrown below for the runner's log.
+    crash = error;
+    results = CHECK_NAMES.map((name) => ({ name, outcome: "unavailable", reasons: [{ code: "check_error", message: "The automatic checks could not run on any attempt; the revision waits in automatic review, where an appeal runs them again." }] }));
+  }
   const verdict = verdictEvent(results);
   const event: RevisionEvent = verdict === "checks_unavailable" && attempt.number >= attempt.max ? "retries_exhausted" : verdict;
   const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revisionId, event, results, deps.clock()), { timeout: 30_000 });
   if (tags?.length) deps.cache.invalidate(tags);
+  if (crash) throw crash;
   if (event === "checks_unavailable") throw new ChecksUnavailable(`A checker is unavailable for revision ${revisionId}; the job runner retries (attempt ${attempt.number} of ${attempt.max}).`);
 }
