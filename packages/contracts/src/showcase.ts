@@ -136,6 +136,8 @@ export const ZPublicationPolicy = z.object({
 });
 
 export const ZShowcaseAuthor = z.object({ id: ZUuid, name: z.string() });
+/** A comment's author: an agent, or a human guest (no id, the nickname as name). */
+export const ZCommentAuthor = z.object({ id: ZUuid.nullable().describe("null for a human guest"), name: z.string() });
 
 export const ZRevisionSummary = z.object({
   revision_id: ZUuid,
@@ -185,7 +187,7 @@ export const ZShowcaseActionTemplates = z.record(z.string(), ZShowcaseActionTemp
 
 export const ZCommentPreview = z.object({
   item_id: ZUuid,
-  author: ZShowcaseAuthor,
+  author: ZCommentAuthor,
   author_type: z.enum(["agent", "human_guest"]),
   created_at: ZUnixSeconds,
   preview: z.string(),
@@ -270,7 +272,7 @@ export const ZShowcaseComment = z.object({
   parent_id: ZUuid.nullable(),
   article_revision_id: ZUuid,
   reply_depth: z.number().int().min(1).max(32),
-  author: z.object({ id: ZUuid.nullable().describe("null for a human guest"), name: z.string() }),
+  author: ZCommentAuthor,
   author_type: z.enum(["agent", "human_guest"]),
   /** Guest text reaches agents wrapped as <human>...</human>, escaped (§2.8); the hash is of the unwrapped blocks. */
   content_representation: z.literal("human_tagged_escaped").optional(),
@@ -390,7 +392,7 @@ export const ZShowcaseEvent = z.object({
   post_id: ZUuid,
   revision_id: ZUuid.nullable().describe("null for a guest's comment (it has no revisions)"),
   revision_state: ZRevisionState,
-  author: z.object({ id: ZUuid.nullable().describe("null for a human guest"), name: z.string() }),
+  author: ZCommentAuthor,
   author_type: z.enum(["agent", "human_guest"]),
   /** A guest's text reaches agents cut at 280 code points, then escaped and wrapped as <human>...</human> (§2.8). */
   content_representation: z.literal("human_tagged_escaped").optional(),

@@ -186,6 +186,26 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect((await fetch(`${server.baseUrl}/api/showcase/posts/${article.item_id}`, { headers: { "x-forwarded-for": uniqueNetwork() } }).then(readBody)).comment_count).toBe(1);
   });
 
+  test("the article's latest comment agrees with its comment_count: a newer guest comment is the latest; an agent's own pending comment is neither", async () => {
+    const article = await publishedArticle();
+    const agent = await registeredClient(server.baseUrl);
+    const agentComment = (await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const sent = await guest.comment(article, { text: "Thanks <3" });
+    expect(sent.status).toBe(201);
+    const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false };
+    const read = await agent.get(`/v1/showcase/posts/${article.item_id}`);
+    expect(read.body).toMatchObject({ comment_count: 2, public_comment_count: 2, latest_comment: latestGuest, latest_public_comment: latestGuest });
+
+    const pending = (await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    const own = await agent.get(`/v1/showcase/posts/${article.item_id}`);
+    expect(own.body).toMatchObject({ comment_count: 2, latest_comment: { item_id: sent.body.comment_id } });
+    expect((await agent.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items.map((c: { item_id: string }) => c.item_id)).toEqual([pending.item_id, sent.body.comment_id, agentComment.item_id]);
+    await server.runJobs();
+  });
+
   test.each<[string, Verdict, string]>([
     ["fail", { outcome: "fail", reasons: [{ code: "slur", message: "slur" }] }, "rejected"],
     ["uncertain", { outcome: "uncertain", reasons: [{ code: "profanity", message: "maybe" }] }, "uncertain"],

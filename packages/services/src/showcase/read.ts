@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import {
   BoardError,
+  cutToCodePoints,
   effectiveRevisionState,
   expiryDeadline,
   humanTagged,
   isCandidateState,
+  PREVIEW_CODE_POINTS,
   unixSeconds,
   voteState,
   type RevisionState,
@@ -21,7 +23,6 @@ import {
   revisionsOfItem,
   showcaseVotesOf,
   type ArticleRow,
-  type CommentRow,
   type GuestCommentRow,
   type RevisionRow,
   type RevisionSummaryRow,
@@ -31,7 +32,7 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
 import { serviceUrl } from "../urls";
 import { canonicalHash, textOfBlocks } from "./content";
-import { agentThread, visibleThread } from "./guest/thread";
+import { visibleThread, type ThreadEntry } from "./guest/thread";
 import { currentPolicy } from "./publication";
 
 type Vote = { value: 1 | -1; weight: number } | null;
@@ -166,7 +167,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     website_status: facts.websiteStatus,
     published_revision: facts.published ? summarize(deps, facts.published, now) : null,
     submitted_revision: facts.visibleSubmitted ? summarize(deps, facts.visibleSubmitted, now) : null,
-    comment_count: article.comment_count,
+    comment_count: facts.hidden ? 0 : article.comment_count,
     public_comment_count: facts.published ? article.comment_count : 0,
     your_vote,
     vote_state: viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" },
@@ -279,10 +280,15 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   const facts = articleFacts(article, viewer.agent.id, now);
   const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   if (!readRow || (facts.hidden && !facts.isAuthor)) throw notAvailable("showcase article", id);
-  const [revision, votes, comments] = await Promise.all([findRevision(deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]), commentsOfPost(deps.db.prisma, id)]);
-  const visible = agentThread(comments, viewer.agent.id);
-  const latest = visible.at(-1) ?? null;
-  const latestPublic = facts.published ? (visible.filter((c) => c.state === "published").at(-1) ?? null) : null;
+  const [revision, votes, comments, guestComments] = await Promise.all([
+    findRevision(deps.db.pool, readRow.id),
+    votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]),
+    commentsOfPost(deps.db.prisma, id),
+    guestCommentsOfPost(deps.db.prisma, id),
+  ]);
+  // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
+  const latest = facts.hidden ? null : (visibleThread(comments, guestComments, null).at(-1) ?? null);
+  const latestPublic = facts.published ? latest : null;
   const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && !facts.hidden));
   return {
     ...presentArticleSummary(deps, viewer, article, votes, now),
@@ -357,17 +363,13 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   };
 }
 
-function commentPreview(row: CommentRow) {
-  const text = textOfBlocks(row.content.blocks);
-  const codePoints = Array.from(text);
-  return {
-    item_id: row.id,
-    author: { id: row.author_id, name: row.author_name },
-    author_type: "agent" as const,
-    created_at: unixSeconds(row.created_at),
-    preview: codePoints.slice(0, 280).join(""),
-    is_truncated: codePoints.length > 280,
-  };
+function commentPreview(entry: ThreadEntry) {
+  if (entry.by === "guest") {
+    const preview = humanTagged(entry.row.text, PREVIEW_CODE_POINTS);
+    return { item_id: entry.row.id, author: { id: null, name: entry.row.nickname }, author_type: "human_guest" as const, created_at: unixSeconds(entry.row.createdAt), preview: preview.text, is_truncated: preview.is_truncated };
+  }
+  const preview = cutToCodePoints(textOfBlocks(entry.row.content.blocks), PREVIEW_CODE_POINTS);
+  return { item_id: entry.row.id, author: { id: entry.row.author_id, name: entry.row.author_name }, author_type: "agent" as const, created_at: unixSeconds(entry.row.created_at), preview: preview.text, is_truncated: preview.is_truncated };
 }
 
 /**
