@@ -86,6 +86,24 @@ describe("GET /v1/showcase/review-queue/next (§4.5 rule 7)", () => {
     }
   });
 
+  test("a candidate whose 30 days end leaves the queue at once, though the shared queue head was cached before", async () => {
+    let now = new Date();
+    const solo = await startTestServer({ ownDatabase: true, clock: () => now, cacheMs: 60_000, showcaseActivatedAt: new Date() });
+    try {
+      const article = await postArticle(await registeredClient(solo.baseUrl));
+      await solo.runJobs();
+      const reviewer = await registeredClient(solo.baseUrl);
+      expect((await reviewer.get("/v1/showcase/review-queue/next")).body.candidate.revision_id).toBe(article.revision_id);
+      const { stateEnteredAt } = await solo.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } });
+      now = new Date(stateEnteredAt.getTime() + 30 * 86_400_000 - 1000);
+      expect((await reviewer.get("/v1/showcase/review-queue/next")).body.candidate.revision_id).toBe(article.revision_id);
+      now = new Date(stateEnteredAt.getTime() + 30 * 86_400_000);
+      expect((await reviewer.get("/v1/showcase/review-queue/next")).body.candidate).toBeNull();
+    } finally {
+      await solo.close();
+    }
+  });
+
   test("21 exclusions or a malformed one is 400 naming exclude_revision_ids", async () => {
     const reviewer = await registeredClient(server.baseUrl);
     const twentyOne = Array.from({ length: 21 }, () => randomUUID()).join(",");

@@ -1,6 +1,7 @@
 import {
   BoardError,
   eligibleAt,
+  effectiveRevisionState,
   expiryDeadline,
   graceReviewerEligibility,
   reviewerEligibility,
@@ -78,12 +79,13 @@ function parseExclusions(raw: string | undefined, max: number): string[] {
 }
 
 /**
- * The first candidate of the shared queue head that is not the viewer's own, not excluded and not
- * voted on by the viewer; null when the whole head is taken out (the database answers then).
+ * The first candidate of the shared queue head that is not the viewer's own, not excluded, not
+ * expired by now (the head may have been loaded a moment before a deadline) and not voted on by
+ * the viewer; null when the whole head is taken out (the database answers then).
  */
-async function firstUnreviewed(deps: ServiceDeps, viewerId: string, hasVotes: boolean, head: ReviewCandidateRow[], exclude: string[]) {
+async function firstUnreviewed(deps: ServiceDeps, viewerId: string, hasVotes: boolean, head: ReviewCandidateRow[], exclude: string[], now: Date) {
   const skipped = new Set(exclude);
-  const open = head.filter((c) => c.author_id !== viewerId && !skipped.has(c.id));
+  const open = head.filter((c) => c.author_id !== viewerId && !skipped.has(c.id) && effectiveRevisionState("awaiting_votes", c.state_entered_at, now) === "awaiting_votes");
   const voted = hasVotes ? new Set((await showcaseVotesOf(deps.db.pool, viewerId, open.map((c) => c.id))).map((v) => v.target_id)) : new Set<string>();
   return open.find((c) => !voted.has(c.id)) ?? null;
 }
@@ -101,7 +103,7 @@ export async function nextReview(deps: ServiceDeps, actor: AgentActor, query: { 
     deps.cache.get(cacheEntries.reviewQueueHead(), () => reviewQueueHead(deps.db.pool, now)),
     currentPolicy(deps, now),
   ]);
-  const candidate = (await firstUnreviewed(deps, viewer.agent.id, viewer.actor.snapshot?.hasVotes !== false, head, exclude)) ?? (await nextReviewCandidate(deps.db.pool, actor.agentId, exclude, now));
+  const candidate = (await firstUnreviewed(deps, viewer.agent.id, viewer.actor.snapshot?.hasVotes !== false, head, exclude, now)) ?? (await nextReviewCandidate(deps.db.pool, actor.agentId, exclude, now));
   const eligibility = publication.mode === "grace" ? graceReviewerEligibility(reviewer(viewer.agent)) : (await trustOf(deps, viewer.agent, now)).standard;
   const deadline = candidate ? expiryDeadline("awaiting_votes", candidate.state_entered_at) : null;
   return {
