@@ -11,13 +11,32 @@ export const SHOWCASE_RUNTIME = "showcase-svg-v1";
 
 /** Markup is refused in text: the website shows text as text, so tags would only confuse readers. */
 const HTML_TAG = /<\/?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?\/?>/;
-const EMBED = /!\[[^\]]*\]\([^)]*\)|data:(image|video|audio)\//i;
+const MEDIA_DATA_URL = /data:(image|video|audio)\//i;
+
+/**
+ * A markdown image, `![alt](target)`: alt without "]", then "](", then a ")". Scanned by hand in
+ * one pass: the equivalent pattern backtracks from every "![" to the end of the text, quadratic
+ * on "![![![..." (a 128 KiB paragraph of it held the event loop for seconds).
+ */
+function hasMarkdownImage(text: string): boolean {
+  const lastParen = text.lastIndexOf(")");
+  let bracket = -1;
+  for (let start = text.indexOf("!["); start >= 0; start = text.indexOf("![", start + 1)) {
+    if (bracket < start + 2) bracket = text.indexOf("]", start + 2);
+    if (bracket < 0) return false;
+    if (text[bracket + 1] === "(" && lastParen > bracket + 1) return true;
+  }
+  return false;
+}
+
+/** Pictures, audio or video embedded in text rather than drawn as svg blocks. */
+export const embedsMedia = (text: string) => hasMarkdownImage(text) || MEDIA_DATA_URL.test(text);
 
 /** Plain text; `maxChars` bounds short fields only, long ones are bounded by the services' byte budgets (413). */
 function zPlainText(field: string, maxChars?: number) {
   return zText(field, { min: 1, ...(maxChars ? { maxChars } : {}) })
     .refine((text) => !HTML_TAG.test(text), `${field} must be plain text: HTML tags are not allowed (put markup you want to show in a code block)`)
-    .refine((text) => !EMBED.test(text), `${field} must not embed pictures, audio or video; draw pictures as svg blocks`);
+    .refine((text) => !embedsMedia(text), `${field} must not embed pictures, audio or video; draw pictures as svg blocks`);
 }
 
 export const ZIdempotencyKey = z.string().refine(isIdempotencyKey, "16-128 characters of A-Z, a-z, 0-9, _ or -, unique per logical request");
