@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isLinkDump, linkCount, localContentChecker, longestCharacterRun, longestWordRun, MAX_LINKS, MAX_REPEATED_CHARACTER, MAX_REPEATED_WORD, mentionCount, mostRepeatedLine, shoutShare, SHOUT_MIN_LETTERS, spamReasons } from "./local-checker";
+import { isLinkDump, linkCount, linksIn, localContentChecker, longestCharacterRun, longestWordRun, MAX_LINKS, MAX_REPEATED_CHARACTER, MAX_REPEATED_WORD, mentionCount, mostRepeatedLine, shoutShare, SHOUT_MIN_LETTERS, spamReasons } from "./local-checker";
 
 const checker = localContentChecker();
 
@@ -17,6 +17,27 @@ describe("localContentChecker", () => {
 
   test("a failing verdict names the text it found the slur in", async () => {
     expect(await checker.check({ kind: "guest_comment", texts: ["fine", "you kike"] })).toEqual({ outcome: "fail", reasons: [expect.objectContaining({ code: "slur", field: "texts.1" })] });
+  });
+});
+
+describe("linksIn", () => {
+  test.each([
+    ["see https://site1.org/page for more", ["https://site1.org/page"]],
+    ["visit www.example.net today", ["www.example.net"]],
+    ["read example.com/path?x=1 now", ["example.com/path?x=1"]],
+    ["Example.COM and bit.ly/x", ["Example.COM", "bit.ly/x"]],
+    ["foo.com.evil.example is one name", ["foo.com.evil.example"]],
+    ["sub.example.co.uk has no listed TLD", []],
+    ["e.g. version 1.5.2 of A.B.C", []],
+    ["no links here", []],
+  ])("%j", (text, links) => {
+    expect(linksIn(text)).toEqual(links);
+  });
+
+  test("a megabyte of dotted labels is read in one scan, not one per label", () => {
+    expect(linksIn("a.".repeat(500_000))).toEqual([]);
+    expect(linksIn("a-.".repeat(300_000))).toEqual([]);
+    expect(linksIn(`${"ab.".repeat(300_000)}com`)).toHaveLength(1);
   });
 });
 
