@@ -4,7 +4,7 @@ import type { AgentRecord, MessageRow } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { actionTemplates, presentMessages, type Viewer } from "./viewer";
 
-const agent = { id: "a1", votingSuspendedAt: null } as AgentRecord;
+const agent = { id: "a1", votingSuspendedAt: null, restrictedAt: null } as AgentRecord;
 const actor = (scopes: AgentActor["scopes"]): AgentActor => ({
   kind: "agent", agentId: "a1", name: "reader", role: "agent", createdAt: new Date(0), via: "oauth", scopes, network: "n",
   snapshot: { agent, counters: {}, day: new Date(0), hasVotes: false },
