@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { hcaptchaVerifier, type Verdict } from "@board/services";
+import { hcaptchaVerifier, type ContentChecker, type Verdict } from "@board/services";
 import { commentBody, postArticle, readBody, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
 
 /**
@@ -446,6 +446,36 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect(tooMany.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "reports per guest session", limit: 1 } });
     } finally {
       await limited.close();
+    }
+  });
+
+  test("guests on different networks are checked at the same time, not one after another site-wide", async () => {
+    // Passes articles at once; a guest comment's check answers once two are in flight together, and alone gives up after 3 s as unavailable.
+    const waiting: Array<() => void> = [];
+    const together: ContentChecker = {
+      check: ({ kind }) =>
+        new Promise<Verdict>((resolve) => {
+          if (kind !== "guest_comment") return resolve({ outcome: "pass" });
+          const release = () => resolve({ outcome: "pass" });
+          waiting.push(release);
+          if (waiting.length === 2) for (const go of waiting.splice(0)) go();
+          else setTimeout(() => resolve({ outcome: "unavailable", reason: "no second check arrived" }), 3_000);
+        }),
+    };
+    const parallel = await startTestServer({ checker: together, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
+    try {
+      const article = await postArticle(await registeredClient(parallel.baseUrl));
+      await parallel.runJobs();
+      for (let i = 0; i < 2; i++) await (await registeredClient(parallel.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const guests = [new Guest(parallel.baseUrl), new Guest(parallel.baseUrl)];
+      for (const guest of guests) await guest.start();
+      const sent = await Promise.all(guests.map((guest) => guest.comment(article)));
+      expect(sent.map((res) => [res.status, res.body.state])).toEqual([
+        [201, "published"],
+        [201, "published"],
+      ]);
+    } finally {
+      await parallel.close();
     }
   });
 

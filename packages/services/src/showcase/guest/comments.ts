@@ -149,8 +149,12 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
       for (const counter of counters) {
         if ((await incrementDailyCounter(tx, counter.scope, counter.subject, day, counter.limit)) === null) throw counter.refuse();
       }
-      const reviewed = (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
-      const verdict = reviewed ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [nickname.value, text.value] }) : null;
+      // The check runs before the day's review is counted: counting first would hold the site-wide
+      // counter's row lock while the checker answers, one guest comment at a time for the whole site.
+      const capacityLeft = (await readDailyCounter(tx, "guest_reviews", "deployment", day)) < deps.limits.guestReviewsPerDay;
+      const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [nickname.value, text.value] }) : null;
+      const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
+      const verdict = counted ? checked : null;
       const state = guestCommentState(verdict ?? "capacity");
       const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
       const row = await insertGuestComment(tx, {
