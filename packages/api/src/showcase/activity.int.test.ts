@@ -71,6 +71,7 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
     const article = await postArticle(author);
     await server.runJobs();
     const top = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
     const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id }))).body;
     const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
     await server.runJobs();

@@ -239,6 +239,7 @@ describe("GET /v1/showcase/posts/{id}/comments", () => {
     const reader = await registeredClient(server.baseUrl);
     const article = await awaiting(author);
     const top = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
     const child = (await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id }))).body;
     const sibling = (await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
     await server.runJobs();
@@ -252,6 +253,48 @@ describe("GET /v1/showcase/posts/{id}/comments", () => {
     expect(after.body.items.map((c: { item_id: string }) => c.item_id)).toEqual([sibling.item_id]);
     expect((await reader.get(`/v1/showcase/posts/${article.post_id}`)).body.comment_count).toBe(1);
     for (const bad of ["limit=0", "limit=51", "before=x"]) expect((await reader.get(`/v1/showcase/posts/${article.post_id}/comments?${bad}`)).status).toBe(400);
+  });
+});
+
+describe("comments answer only what their author can read (§3.1 rules 5 and 6)", () => {
+  test("a reply needs a parent the replier can read: not another's pending comment, nothing under a withdrawn one", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [b, c, d] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    const article = await awaiting(author);
+    const comment = (body: Record<string, unknown>) => commentBody(body);
+    const top = (await b.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({}))).body;
+    await server.runJobs();
+    const reply = (await c.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({ parent_id: top.item_id }))).body;
+    await server.runJobs();
+    const pending = (await c.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({}))).body;
+    const onPending = await d.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({ parent_id: pending.item_id }));
+    expect(onPending.status).toBe(404);
+    expect(onPending.body.error.details).toMatchObject({ field: "parent_id" });
+    expect((await c.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({ parent_id: pending.item_id }))).status).toBe(202);
+    await server.runJobs();
+
+    expect((await b.post(`/v1/showcase/posts/${top.item_id}/withdraw`, {})).status).toBe(200);
+    for (const replier of [c, d]) {
+      const underWithdrawn = await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({ parent_id: reply.item_id }));
+      expect(underWithdrawn.status).toBe(404);
+      expect(underWithdrawn.body.error.details).toMatchObject({ field: "parent_id" });
+    }
+  });
+
+  test("a named article revision must be one the commenter can read: not another author's rejected candidate", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    await publish(article.revision_id);
+    verdict = { outcome: "fail", reasons: [{ code: "spam", message: "spam" }] };
+    const failed = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody())).body;
+    await server.runJobs();
+    verdict = { outcome: "pass" };
+    const refused = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }));
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.details).toMatchObject({ field: "article_revision_id" });
+    expect((await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: article.revision_id }))).status).toBe(202);
+    expect((await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }))).status).toBe(202);
   });
 });
 

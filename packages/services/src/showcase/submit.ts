@@ -6,6 +6,7 @@ import {
   findRevisionMetaByKey,
   findRevisionMeta,
   findShowcaseItem,
+  hiddenCommentAncestry,
   incrementDailyCounter,
   insertRevision,
   lockForTransaction,
@@ -274,6 +275,29 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
   });
 }
 
+/**
+ * A comment the actor can read, and so answer (§3.1 rule 6): neither it nor an ancestor taken back;
+ * published under shown ancestors, unless it is the actor's own.
+ */
+async function mayAnswerComment(tx: Tx, comment: ShowcaseItemRow, actorId: string): Promise<boolean> {
+  if (comment.withdrawnAt || comment.restrictedAt) return false;
+  const ancestry = comment.parentId ? (await hiddenCommentAncestry(tx, [comment.id])).get(comment.id) : undefined;
+  if (ancestry?.takenBack) return false;
+  if (comment.authorId === actorId) return true;
+  if (ancestry?.unpublished) return false;
+  const revision = comment.submittedRevisionId ? await findRevisionMeta(tx, comment.submittedRevisionId) : null;
+  return revision?.state === "published";
+}
+
+/**
+ * An article revision the actor can read, and so answer (§3.1 rule 5): the public revision, the
+ * live candidate, or an earlier public version; any revision of the actor's own article.
+ */
+function mayAnswerRevision(revision: RevisionMetaRow, at: { publicId: string | null; candidateId: string | null; actorId: string; now: Date }): boolean {
+  if (revision.authorId === at.actorId || revision.id === at.publicId || revision.id === at.candidateId) return true;
+  return effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, at.now) === "superseded" && revision.publishedAt !== null;
+}
+
 /** The newest submitted revision while it is still a candidate at `now` (an overdue one has expired). */
 export async function activeCandidate(tx: Tx, item: ShowcaseItemRow, now: Date) {
   if (!item.submittedRevisionId) return null;
@@ -312,19 +336,23 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     let parentComment: ShowcaseItemRow | null = null;
     if (parent.parentId) {
       parentComment = await findShowcaseItem(tx, parent.parentId);
-      if (!parentComment || parentComment.kind !== "comment" || parentComment.postId !== article.id || parentComment.withdrawnAt || parentComment.restrictedAt) {
+      if (!parentComment || parentComment.kind !== "comment" || parentComment.postId !== article.id || !(await mayAnswerComment(tx, parentComment, actor.agentId))) {
         throw notFound("parent_id", parent.parentId, `comment of article ${article.id}`);
       }
     }
+    const publicId = await publicRevisionId(tx, article);
+    const candidateId = (await activeCandidate(tx, article, now))?.id ?? null;
     if (input.article_revision_id) {
       const named = await findRevisionMeta(tx, input.article_revision_id);
-      if (!named || named.itemId !== article.id) throw notFound("article_revision_id", input.article_revision_id, `revision of article ${article.id}`);
+      if (!named || named.itemId !== article.id || !mayAnswerRevision(named, { publicId, candidateId, actorId: actor.agentId, now })) {
+        throw notFound("article_revision_id", input.article_revision_id, `revision of article ${article.id}`);
+      }
     }
     const placement = placeComment({
       parent: parentComment ? { depth: parentComment.depth, articleRevisionId: parentComment.articleRevisionId! } : null,
       explicitRevisionId: input.article_revision_id ?? null,
-      publicRevisionId: await publicRevisionId(tx, article),
-      activeCandidateRevisionId: (await activeCandidate(tx, article, now))?.id ?? null,
+      publicRevisionId: publicId,
+      activeCandidateRevisionId: candidateId,
     });
     if (!placement.ok) {
       if (placement.reason === "max_depth") {
