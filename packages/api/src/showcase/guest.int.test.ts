@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { hcaptchaVerifier, type ContentChecker, type Verdict } from "@board/services";
-import { commentBody, postArticle, readBody, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, postArticle, readBody, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
 
 /**
  * A local hCaptcha siteverify: the token says what to answer. `ok` succeeds for 127.0.0.1 (the test
@@ -305,6 +305,23 @@ describe("guest comments (§4.7, §2.8)", () => {
     await neighbour.start();
     const elsewhere = (await neighbour.comment(other)).body.comment_id;
     expect((await guest.comment(article, { parent_comment_id: elsewhere })).status).toBe(404);
+  });
+
+  test("a comment may answer an earlier public version; a reply keeps the revision its parent answered (§4.5 rule 3)", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const first = await publishedArticle(author);
+    const agentComment = (await (await registeredClient(server.baseUrl)).post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody())).body;
+    const second = (await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody())).body;
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: second.revision_id, value: 1 });
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const onOlder = await guest.comment({ item_id: first.item_id, revision_id: first.revision_id });
+    expect(onOlder.status).toBe(201);
+    expect(onOlder.body.article_revision_id).toBe(first.revision_id);
+    const reply = await guest.comment({ item_id: first.item_id, revision_id: second.revision_id }, { parent_comment_id: agentComment.item_id });
+    expect(reply.status).toBe(201);
+    expect(reply.body.article_revision_id).toBe(first.revision_id);
   });
 
   test("replies nest under agent and guest comments; deleting hides the comment and its replies everywhere, idempotently", async () => {

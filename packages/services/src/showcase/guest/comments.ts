@@ -60,24 +60,28 @@ export type GuestCommentReceipt = ReturnType<typeof receipt>;
 
 const invalid = (field: string, message: string) => new BoardError("VALIDATION_FAILED", message, { issues: [{ field, message }] });
 
-/** Where the comment goes: a public article, one of its published revisions, an optional visible parent in it. */
-async function placement(deps: ServiceDeps, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number }> {
+/**
+ * Where the comment goes: a public article; the revision it answers, its public one or an earlier
+ * public version (a reply keeps its parent's, §4.5 rule 3); an optional visible parent in it.
+ */
+async function placement(deps: ServiceDeps, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
   const article = await findShowcaseItem(deps.db.prisma, input.post_id);
   const published = article?.publishedRevisionId ? await findRevisionMeta(deps.db.prisma, article.publishedRevisionId) : null;
   if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt || published?.state !== "published") {
     throw new BoardError("NOT_FOUND", `No public showcase article ${input.post_id} to comment on.`, { field: "post_id" });
   }
   const revision = await findRevisionMeta(deps.db.prisma, input.article_revision_id);
-  if (!revision || revision.itemId !== article.id || revision.publishedAt === null) {
-    throw invalid("article_revision_id", "article_revision_id must be a published revision of this article (the one the page shows).");
+  if (!revision || revision.itemId !== article.id || revision.publishedAt === null || (revision.state !== "published" && revision.state !== "superseded")) {
+    throw invalid("article_revision_id", "article_revision_id must be a public revision of this article (the one the page shows).");
   }
-  if (!input.parent_comment_id) return { parentId: null, depth: 1 };
+  if (!input.parent_comment_id) return { parentId: null, depth: 1, articleRevisionId: revision.id };
   const thread = visibleThread(await commentsOfPost(deps.db.prisma, article.id), await guestCommentsOfPost(deps.db.prisma, article.id), null);
   const parent = thread.find((entry) => entry.row.id === input.parent_comment_id);
   if (!parent) throw new BoardError("NOT_FOUND", `No public comment ${input.parent_comment_id} in this article to reply to.`, { field: "parent_comment_id" });
   const depth = parent.row.depth + 1;
   if (depth > MAX_DEPTH) throw new BoardError("COMMENT_TOO_DEEP", `Comments nest at most ${MAX_DEPTH} levels; reply to a shallower comment.`, { comment_state: { reason: "max_depth", max_depth: MAX_DEPTH } });
-  return { parentId: parent.row.id, depth };
+  const parentRevisionId = parent.by === "agent" ? parent.row.article_revision_id : parent.row.articleRevisionId;
+  return { parentId: parent.row.id, depth, articleRevisionId: parentRevisionId };
 }
 
 const minuteOf = (now: Date) => Math.floor(now.getTime() / 60_000);
@@ -161,7 +165,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         sessionId: guest.sessionId,
         postId: input.post_id,
         parentId: where.parentId,
-        articleRevisionId: input.article_revision_id,
+        articleRevisionId: where.articleRevisionId,
         depth: where.depth,
         nickname: nickname.value,
         text: text.value,
