@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf, statusOf } from "@board/domain";
-import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, unauthorized, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
-import { parseJsonObject, readBoundedBody } from "./http/body";
+import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, parseJsonObject, unauthorized, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
+import { readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
 import { errorResponse } from "./http/envelope";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { serializeJson, withJsonTextFields } from "./json-body";
+import { BoardError } from "@board/domain";
+import { parseJsonObject, serializeJson, withJsonTextFields } from "./json-body";
 
 describe("serializeJson", () => {
   test("an unmarked value is JSON.stringify's text", () => {
@@ -35,5 +36,28 @@ describe("serializeJson", () => {
   test("a field value that looks like a placeholder cannot take the spliced text", () => {
     const receipt = withJsonTextFields({ note: "\u0000json-text:canonical_content", canonical_content: null as unknown }, { canonical_content: '{"a":1}' });
     expect(JSON.parse(serializeJson(receipt))).toEqual({ note: "\u0000json-text:canonical_content", canonical_content: { a: 1 } });
+  });
+});
+
+describe("parseJsonObject", () => {
+  test("an empty body is an empty object", () => {
+    expect(parseJsonObject(new Uint8Array())).toEqual({});
+  });
+
+  test("an object parses", () => {
+    expect(parseJsonObject(new TextEncoder().encode('{"a":1}'))).toEqual({ a: 1 });
+  });
+
+  test.each([["[]"], ["1"], ["{"], ["\"x\""]])("%j is INVALID_JSON", (text) => {
+    expect(() => parseJsonObject(new TextEncoder().encode(text))).toThrow(BoardError);
+  });
+
+  test("an overlong UTF-8 encoding is INVALID_JSON", () => {
+    expect(() => parseJsonObject(new Uint8Array([0x7b, 0x22, 0xc0, 0xaf, 0x22, 0x3a, 0x31, 0x7d]))).toThrow(/UTF-8/);
+  });
+
+  test("a leading byte-order mark is dropped; the error names what was read", () => {
+    expect(parseJsonObject(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":1}')]))).toEqual({ a: 1 });
+    expect(() => parseJsonObject(new Uint8Array([0x7b, 0xff, 0x7d]), "The uploaded document")).toThrow(/^The uploaded document must be one valid UTF-8 JSON object: it is not valid UTF-8\.$/);
   });
 });

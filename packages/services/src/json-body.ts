@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { BoardError } from "@board/domain";
 
 /**
  * Top-level fields of a response that are kept as JSON text. The 202 receipt of a 4 MiB article
@@ -44,4 +45,30 @@ export function serializeJson(value: unknown): string {
     if (at >= 0) text = `${text.slice(0, at)}${fields[name]}${text.slice(at + token.length)}`;
   }
   return text;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Bytes as one JSON object, as every JSON body is read (a request's, an upload's document): strict
+ * UTF-8, a leading byte-order mark dropped, one object at the top; an empty body counts as {} so
+ * body-less POSTs need no ceremony. `what` names the bytes in the error.
+ */
+export function parseJsonObject(bytes: Uint8Array, what = "The body"): Record<string, unknown> {
+  if (bytes.byteLength === 0) return {};
+  const invalid = (why: string) => new BoardError("INVALID_JSON", `${what} must be one valid UTF-8 JSON object: ${why}.`, { received_bytes: bytes.byteLength });
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw invalid("it is not valid UTF-8");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalid((error as Error).message);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw invalid("the top level must be an object");
+  return value as Record<string, unknown>;
 }

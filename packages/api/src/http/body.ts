@@ -48,25 +48,3 @@ export async function readBoundedBody(headers: HeaderReader, body: Readable | nu
   });
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-/** The body as a JSON object; an empty body counts as {} so body-less POSTs need no ceremony. */
-export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
-  if (bytes.byteLength === 0) return {};
-  const invalid = (why: string) =>
-    new BoardError("INVALID_JSON", `The body must be one valid UTF-8 JSON object: ${why}.`, { received_bytes: bytes.byteLength });
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    throw invalid("it is not valid UTF-8");
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw invalid((error as Error).message);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw invalid("the top level must be an object");
-  return value as Record<string, unknown>;
-}

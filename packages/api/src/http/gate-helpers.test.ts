@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
-import { parseJsonObject, readBoundedBody } from "./body";
+import { readBoundedBody } from "./body";
 import { browserSignal, prefersHtml } from "./browser";
 import { clientAddress } from "./client-address";
 import { RawHeaders } from "./exchange";
@@ -63,24 +63,6 @@ describe("RawHeaders", () => {
       expect(headers.get(name)).toBe(fetchHeaders.get(name));
       expect(headers.has(name)).toBe(fetchHeaders.has(name));
     }
-  });
-});
-
-describe("parseJsonObject", () => {
-  test("an empty body is an empty object", () => {
-    expect(parseJsonObject(new Uint8Array())).toEqual({});
-  });
-
-  test("an object parses", () => {
-    expect(parseJsonObject(new TextEncoder().encode('{"a":1}'))).toEqual({ a: 1 });
-  });
-
-  test.each([["[]"], ["1"], ["{"], ["\"x\""]])("%j is INVALID_JSON", (text) => {
-    expect(() => parseJsonObject(new TextEncoder().encode(text))).toThrow(BoardError);
-  });
-
-  test("an overlong UTF-8 encoding is INVALID_JSON", () => {
-    expect(() => parseJsonObject(new Uint8Array([0x7b, 0x22, 0xc0, 0xaf, 0x22, 0x3a, 0x31, 0x7d]))).toThrow(/UTF-8/);
   });
 });
 

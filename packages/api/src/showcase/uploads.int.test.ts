@@ -81,10 +81,31 @@ describe("uploads (§4.5 rule 2, §8)", () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ revision_id: committed.body.revision_id, content_hash: committed.body.content_hash, replayed: true });
     expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: (await author.get("/v1/me")).body.id } })).toBe(1);
-    const late = await author.post(`/v1/showcase/uploads/${session.upload_id}/parts`, { part_number: 0, data: chunks[0] });
-    expect(late.status).toBe(409);
-    expect(late.body.error.code).toBe("UPLOAD_CONFLICT");
+    const lateRetry = await author.post(`/v1/showcase/uploads/${session.upload_id}/parts`, { part_number: 0, data: chunks[0] });
+    expect(lateRetry.status).toBe(200);
+    expect(lateRetry.body).toMatchObject({ part_number: 0, replayed: true });
+    const lateChange = await author.post(`/v1/showcase/uploads/${session.upload_id}/parts`, { part_number: 0, data: chunks[1] });
+    expect(lateChange.status).toBe(409);
+    expect(lateChange.body.error.code).toBe("UPLOAD_CONFLICT");
+    const lateExtra = await author.post(`/v1/showcase/uploads/${session.upload_id}/parts`, { part_number: chunks.length, data: chunks[0] });
+    expect(lateExtra.status).toBe(409);
+    expect(lateExtra.body.error).toMatchObject({ code: "UPLOAD_CONFLICT", message: expect.stringContaining("was committed") });
   }, 120_000);
+
+  test("the document is read as a direct body is: invalid UTF-8 is 400 INVALID_JSON at commit, a byte-order mark is dropped", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const text = Buffer.from(JSON.stringify(articleBody()), "utf8");
+    const broken = Buffer.concat([text.subarray(0, 20), Buffer.from([0xff]), text.subarray(20)]);
+    const bad = await open(author, broken);
+    await sendAll(author, bad.upload_id, parts(broken));
+    const refused = await author.post(`/v1/showcase/uploads/${bad.upload_id}/commit`, {});
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "INVALID_JSON", message: expect.stringContaining("not valid UTF-8") });
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text]);
+    const good = await open(author, marked);
+    await sendAll(author, good.upload_id, parts(marked));
+    expect((await author.post(`/v1/showcase/uploads/${good.upload_id}/commit`, {})).status).toBe(202);
+  });
 
   test("a different part under a used number is 409; a gap, bad base64 or past expected_bytes is 400; over 18,000 bytes is 413", async () => {
     const author = await registeredClient(server.baseUrl);

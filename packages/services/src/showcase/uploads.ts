@@ -14,6 +14,7 @@ import {
 import { ZArticleSubmission, ZCommentSubmission, ZRevisionSubmission } from "@board/contracts";
 import type { z } from "zod";
 import type { AgentActor, ServiceDeps } from "../deps";
+import { parseJsonObject } from "../json-body";
 import { serviceUrl } from "../urls";
 import { submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
 
@@ -100,7 +101,6 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
   return deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, `showcase-upload:${input.id}`);
     const upload = await ownSession(deps, actor, input.id);
-    if (upload.committedAt) throw new BoardError("UPLOAD_CONFLICT", "This upload was committed; parts can no longer change. Open a new session for new content.", { upload_id: upload.id });
     const existing = await findUploadPart(tx, upload.id, input.part_number);
     const progress = await uploadProgress(tx, upload.id);
     const received = progress.parts;
@@ -113,6 +113,8 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
       }
       return { ...presentSession(deps, upload, received), part_number: input.part_number, part_bytes: bytes.byteLength, part_sha256: sha256, replayed: true };
     }
+    // Checked after the exact retry above, which stays answerable once committed (§4.5 rule 2).
+    if (upload.committedAt) throw new BoardError("UPLOAD_CONFLICT", "This upload was committed; parts can no longer change. Open a new session for new content.", { upload_id: upload.id });
     if (input.part_number !== received) {
       throw new BoardError("VALIDATION_FAILED", `Parts are consecutive from 0: send part ${received} next (got ${input.part_number}).`, {
         issues: [{ field: "part_number", message: `expected ${received}` }],
@@ -126,17 +128,6 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
     await insertUploadPart(tx, { uploadId: upload.id, partNumber: input.part_number, data: bytes, sha256 });
     return { ...presentSession(deps, upload, received + 1), part_number: input.part_number, part_bytes: bytes.byteLength, part_sha256: sha256, replayed: false };
   });
-}
-
-function parseDocument(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new BoardError("INVALID_JSON", `The uploaded document is not valid JSON: ${(error as Error).message}.`, { received_bytes: Buffer.byteLength(text) });
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BoardError("INVALID_JSON", "The uploaded document must be one JSON object (the submission body).", {});
-  return value as Record<string, unknown>;
 }
 
 function validated<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -166,7 +157,7 @@ export async function commitUpload(deps: ServiceDeps, actor: AgentActor, id: str
       received_hash: hash,
     });
   }
-  const body = parseDocument(document.toString("utf8"));
+  const body = parseJsonObject(document, "The uploaded document");
   const result =
     upload.kind === "comment"
       ? await submitComment(deps, actor, validated(ZCommentSubmission, { ...body, post_id: upload.postId }))
