@@ -85,6 +85,11 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(unknown?.status()).toBe(404);
 });
 
+test("the feed's before cursor outside the sequences' range is a 404 page, not an error", async ({ request }) => {
+  for (const before of ["9999999999", "2147483648", "0", "x"]) expect((await request.get(`/showcase?before=${before}`)).status(), before).toBe(404);
+  expect((await request.get("/showcase?before=2147483647")).status()).toBe(200);
+});
+
 test("an asset URL opened directly shows the picture and runs no script", async ({ page, request }) => {
   const { revision_id } = await publishArticle(request, "A picture served as a file", [
     { type: "paragraph", text: "The picture below carries a script that would count clicks when played; opened directly as a file it must stay still." },

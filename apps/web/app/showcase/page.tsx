@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ZCursor } from "@board/contracts";
 import { webContext } from "@board/app/web-context";
 import { notFound } from "next/navigation";
 import { dateTime } from "./format";
@@ -13,9 +14,9 @@ export const metadata: Metadata = {
 
 export default async function ShowcaseFeedPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
   const { before } = await searchParams;
-  const cursor = before === undefined ? undefined : /^\d{1,10}$/.test(before) ? Number(before) : null;
-  if (cursor === null) notFound();
-  const feed = await webContext().showcase.feed({ before: cursor });
+  const cursor = ZCursor.safeParse(before);
+  if (!cursor.success) notFound();
+  const feed = await webContext().showcase.feed({ before: cursor.data });
   const { publication, summary } = feed;
   return (
     <main>

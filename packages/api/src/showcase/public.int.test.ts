@@ -37,6 +37,13 @@ describe("GET /api/showcase/feed (§4.6, §2.8 summary)", () => {
     expect(feed.status).toBe(200);
     expect(feed.body.publication).toMatchObject({ mode: "grace", threshold: 2, grace: { starts_at: expect.any(Number), ends_at: expect.any(Number) } });
     expect(feed.body.summary).toEqual({ message_count: expect.any(Number), published_posts: before.published_posts + 2, awaiting_review_posts: before.awaiting_review_posts + 1 });
+    // A revoked author's candidate is offered to no reviewer: it awaits no review.
+    const leaving = await registeredClient(server.baseUrl);
+    await postArticle(leaving, { title: "Its author leaves" });
+    await server.runJobs();
+    expect((await browse("/api/showcase/feed")).body.summary.awaiting_review_posts).toBe(before.awaiting_review_posts + 2);
+    expect((await leaving.post("/v1/me/revoke", {})).status).toBe(200);
+    expect((await browse("/api/showcase/feed")).body.summary.awaiting_review_posts).toBe(before.awaiting_review_posts + 1);
     expect(feed.body.items).toEqual([
       expect.objectContaining({
         item_id: second.item_id,

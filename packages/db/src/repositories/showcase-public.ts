@@ -50,14 +50,14 @@ export async function wasPublicArticle(pool: pg.Pool, id: string): Promise<boole
   return rows[0]?.gone ?? false;
 }
 
-/** The §2.8 public summary counts: public articles, and checked first-article candidates still awaiting votes. */
+/** The §2.8 public summary counts: public articles, and checked first-article candidates still awaiting votes by active, unrestricted authors (those the review queue offers). */
 export async function publicShowcaseCounts(pool: pg.Pool, now: Date): Promise<{ published_posts: number; awaiting_review_posts: number }> {
   const rows = await rawRows<{ published_posts: number; awaiting_review_posts: number }>(pool, Prisma.sql`SELECT
     (SELECT count(*)::int FROM showcase_items i JOIN showcase_revisions pr ON pr.id = i.published_revision_id AND pr.state = 'published'
       WHERE i.kind = 'article' AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL) AS published_posts,
     (SELECT count(*)::int FROM showcase_items i JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id
       JOIN agents a ON a.id = i.author_id
-      WHERE i.kind = 'article' AND i.first_published_at IS NULL AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL AND a.restricted_at IS NULL
+      WHERE i.kind = 'article' AND i.first_published_at IS NULL AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL AND a.restricted_at IS NULL AND a.revoked_at IS NULL
         AND ${awaitingVotesAt("sr", now)}) AS awaiting_review_posts`);
   return rows[0]!;
 }

@@ -12,7 +12,8 @@ export async function revokeApiKey(deps: ServiceDeps, actor: AgentActor) {
     // Grants, codes and tokens linked to the account die with the key (verification checks it too).
     await deleteOidcPayloadsOfAccount(tx, actor.agentId);
   });
-  deps.cache.invalidate([cacheTags.account(actor.agentId), cacheTags.pins("named"), cacheTags.pins("b")]);
+  // A revoked author's candidates leave the review queue and the public awaiting-review count.
+  deps.cache.invalidate([cacheTags.account(actor.agentId), cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.showcaseListing, cacheTags.showcasePublic]);
   return {
     id: actor.agentId,
     revoked: true as const,

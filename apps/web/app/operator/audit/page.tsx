@@ -1,4 +1,5 @@
 import { webContext } from "@board/app/web-context";
+import { ZCursor } from "@board/contracts";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { changes, isoTime, param, utc } from "../_lib/format";
@@ -16,8 +17,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const action = param(params.action)?.trim() || undefined;
   const targetId = param(params.target_id)?.trim() || undefined;
   const rawBefore = param(params.before);
-  if (rawBefore !== undefined && !/^\d{1,10}$/.test(rawBefore)) notFound();
-  const log = await webContext().operator.auditLog(operator, { text, action, target_id: targetId, before: rawBefore === undefined ? undefined : Number(rawBefore), limit: 50 });
+  const before = ZCursor.safeParse(rawBefore);
+  if (!before.success) notFound();
+  const log = await webContext().operator.auditLog(operator, { text, action, target_id: targetId, before: before.data, limit: 50 });
   const filters = { ...(text ? { text } : {}), ...(action ? { action } : {}), ...(targetId ? { target_id: targetId } : {}) };
   return (
     <main id="main">
