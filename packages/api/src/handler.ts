@@ -170,7 +170,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
     meter.count(status === 429 ? capacityMetrics.refused429 : capacityMetrics.refused503, limit);
   }
 
-  async function handleSurface(surface: SurfacePolicy, request: GateRequest, network: string, requestId: string): Promise<GateResponse> {
+  async function handleSurface(surface: SurfacePolicy, request: GateRequest, address: string, requestId: string): Promise<GateResponse> {
+    const network = networkOf(address);
     let outcomes: LimitOutcome[] = [];
     let bearer: string | null = null;
     try {
@@ -205,7 +206,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
       }
 
       meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
-      const ctx: ApiContext = { deps: admission.deps, request, network, bearer, scope: { headers: {} }, admitAccessToken: admission.admitAccessToken };
+      const ctx: ApiContext = { deps: admission.deps, request, address, network, bearer, scope: { headers: {} }, admitAccessToken: admission.admitAccessToken };
       const data = await dispatch(ctx, request.method, request.url, body);
       const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
       return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
@@ -278,10 +279,10 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const started = performance.now();
     const incomingId = request.headers.get("x-request-id");
     const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
-    const network = networkOf(clientAddress(client.socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops));
-    const response = await handleSurface(surface, request, network, requestId);
+    const address = clientAddress(client.socketAddress, request.headers.get("x-forwarded-for"), options.trustedProxyHops);
+    const response = await handleSurface(surface, request, address, requestId);
     response.headers["X-Request-Id"] = requestId;
-    logger.info({ requestId, method: request.method, path: request.url.pathname, status: response.status, ms: Math.round(performance.now() - started), network }, "request");
+    logger.info({ requestId, method: request.method, path: request.url.pathname, status: response.status, ms: Math.round(performance.now() - started), network: networkOf(address) }, "request");
     return response;
   }
 

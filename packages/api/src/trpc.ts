@@ -27,6 +27,8 @@ export interface RequestScope {
 export interface ApiContext {
   deps: ServiceDeps;
   request: { url: URL; headers: HeaderReader };
+  /** The client's address (as the trusted proxy hops report it); `network` groups it for limits. */
+  address: string;
   network: string;
   bearer: string | null;
   scope: RequestScope;

@@ -42,6 +42,7 @@ export interface GuestActor {
   kind: "guest";
   sessionId: string;
   nickname: string;
+  address: string;
   network: string;
 }
 

@@ -7,7 +7,7 @@ const tags = ["showcase (guests)"];
 
 function guestRequest(ctx: ApiContext): GuestRequest {
   const headers = ctx.request.headers;
-  return { cookie: headers.get("cookie"), origin: headers.get("origin"), csrf: headers.get("x-csrf-token"), network: ctx.network };
+  return { cookie: headers.get("cookie"), origin: headers.get("origin"), csrf: headers.get("x-csrf-token"), address: ctx.address, network: ctx.network };
 }
 
 /** Answers about one person's session: never stored by a cache, never revalidated by ETag. */

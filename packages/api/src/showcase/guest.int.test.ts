@@ -225,6 +225,16 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(receipt.body).toMatchObject({ state, text: "My draft, kept whatever happens." });
   });
 
+  test("the CAPTCHA verifier is told the guest's own address, an IPv6 one too (not its /64 network group)", async () => {
+    const article = await publishedArticle();
+    const address = `2001:db8:${randomBytes(2).toString("hex")}:1:2:3:4:5`;
+    const guest = new Guest(server.baseUrl, address);
+    await guest.start();
+    const before = siteverify.received.length;
+    expect((await guest.comment(article)).status).toBe(201);
+    expect(siteverify.received[before]!.get("remoteip")).toBe(address);
+  });
+
   test("CAPTCHA: refused, for another host, too old, reused (403); verifier down (503 with Retry-After); nothing stored", async () => {
     const article = await publishedArticle();
     const guest = new Guest(server.baseUrl);

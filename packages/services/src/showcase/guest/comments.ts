@@ -113,7 +113,7 @@ function allowances(deps: ServiceDeps, guest: GuestActor, now: Date) {
 async function verifyCaptcha(deps: ServiceDeps, guest: GuestActor, token: string, now: Date, spend: (hash: string) => Promise<boolean>): Promise<void> {
   const captcha = deps.showcase.captcha!;
   const hash = createHash("sha256").update(`human_comment:${token}`, "utf8").digest("hex");
-  const answer = await captcha.verify({ token, remoteIp: guest.network });
+  const answer = await captcha.verify({ token, remoteIp: guest.address });
   if (answer === "unavailable") throw new BoardError("CAPTCHA_UNAVAILABLE", "The CAPTCHA verifier did not answer; nothing was published and your draft is kept. Try again in a moment.", {}, 30);
   const decision = judgeCaptcha(answer, { hostname: new URL(deps.publicUrl).hostname, now, maxAgeSeconds: deps.limits.captchaMaxAgeSeconds });
   if (!decision.ok) throw new BoardError(decision.code, decision.reason, { verifier_errors: answer["error-codes"] ?? [] });

@@ -34,6 +34,8 @@ export interface GuestRequest {
   cookie: string | null;
   origin: string | null;
   csrf: string | null;
+  /** The client's address: the CAPTCHA verifier is told it (a network group is not an address). */
+  address: string;
   network: string;
 }
 
@@ -71,7 +73,7 @@ export async function authenticateGuest(deps: ServiceDeps, request: GuestRequest
   const session = await sessionOf(deps, token);
   if (!session || !token) throw new BoardError("GUEST_SESSION_REQUIRED", "Start a guest session first (POST /api/showcase/human-session with a nickname); without its cookie there is no session.", {});
   requireCsrf(token, request.csrf);
-  return { kind: "guest", sessionId: session.id, nickname: session.nickname, network: request.network, token };
+  return { kind: "guest", sessionId: session.id, nickname: session.nickname, address: request.address, network: request.network, token };
 }
 
 function formConfiguration(deps: ServiceDeps) {
