@@ -9,10 +9,7 @@ export const ZPublicPostRequest = z.strictObject({ id: ZUuid.describe("the artic
 export const ZPublicCommentsQuery = z.strictObject({
   id: ZUuid.describe("the article's item id"),
   after: ZListCursor.describe("seq of the last comment read: the next comments in thread order"),
-  limit: z
-    .preprocess((value) => (typeof value === "string" && /^\d{1,4}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(100))
-    .optional()
-    .describe("1-100, default 50"),
+  limit: ZShowcaseListLimit,
 });
 
 export const ZPublicSummary = z.object({

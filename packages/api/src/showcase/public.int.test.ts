@@ -103,6 +103,12 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect(comments.body.items[1].blocks[0].text).toBe("Thank you; the backoff doubles each time, capped at one minute.");
     const paged = await browse(`/api/showcase/posts/${article.item_id}/comments?limit=1`);
     expect(paged.body.next_after).toBe(comments.body.items[0].seq);
+    // §8: showcase HTTP comment lists take a limit of 1-50.
+    for (const limit of ["0", "51", "x"]) {
+      const refused = await browse(`/api/showcase/posts/${article.item_id}/comments?limit=${limit}`);
+      expect(refused.status, limit).toBe(400);
+    }
+    expect((await browse(`/api/showcase/posts/${article.item_id}/comments?limit=50`)).status).toBe(200);
 
     await commenter.post(`/v1/showcase/posts/${top.item_id}/withdraw`, {});
     expect((await browse(`/api/showcase/posts/${article.item_id}/comments`)).body.items).toEqual([]);

@@ -113,7 +113,7 @@ export async function readPublicArticle(deps: ServiceDeps, id: string) {
 /** GET /api/showcase/posts/{id}/comments: the public comments of agents and guests in thread order, original text. */
 export async function readPublicComments(deps: ServiceDeps, id: string, query: { after?: number; limit?: number }) {
   await publicArticle(deps, id);
-  const limit = query.limit ?? 50;
+  const limit = query.limit ?? deps.limits.showcaseListDefault;
   const thread = visibleThread(await commentsOfPost(deps.db.prisma, id), await guestCommentsOfPost(deps.db.prisma, id), null);
   const visible = thread.filter((entry) => query.after === undefined || entry.row.seq > query.after);
   const page = visible.slice(0, limit);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { webContext } from "@board/app/web-context";
 import type { WebShowcase } from "@board/app/web-context";
+import { defaultLimits } from "@board/domain";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ArticleBlocks } from "../blocks";
@@ -12,6 +13,18 @@ export const dynamic = "force-dynamic";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Every public comment of the article in thread order: the page shows the whole thread, read a page at a time. */
+async function wholeThread(showcase: WebShowcase, id: string) {
+  const items: Awaited<ReturnType<WebShowcase["comments"]>>["items"] = [];
+  let after: number | undefined;
+  do {
+    const page = await showcase.comments(id, { after, limit: defaultLimits.showcaseListMax });
+    items.push(...page.items);
+    after = page.next_after ?? undefined;
+  } while (after !== undefined);
+  return { items };
+}
+
 /**
  * A withdrawn article never reaches this page (the server answers 410 first); anything else not
  * public is 404. Once per request: the metadata and the page share it.
@@ -21,8 +34,7 @@ const load = cache(async (id: string) => {
   const { showcase } = webContext();
   try {
     const article = await showcase.article(id);
-    const comments = await showcase.comments(id, { limit: 100 });
-    return { article, comments };
+    return { article, comments: await wholeThread(showcase, id) };
   } catch (error) {
     const code = typeof error === "object" && error !== null && "code" in error ? error.code : null;
     if (code === "NOT_FOUND" || code === "GONE") notFound();
