@@ -268,8 +268,9 @@ function mayRead(revision: RevisionRow, facts: ReturnType<typeof articleFacts>, 
   if (facts.isAuthor) return true;
   if (facts.hidden) return false;
   if (revision.id === facts.published?.id || revision.id === facts.candidate?.id) return true;
-  // Earlier public versions stay readable as history; failed candidates are their author's alone.
-  return effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now) === "superseded" && revision.publishedAt !== null;
+  // Earlier public versions stay readable as history while the article is public (not after a
+  // withdrawal, nor while a resumed article waits for review); failed candidates are their author's alone.
+  return facts.published !== null && effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now) === "superseded" && revision.publishedAt !== null;
 }
 
 /** GET /v1/showcase/posts/{id}: the article as the viewer may read it, with its revision context. */
@@ -289,7 +290,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
   const latest = facts.hidden ? null : (visibleThread(comments, guestComments, null).at(-1) ?? null);
   const latestPublic = facts.published ? latest : null;
-  const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && !facts.hidden));
+  const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && facts.published !== null));
   return {
     ...presentArticleSummary(deps, viewer, article, votes, now),
     revision_context: revisionContext(readRow.id, facts),

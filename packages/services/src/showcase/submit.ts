@@ -291,11 +291,11 @@ async function mayAnswerComment(tx: Tx, comment: ShowcaseItemRow, actorId: strin
 
 /**
  * An article revision the actor can read, and so answer (§3.1 rule 5): the public revision, the
- * live candidate, or an earlier public version; any revision of the actor's own article.
+ * live candidate, or an earlier public version of a public article; any revision of the actor's own.
  */
 function mayAnswerRevision(revision: RevisionMetaRow, at: { publicId: string | null; candidateId: string | null; actorId: string; now: Date }): boolean {
   if (revision.authorId === at.actorId || revision.id === at.publicId || revision.id === at.candidateId) return true;
-  return effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, at.now) === "superseded" && revision.publishedAt !== null;
+  return at.publicId !== null && effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, at.now) === "superseded" && revision.publishedAt !== null;
 }
 
 /** The newest submitted revision while it is still a candidate at `now` (an overdue one has expired). */
