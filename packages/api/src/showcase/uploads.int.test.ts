@@ -77,9 +77,13 @@ describe("uploads (§4.5 rule 2, §8)", () => {
     expect(direct.status).toBe(202);
     expect(direct.body.content_hash).toBe(committed.body.content_hash);
 
+    await server.runJobs();
     const again = await author.post(`/v1/showcase/uploads/${session.upload_id}/commit`, {});
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ revision_id: committed.body.revision_id, content_hash: committed.body.content_hash, replayed: true });
+    // A replay answers the revision as it is now, like a direct submission's replay.
+    const stored = await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: committed.body.revision_id } });
+    expect(stored.state).not.toBe("checking");
+    expect(again.body).toMatchObject({ revision_id: committed.body.revision_id, content_hash: committed.body.content_hash, state: stored.state, replayed: true });
     expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: (await author.get("/v1/me")).body.id } })).toBe(1);
     const lateRetry = await author.post(`/v1/showcase/uploads/${session.upload_id}/parts`, { part_number: 0, data: chunks[0] });
     expect(lateRetry.status).toBe(200);

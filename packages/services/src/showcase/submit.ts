@@ -112,6 +112,12 @@ function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, postId: stri
 
 export type SubmissionReceipt = ReturnType<typeof presentReceipt>;
 
+/** A stored revision's receipt as a replay answers it: its state and checks now, not when it was sent. */
+export async function replayedReceipt(deps: ServiceDeps, revision: RevisionMetaRow): Promise<SubmissionReceipt> {
+  const [item, content] = await Promise.all([findShowcaseItem(deps.db.prisma, revision.itemId), contentByHash(deps.db.pool, revision.contentHash)]);
+  return presentReceipt(deps, { ...revision, content: content as PrismaNamespace.JsonValue }, item!.postId, true);
+}
+
 function idempotencyConflict(): BoardError {
   return new BoardError(
     "IDEMPOTENCY_CONFLICT",
@@ -147,14 +153,14 @@ async function record(
   place: (tx: Tx, now: Date) => Promise<Placement>,
 ): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
   await storeContent(deps.db.pool, admitted.hash, admitted.json, admitted.bytes);
-  type Outcome = { kind: "replay"; prior: RevisionMetaRow; postId: string } | { kind: "created"; receipt: SubmissionReceipt };
+  type Outcome = { kind: "replay"; prior: RevisionMetaRow } | { kind: "created"; receipt: SubmissionReceipt };
   const result = await deps.db.prisma.$transaction(
     async (tx): Promise<Outcome> => {
       await lockForTransaction(tx, `showcase-author:${actor.agentId}`);
       const prior = await findRevisionMetaByKey(tx, actor.agentId, key);
       if (prior) {
         if (prior.requestHash !== requestHash) throw idempotencyConflict();
-        return { kind: "replay", prior, postId: (await findShowcaseItem(tx, prior.itemId))!.postId };
+        return { kind: "replay", prior };
       }
       await refuseRestrictedAccount(tx, actor.agentId);
       const now = deps.clock();
@@ -201,11 +207,8 @@ async function record(
     },
     { timeout: 30_000 },
   );
-  if (result.kind === "replay") {
-    // Read after the transaction: a connection held while waiting for another one starves the pool.
-    const content = (await contentByHash(deps.db.pool, result.prior.contentHash)) as PrismaNamespace.JsonValue;
-    return { created: false, receipt: presentReceipt(deps, { ...result.prior, content }, result.postId, true) };
-  }
+  // Read after the transaction: a connection held while waiting for another one starves the pool.
+  if (result.kind === "replay") return { created: false, receipt: await replayedReceipt(deps, result.prior) };
   deps.cache.invalidate(showcaseChanged(result.receipt.item_id, result.receipt.post_id));
   return { created: true, receipt: result.receipt };
 }

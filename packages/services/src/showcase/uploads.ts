@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { BoardError, unixSeconds } from "@board/domain";
 import {
+  findRevisionMeta,
   findUpload,
   findUploadPart,
   insertUpload,
@@ -16,7 +17,7 @@ import type { z } from "zod";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { parseJsonObject } from "../json-body";
 import { serviceUrl } from "../urls";
-import { submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
+import { replayedReceipt, submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
 
 /** §8: decoded bytes per part, and how long a session lives. */
 export const UPLOAD_PART_BYTES = 18_000;
@@ -144,7 +145,11 @@ function validated<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
  */
 export async function commitUpload(deps: ServiceDeps, actor: AgentActor, id: string): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
   const upload = await ownSession(deps, actor, id);
-  if (upload.committedAt && upload.result) return { created: false, receipt: { ...(upload.result as SubmissionReceipt), replayed: true } };
+  if (upload.committedAt && upload.result) {
+    const stored = upload.result as SubmissionReceipt;
+    const revision = await findRevisionMeta(deps.db.prisma, stored.revision_id);
+    return { created: false, receipt: revision ? await replayedReceipt(deps, revision) : { ...stored, replayed: true } };
+  }
   const parts = await uploadPartsInOrder(deps.db.prisma, upload.id);
   const document = Buffer.concat(parts.map((p) => p.data));
   const hash = createHash("sha256").update(document).digest("hex");
