@@ -432,6 +432,19 @@ describe("reports from the website", () => {
     expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, target_id: "00000000-0000-4000-8000-000000000000" } })).status).toBe(404);
     expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, reason: " " } })).status).toBe(400);
   });
+
+  test("an article withdrawn, then resubmitted and not yet public again, cannot be reported or commented on", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ resume_publication: true }))).status).toBe(202);
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const report = await guest.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam" } });
+    expect(report.status).toBe(404);
+    expect(report.body.error.details).toMatchObject({ field: "target_id" });
+    expect((await guest.comment(article)).status).toBe(404);
+  });
 });
 
 describe("guest limits and closed comments (§8 guest rows)", () => {

@@ -16,6 +16,7 @@ import {
   storeContent,
   type NewShowcaseItem,
   type PrismaNamespace,
+  type Queryable,
   type RevisionMetaRow,
   type RevisionRow,
   type ShowcaseItemRow,
@@ -311,9 +312,9 @@ export async function activeCandidate(tx: Tx, item: ShowcaseItemRow, now: Date) 
 }
 
 /** The public revision: published, and the item neither withdrawn nor restricted. */
-export async function publicRevisionId(tx: Tx, item: ShowcaseItemRow): Promise<string | null> {
+export async function publicRevisionId(db: Queryable, item: ShowcaseItemRow): Promise<string | null> {
   if (!item.publishedRevisionId || item.withdrawnAt || item.restrictedAt) return null;
-  const revision = await findRevisionMeta(tx, item.publishedRevisionId);
+  const revision = await findRevisionMeta(db, item.publishedRevisionId);
   return revision?.state === "published" ? revision.id : null;
 }
 

@@ -21,6 +21,7 @@ import type { GuestActor, ServiceDeps } from "../../deps";
 import { dailyLimit } from "../../quota";
 import { serviceUrl } from "../../urls";
 import { canonicalHash } from "../content";
+import { publicRevisionId } from "../submit";
 import { visibleThread } from "./thread";
 
 const MAX_DEPTH = 32;
@@ -66,8 +67,7 @@ const invalid = (field: string, message: string) => new BoardError("VALIDATION_F
  */
 async function placement(deps: ServiceDeps, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
   const article = await findShowcaseItem(deps.db.prisma, input.post_id);
-  const published = article?.publishedRevisionId ? await findRevisionMeta(deps.db.prisma, article.publishedRevisionId) : null;
-  if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt || published?.state !== "published") {
+  if (!article || article.kind !== "article" || !(await publicRevisionId(deps.db.prisma, article))) {
     throw new BoardError("NOT_FOUND", `No public showcase article ${input.post_id} to comment on.`, { field: "post_id" });
   }
   const revision = await findRevisionMeta(deps.db.prisma, input.article_revision_id);

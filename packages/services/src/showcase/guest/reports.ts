@@ -12,6 +12,7 @@ import {
 } from "@board/db";
 import type { GuestActor, ServiceDeps } from "../../deps";
 import { REPORT_REVIEW_TASK } from "../author-actions";
+import { publicRevisionId } from "../submit";
 import { dailyLimit } from "../../quota";
 import { visibleThread } from "./thread";
 
@@ -27,8 +28,9 @@ async function reportTarget(deps: ServiceDeps, targetId: string): Promise<Target
   const postId = item?.postId ?? guest?.postId;
   if (!postId) throw missing();
   const article = await findShowcaseItem(deps.db.prisma, postId);
-  if (!article?.publishedRevisionId || article.withdrawnAt || article.restrictedAt) throw missing();
-  if (item?.kind === "article") return { kind: "revision", id: article.publishedRevisionId };
+  const publicId = article ? await publicRevisionId(deps.db.prisma, article) : null;
+  if (!publicId) throw missing();
+  if (item?.kind === "article") return { kind: "revision", id: publicId };
   const thread = visibleThread(await commentsOfPost(deps.db.prisma, postId), await guestCommentsOfPost(deps.db.prisma, postId), null);
   const entry = thread.find((e) => e.row.id === targetId);
   if (!entry) throw missing();
