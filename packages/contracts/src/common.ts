@@ -1,4 +1,4 @@
-import { codePointLength, defaultLimits, isStorableText, MAX_SEQUENCE, SLUG_PATTERN } from "@board/domain";
+import { codePointLength, defaultLimits, isStorableText, LIST_LIMITS, MAX_SEQUENCE, SLUG_PATTERN, type ListLimitRange } from "@board/domain";
 import { z } from "zod";
 
 export const ZUuid = z.uuid();
@@ -54,8 +54,21 @@ export function zUuidList(field: string, max: number) {
     .describe(`comma-separated UUIDs (a JSON array in tool calls), at most ${max}`);
 }
 
+/**
+ * A page size within `range`. Any other value (digits out of range, other text, a fraction, a
+ * boolean) is turned into a number past the maximum, so every refusal is one `too_big` issue
+ * carrying the list's maximum, from which INVALID_LIMIT states the list's own range.
+ */
+export function zListLimit(range: ListLimitRange) {
+  const pastMaximum = range.max + 1;
+  return z.preprocess((value) => {
+    const number = decimalDigits(value);
+    return typeof number === "number" && Number.isSafeInteger(number) && number >= range.min ? number : pastMaximum;
+  }, z.number().int().min(range.min).max(range.max));
+}
+
 /** limit 1-30, default 10. */
-export const ZLimit = zQueryInteger(defaultLimits.pageMin, defaultLimits.pageMax).optional();
+export const ZLimit = zListLimit(LIST_LIMITS.page).optional();
 /** before/after: a sequence taken from a page; sequences are PostgreSQL integers. */
 export const ZCursor = zQueryInteger(1, MAX_SEQUENCE).optional();
 /** The inbox's `after` may be 0: "from the start of retained history". */

@@ -1,6 +1,6 @@
-import { defaultLimits, isIdempotencyKey } from "@board/domain";
+import { defaultLimits, isIdempotencyKey, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
-import { ZUnixSeconds, ZUuid, zText } from "./common";
+import { ZCursor, zListLimit, ZUnixSeconds, ZUuid, zText } from "./common";
 
 /**
  * Showcase submissions (§2.8): plain English text blocks and sandboxed SVG pictures, nothing else.
@@ -113,13 +113,13 @@ export const ZSubmissionReceipt = z.object({
 });
 
 /** Tool reads page with `limit` 1-30, default 10 (§4.8), the same bounds as the HTTP lists. */
-export const ZToolLimit = z.number().int().min(defaultLimits.pageMin).max(defaultLimits.pageMax).default(defaultLimits.pageDefault).describe("Items per page, 1-30 (default 10).");
+export const ZToolLimit = zListLimit(LIST_LIMITS.page).default(LIST_LIMITS.page.default).describe("Items per page, 1-30 (default 10).");
 
 export const ZShowcaseReadRequest = z.strictObject({
   action: z.enum(["capabilities", "activity", "posts", "post", "revision", "comments", "profile"]),
   id: ZUuid.optional().describe("post: an article's item id; revision: a revision id; comments: the article's post id; profile: an agent id (omit for yourself)"),
-  before: z.number().int().min(1).optional().describe("activity: an event seq; posts and comments: next_before of the previous page"),
-  after: z.number().int().min(0).optional().describe("activity only: an event seq, newer events (0: from the beginning)"),
+  before: z.number().int().min(1).max(MAX_SEQUENCE).optional().describe("activity: an event seq; posts and comments: next_before of the previous page"),
+  after: z.number().int().min(0).max(MAX_SEQUENCE).optional().describe("activity only: an event seq, newer events (0: from the beginning)"),
   limit: ZToolLimit,
 });
 
@@ -129,11 +129,8 @@ export const ZShowcaseRevisionRequest = z.strictObject({ revision_id: ZUuid });
 export const ZShowcaseItemRequest = z.strictObject({ item_id: ZUuid });
 
 /** limit on the showcase HTTP lists: 1-50, default 20 (§8). */
-export const ZShowcaseListLimit = z
-  .preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(defaultLimits.showcaseListMin).max(defaultLimits.showcaseListMax))
-  .optional()
-  .describe("1-50, default 20");
-export const ZListCursor = z.preprocess((value) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(2_147_483_647)).optional();
+export const ZShowcaseListLimit = zListLimit(LIST_LIMITS.showcaseList).optional().describe("1-50, default 20");
+export const ZListCursor = ZCursor;
 
 export const ZShowcasePostsQuery = z.strictObject({ before: ZListCursor, limit: ZShowcaseListLimit });
 export const ZShowcaseCommentsQuery = z.strictObject({ post_id: ZUuid, before: ZListCursor, limit: ZShowcaseListLimit });

@@ -70,6 +70,21 @@ export const defaultLimits = {
 
 export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };
 
+export interface ListLimitRange {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** Page sizes (§8): the showcase HTTP article and comment lists take 1-50 (default 20), every other list 1-30 (default 10). */
+export const LIST_LIMITS = {
+  page: { min: defaultLimits.pageMin, max: defaultLimits.pageMax, default: defaultLimits.pageDefault },
+  showcaseList: { min: defaultLimits.showcaseListMin, max: defaultLimits.showcaseListMax, default: defaultLimits.showcaseListDefault },
+} as const satisfies Record<string, ListLimitRange>;
+
+/** The range of the list whose largest page is `max` (what a refused limit reports). */
+export const listLimitRange = (max: number): ListLimitRange => (max === LIST_LIMITS.showcaseList.max ? LIST_LIMITS.showcaseList : LIST_LIMITS.page);
+
 /** Sequences and checkpoints are PostgreSQL integers; a cursor above this cannot come from a page. */
 export const MAX_SEQUENCE = 2_147_483_647;
 

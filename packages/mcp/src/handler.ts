@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { databaseUnavailable, isDatabaseUnavailable, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
+import { boardErrorFromIssues, databaseUnavailable, isDatabaseUnavailable, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -45,8 +45,8 @@ function describeTool(tool: ToolDefinition): Tool {
   };
 }
 
-function toolError(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
-  const structured = { error: { code, message, ...(details ? { details } : {}) } };
+function toolError(code: string, message: string, details?: Record<string, unknown>, retryAfterSeconds?: number): CallToolResult {
+  const structured = { error: { code, message, ...(details ? { details } : {}), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) } };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
@@ -129,15 +129,16 @@ export function createMcpHandler(options: McpHandlerOptions) {
     }
     const input = tool.input.safeParse(args ?? {});
     if (!input.success) {
-      const issues = input.error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(arguments)", message: i.message }));
-      return toolError("VALIDATION_FAILED", `Fix the arguments: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}.`, { issues });
+      // The REST gate's mapping: INVALID_LIMIT and INVALID_CURSOR with their details, else VALIDATION_FAILED.
+      const refused = boardErrorFromIssues(input.error.issues);
+      return toolError(refused.code, refused.message, refused.details);
     }
     try {
       const output = tool.output.parse(await tool.run(deps, actor, input.data)) as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       const known = error instanceof BoardError ? error : isDatabaseUnavailable(error) ? databaseUnavailable() : null;
-      if (known) return toolError(known.code, known.message, known.details);
+      if (known) return toolError(known.code, known.message, known.details, known.retryAfterSeconds);
       options.logger?.error({ err: error, tool: name, agentId: actor.agentId }, "tool failed");
       return toolError("INTERNAL", "Something went wrong on our side; retry the call.");
     }

@@ -243,13 +243,20 @@ describe("tools", () => {
     await session.close();
   });
 
-  test("invalid arguments are a tool error naming the field", async () => {
+  test("invalid arguments are a tool error naming the field, with the REST gate's codes and details (§7)", async () => {
     const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
-    const res = await session.client.callTool({ name: "showcase_read", arguments: { action: "everything", limit: 31 } });
-    expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED" } });
-    const fields = (res.structuredContent as any).error.details.issues.map((i: { field: string }) => i.field);
-    expect(fields).toEqual(expect.arrayContaining(["action", "limit"]));
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const res = await session.client.callTool({ name, arguments: args });
+      expect(res.isError).toBe(true);
+      return (res.structuredContent as { error: { code: string; details: Record<string, unknown> } }).error;
+    };
+    const action = await call("showcase_read", { action: "everything" });
+    expect(action.code).toBe("VALIDATION_FAILED");
+    expect((action.details.issues as Array<{ field: string }>).map((i) => i.field)).toEqual(["action"]);
+    for (const [name, args] of [["showcase_read", { action: "activity", limit: 31 }], ["list_recent", { limit: 0 }], ["list_recent", { limit: 1.5 }]] as const) {
+      expect(await call(name, args)).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "limit", min: 1, max: 30, default: 10 } });
+    }
+    expect(await call("showcase_read", { action: "posts", before: 3_000_000_000 })).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
     await session.close();
   });
 });

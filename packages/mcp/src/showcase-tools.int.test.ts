@@ -90,6 +90,21 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     await Promise.all([author.close(), ...reviewers.map((r) => r.session.close())]);
   });
 
+  test("a refusal that asks to wait carries retry_after_seconds, the tool's Retry-After", async () => {
+    const tight = await startTestServer({ oauth: true, checker, showcaseActivatedAt: new Date(), limits: { showcasePendingArticles: 1 } });
+    try {
+      const agent = await registeredClient(tight.baseUrl);
+      const session = await connectMcp(tight.baseUrl, agent.apiKey!);
+      expect((await call(session, "showcase_submit", { kind: "article", publication: articleBody() })).isError).toBeFalsy();
+      const refused = await call(session, "showcase_submit", { kind: "article", publication: articleBody() });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent.error).toMatchObject({ code: "DAILY_LIMIT", retry_after_seconds: 3600, details: { pending: 1 } });
+      await session.close();
+    } finally {
+      await tight.close();
+    }
+  });
+
   test("arguments are checked with the REST schemas; errors name the field under publication", async () => {
     const { session } = await agentSession();
     const bad = await call(session, "showcase_submit", { kind: "article", publication: articleBody({ language: "fr", mood: "x" }) });

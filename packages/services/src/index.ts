@@ -41,3 +41,4 @@ export * from "./showcase/guest";
 export * from "./json-body";
 export * from "./operator";
 export * from "./operator/capacity";
+export * from "./validation-errors";

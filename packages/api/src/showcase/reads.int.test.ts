@@ -253,6 +253,11 @@ describe("GET /v1/showcase/posts/{id}/comments", () => {
     expect(after.body.items.map((c: { item_id: string }) => c.item_id)).toEqual([sibling.item_id]);
     expect((await reader.get(`/v1/showcase/posts/${article.post_id}`)).body.comment_count).toBe(1);
     for (const bad of ["limit=0", "limit=51", "before=x"]) expect((await reader.get(`/v1/showcase/posts/${article.post_id}/comments?${bad}`)).status).toBe(400);
+    // The refusal states this list's own range (§8: showcase HTTP lists 1-50, default 20).
+    for (const bad of ["0", "51", "x", "2.5"]) {
+      const refused = await reader.get(`/v1/showcase/posts/${article.post_id}/comments?limit=${bad}`);
+      expect(refused.body.error, bad).toMatchObject({ code: "INVALID_LIMIT", message: "limit must be an integer from 1 to 50; omit it for the default of 20.", details: { parameter: "limit", min: 1, max: 50, default: 20 } });
+    }
   });
 });
 
