@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -268,6 +269,17 @@ describe("rate limits (§8)", () => {
     } finally {
       await strict.close();
     }
+  });
+
+  test("routes match as written: another case or a trailing slash is 404, so no path reaches registration uncounted", async () => {
+    const client = new BoardClient(limited.baseUrl);
+    const names = ["/v1/agents/", "/v1/Agents", "/V1/agents"].map((path) => ({ path, name: `slash_${randomUUID().slice(0, 8)}` }));
+    for (const { path, name } of names) {
+      const res = await client.post(path, { name });
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code, path).toBe("NOT_FOUND");
+    }
+    expect(await limited.app.deps.db.prisma.agent.count({ where: { name: { in: names.map((n) => n.name) } } })).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import { forEachOpenApiProcedure, getPathRegExp, normalizePath, type OpenApiProcedureRecord } from "trpc-to-openapi";
+import { forEachOpenApiProcedure, type OpenApiProcedureRecord } from "trpc-to-openapi";
 import { appRouter } from "./router";
 import { createCallerFactory, type ApiContext } from "./trpc";
 
@@ -15,6 +15,22 @@ type Callable = (input: unknown) => Promise<unknown>;
 const createCaller = createCallerFactory(appRouter);
 
 /**
+ * A route's path as written in its OpenAPI meta, matched exactly: trpc-to-openapi's own matcher
+ * ignores case and a trailing slash, so "/v1/Agents/" reached registration while the gate, which
+ * compares paths as written, did not count it against the registration limit.
+ */
+function exactPath(template: string): RegExp {
+  const source = template
+    .split("/")
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      return parameter ? `(?<${parameter[1]}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return new RegExp(`^${source}$`);
+}
+
+/**
  * REST dispatch over the tRPC router: routes come from each procedure's OpenAPI meta (the same
  * meta that trpc-to-openapi turns into /openapi.json) and calls go through tRPC's own caller, so
  * input parsing, the auth middleware and output validation run exactly as declared. It replaces
@@ -24,14 +40,13 @@ const createCaller = createCallerFactory(appRouter);
 export function createRestDispatcher() {
   const routes: Route[] = [];
   forEachOpenApiProcedure(appRouter._def.procedures as OpenApiProcedureRecord, ({ path, meta: { openapi } }) => {
-    routes.push({ method: openapi.method, pattern: getPathRegExp(normalizePath(openapi.path)), segments: path.split(".") });
+    routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split(".") });
   });
 
   function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
-    const path = normalizePath(pathname);
     let pathExists = false;
     for (const route of routes) {
-      const match = route.pattern.exec(path);
+      const match = route.pattern.exec(pathname);
       if (!match) continue;
       if (route.method === method) return { route, params: { ...match.groups } };
       pathExists = true;
