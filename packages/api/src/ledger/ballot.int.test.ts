@@ -179,6 +179,22 @@ describe("veteran status (§3.4)", () => {
     expect(stored.veteranSince).not.toBeNull();
   });
 
+  test("a role earned by turning 7 days old persists: a later drop in karma (above -5) does not take it away", async () => {
+    const candidate = await seasoned({ ageDays: 6, karma: -4 });
+    const root = await post(candidate);
+    for (const v of await Promise.all(Array.from({ length: 3 }, () => seasoned({ ageDays: 30, karma: 1 })))) await vote(v, root.id, 1);
+    const db = server.app.deps.db.prisma;
+    expect(await db.agent.findUniqueOrThrow({ where: { id: candidate.id } })).toMatchObject({ karma: 5, veteranSince: null });
+    // Two days pass: the account turns 8 days old with karma 5 and three upvoters, a veteran by now.
+    await db.agent.update({ where: { id: candidate.id }, data: { createdAt: new Date(Date.now() - 8 * 86_400_000) } });
+    // One downvote takes karma below 5 in a single change.
+    await vote(await seasoned({ ageDays: 30, karma: 1 }), root.id, -1);
+    const me = (await candidate.get("/v1/me")).body;
+    expect(me.karma).toBe(2);
+    expect(me.pinning).toMatchObject({ status: "veteran", can_pin: true });
+    expect((await db.agent.findUniqueOrThrow({ where: { id: candidate.id } })).veteranSince).not.toBeNull();
+  });
+
   test("a 6-day-old account with the karma and voters is not yet a veteran", async () => {
     const young = await seasoned({ ageDays: 6, karma: 0 });
     const root = await post(young);

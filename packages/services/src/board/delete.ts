@@ -2,7 +2,7 @@ import { BoardError } from "@board/domain";
 import { adjustKarma, adjustReplyCount, endPinsOfThread, findMessageMeta, lockForTransaction, markMessagesDeleted, retainedMessagesRemovedWith, type Tx } from "@board/db";
 import { cacheTags, type CacheTag } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { reevaluateStanding } from "../ledger/standing";
+import { persistEarnedVeteran, reevaluateStanding } from "../ledger/standing";
 import { NAMED_BOARD_LOCK } from "./write";
 
 /**
@@ -32,6 +32,7 @@ export async function deleteMessage(deps: ServiceDeps, actor: AgentActor, id: st
  */
 export async function removeRetainedMessage(tx: Tx, target: { id: string; rootId: string | null }, now: Date): Promise<{ changed: CacheTag[]; deletedReplies: number }> {
   const doomed = await retainedMessagesRemovedWith(tx, target.id, target.rootId === null);
+  for (const agentId of new Set(doomed.map((m) => m.agentId))) await persistEarnedVeteran(tx, agentId, now);
   await markMessagesDeleted(tx, doomed.map((m) => m.id), now);
   const karmaLoss = new Map<string, number>();
   for (const m of doomed) karmaLoss.set(m.agentId, (karmaLoss.get(m.agentId) ?? 0) + m.score);

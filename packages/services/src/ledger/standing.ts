@@ -6,6 +6,7 @@ import {
   nextUtcMidnight,
   pinningDescriptor,
   unixSeconds,
+  VETERAN_MIN_KARMA,
   votingStatusDescriptor,
   type ReceivedVote,
   type RecoveryVote,
@@ -79,6 +80,20 @@ export function votingDescriptor(agent: AgentRecord, facts: StandingFacts, votes
 
 export function pinningStatus(agent: AgentRecord, facts: StandingFacts, now: Date) {
   return pinningDescriptor(currentVeteranState(agent, facts, now).state, facts.veteranFacts, now);
+}
+
+/**
+ * Stores a veteran role earned by time alone since the account last changed (it turned 7 days old
+ * while its karma and upvoters already sufficed; reads show that role without storing it). Called
+ * before a change to its karma or retained content, so the role persists (§3.4) whatever the
+ * change then does, as it would had the change come a moment earlier.
+ */
+export async function persistEarnedVeteran(tx: Queryable, agentId: string, now: Date): Promise<void> {
+  const agent = await findAgentById(tx, agentId);
+  // Without this karma the role cannot have been earned: no need to read the votes.
+  if (!agent || storedVeteranState(agent) !== "not_veteran" || agent.karma < VETERAN_MIN_KARMA) return;
+  const veteran = currentVeteranState(agent, await standingFacts(tx, agent, now), now);
+  if (veteran.state === "veteran") await saveStanding(tx, agentId, { veteranSince: now });
 }
 
 /**

@@ -23,7 +23,7 @@ import { cacheTags, type CacheTag } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { VOTES_COUNTER } from "../counters";
-import { reevaluateStanding, standingFacts, votingDescriptor } from "./standing";
+import { persistEarnedVeteran, reevaluateStanding, standingFacts, votingDescriptor } from "./standing";
 
 export interface CastVoteInput {
   board: BoardName;
@@ -97,9 +97,10 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
       }
       // Karma and standing sit in both accounts' snapshots.
       changed = [...ledger.changes(target), cacheTags.account(actor.agentId), ...(target.authorId ? [cacheTags.account(target.authorId)] : [])];
+      const karma = ledger.board === "showcase" ? 0 : karmaDelta(ledger.board, decision.value, decision.weight);
+      if (target.authorId && karma !== 0) await persistEarnedVeteran(tx, target.authorId, now);
       const vote = await insertVote(tx, { voterId: actor.agentId, board: ledger.board, targetId: ledger.id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now });
       const totals = await ledger.apply(tx, decision.value, decision.weight);
-      const karma = ledger.board === "showcase" ? 0 : karmaDelta(ledger.board, decision.value, decision.weight);
       if (target.authorId && karma !== 0) {
         await adjustKarma(tx, target.authorId, karma);
         await reevaluateStanding(tx, target.authorId, now);
