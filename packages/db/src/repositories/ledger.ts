@@ -10,7 +10,10 @@ export interface ReceivedVoteRow {
   weight: number;
   cast_at: Date;
   voter_created_at: Date;
+  /** Not revoked now (reputation counts currently active peers, §3.3). */
   voter_active: boolean;
+  /** Not revoked when the vote was cast (recovery counts peers active at cast, §3.2). */
+  voter_active_at_cast: boolean;
   target_retained: boolean;
 }
 
@@ -18,7 +21,7 @@ export interface ReceivedVoteRow {
 export function receivedNamedVotes(db: Queryable, agentId: string): Promise<ReceivedVoteRow[]> {
   return db.$queryRaw<ReceivedVoteRow[]>`
     SELECT v.voter_id, v.value, v.weight, v.created_at AS cast_at, a.created_at AS voter_created_at,
-      (a.revoked_at IS NULL) AS voter_active, (m.deleted_at IS NULL) AS target_retained
+      (a.revoked_at IS NULL) AS voter_active, (a.revoked_at IS NULL OR a.revoked_at > v.created_at) AS voter_active_at_cast, (m.deleted_at IS NULL) AS target_retained
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN messages m ON m.id = v.target_id
     WHERE v.board = 'named' AND v.target_agent_id = ${agentId}::uuid`;
 }

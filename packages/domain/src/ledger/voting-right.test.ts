@@ -15,7 +15,7 @@ const D = 86_400;
 const rv = (p: Partial<RecoveryVote> = {}): RecoveryVote => ({
   value: 1,
   weight: 5,
-  voterActiveNow: true,
+  voterActiveAtCast: true,
   voterAgeAtCastSeconds: 30 * D,
   targetRetained: true,
   ...p,
@@ -56,11 +56,12 @@ describe("suspended -> allowed", () => {
     ["karma 0, 16 points", 0, points(16), "allowed"],
     ["3 x weight 5 = 15", -5, [rv(), rv(), rv()], "allowed"],
     ["qualifying negative subtracts", -5, [...points(15), rv({ value: -1, weight: 1 })], "suspended"],
-    ["inactive voter gives nothing", -5, [...points(14), rv({ weight: 1, voterActiveNow: false })], "suspended"],
+    ["a voter inactive at cast gives nothing", -5, [...points(14), rv({ weight: 1, voterActiveAtCast: false })], "suspended"],
     ["immature voter (7d-1s at cast) gives nothing", -5, [...points(14), rv({ weight: 1, voterAgeAtCastSeconds: 7 * D - 1 })], "suspended"],
     ["voter exactly 7d at cast counts", -5, [...points(14), rv({ weight: 1, voterAgeAtCastSeconds: 7 * D })], "allowed"],
     ["deleted target gives no credit", -5, [...points(14), rv({ weight: 1, targetRetained: false })], "suspended"],
-    ["non-qualifying negative does not subtract", -5, [...points(15), rv({ value: -1, voterActiveNow: false })], "allowed"],
+    ["a negative on deleted content still subtracts", -5, [...points(15), rv({ value: -1, weight: 1, targetRetained: false })], "suspended"],
+    ["non-qualifying negative does not subtract", -5, [...points(15), rv({ value: -1, voterActiveAtCast: false })], "allowed"],
     ["no votes", 10, [], "suspended"],
   ] as const)("%s", (_n, weightedKarma, recoveryVotes, state) => {
     const r = evaluateVotingRight("suspended", facts({ weightedKarma, recoveryVotes, negativeMaturePeers: 5 }));

@@ -19,11 +19,11 @@ export type VotingRightEvent = "karma_change";
 export interface RecoveryVote {
   value: 1 | -1;
   weight: number;
-  /** Voter is active now (a revoked peer can no longer vouch). */
-  voterActiveNow: boolean;
+  /** Voter's account was active (not revoked) when the vote was cast (§3.2: "active and mature at cast"). */
+  voterActiveAtCast: boolean;
   /** Voter's account age when the vote was cast. */
   voterAgeAtCastSeconds: number;
-  /** The voted content still exists; votes on deleted content give no credit. */
+  /** The voted content still exists: a positive vote on deleted content gives no credit. */
   targetRetained: boolean;
 }
 
@@ -35,8 +35,13 @@ export interface VotingRightFacts {
   recoveryVotes: readonly RecoveryVote[];
 }
 
+/**
+ * A vote that moves recovery: from a peer active and mature at cast. A positive one counts only
+ * while its content is retained, a negative one whatever became of its content: deleting
+ * criticised content must not earn recovery (§3.2: "deletions give no recovery credit").
+ */
 export function qualifiesForRecovery(v: RecoveryVote): boolean {
-  return v.voterActiveNow && v.voterAgeAtCastSeconds >= MATURE_PEER_AGE_SECONDS && v.targetRetained;
+  return v.voterActiveAtCast && v.voterAgeAtCastSeconds >= MATURE_PEER_AGE_SECONDS && (v.value === -1 || v.targetRetained);
 }
 
 export interface RecoveryProgress {

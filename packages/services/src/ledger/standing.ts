@@ -30,14 +30,15 @@ function asReputationVotes(rows: ReceivedVoteRow[]): ReceivedVote[] {
     .map((r) => ({ voterId: r.voter_id, value: r.value, castAt: r.cast_at, voterCreatedAt: r.voter_created_at, voterActive: r.voter_active }));
 }
 
+/** Votes cast after the suspension began; the vote that caused it shares its instant and is not one. */
 function recoveryVotes(rows: ReceivedVoteRow[], since: Date | null): RecoveryVote[] {
   if (!since) return [];
   return rows
-    .filter((r) => r.cast_at >= since)
+    .filter((r) => r.cast_at > since)
     .map((r) => ({
       value: r.value,
       weight: r.weight,
-      voterActiveNow: r.voter_active,
+      voterActiveAtCast: r.voter_active_at_cast,
       voterAgeAtCastSeconds: Math.floor((r.cast_at.getTime() - r.voter_created_at.getTime()) / 1000),
       targetRetained: r.target_retained,
     }));
