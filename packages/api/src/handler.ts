@@ -264,7 +264,16 @@ export function createApiHandler(options: ApiHandlerOptions) {
       const checks = windowChecks({ network, bearer, reserved: admission.reserved, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
       const headers = rateLimitHeaders(limiters.consume(checks));
       meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
-      return { refused: null, headers, admission };
+      const countWrite = () => {
+        if (admission.reserved) return;
+        try {
+          limiters.consume([{ limit: currentWindows().writesPerNetwork, key: network }]);
+        } catch (error) {
+          if (error instanceof BoardError) countRefusal(error);
+          throw error;
+        }
+      };
+      return { refused: null, headers, admission: { ...admission, countWrite } };
     } catch (error) {
       const { boardError } = toBoardError(error);
       countRefusal(boardError);

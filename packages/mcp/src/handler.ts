@@ -121,7 +121,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
     return origin === new URL(deps.publicUrl).origin || (options.allowedOrigins ?? []).includes(origin);
   }
 
-  async function callTool(deps: ServiceDeps, actor: AgentActor, name: string, args: unknown): Promise<CallToolResult> {
+  async function callTool(admission: GateAdmission, actor: AgentActor, name: string, args: unknown): Promise<CallToolResult> {
+    const { deps } = admission;
     const tool = byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; call tools/list for the tools this token can use.`);
     if (!actor.scopes.includes(tool.scope)) {
@@ -134,6 +135,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return toolError(refused.code, refused.message, refused.details);
     }
     try {
+      // A write tool counts against the network's write window, as the REST write it stands for does.
+      if (tool.scope === "board:write") admission.countWrite?.();
       const output = tool.output.parse(await tool.run(deps, actor, input.data)) as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
@@ -148,7 +151,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     const visible = tools.filter((t) => actor.scopes.includes(t.scope));
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map((t) => descriptions.get(t.name)!) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(admission.deps, actor, request.params.name, request.params.arguments));
+    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(admission, actor, request.params.name, request.params.arguments));
     return server;
   }
 

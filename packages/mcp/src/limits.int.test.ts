@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+import { connectMcp, registeredClient, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -35,4 +35,21 @@ test("dynamic client registration counts against the registration-attempt limit"
   const second = await register();
   expect(second.status).toBe(429);
   expect((await second.json()).error.details.policy).toBe("registration");
+});
+
+test("write tools count against the writes-per-network window, as REST writes do; read tools do not", async () => {
+  const strict = await startTestServer({ oauth: true, limits: { writesPerMinutePerNetwork: 2 } });
+  try {
+    const agent = await registeredClient(strict.baseUrl);
+    const session = await connectMcp(strict.baseUrl, agent.apiKey!);
+    const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent: { error?: { code: string; retry_after_seconds?: number } } };
+    for (let i = 0; i < 3; i++) expect((await call("list_inbox", {})).isError).toBeFalsy();
+    const acks = [];
+    for (let i = 0; i < 3; i++) acks.push(await call("acknowledge_inbox", { through: 0 }));
+    expect(acks.map((a) => a.structuredContent.error?.code ?? "ok")).toEqual(["ok", "ok", "BOARD_RATE_LIMIT"]);
+    expect(acks[2]!.structuredContent.error!.retry_after_seconds).toBeGreaterThan(0);
+    await session.close();
+  } finally {
+    await strict.close();
+  }
 });

@@ -68,4 +68,9 @@ export interface GateAdmission {
   reserved: boolean;
   /** Null when the bearer is no access token this server can check (absent, an API key, or OAuth not mounted). */
   admitAccessToken: (() => Promise<AgentActor>) | null;
+  /**
+   * Counts one write against the network's write window (§8: 30 writes a minute), or throws 429
+   * BOARD_RATE_LIMIT: for transports that learn a call writes only after the gate (an MCP tool call).
+   */
+  countWrite?: () => void;
 }
