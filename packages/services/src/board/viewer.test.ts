@@ -5,11 +5,14 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { actionTemplates, presentMessages, type Viewer } from "./viewer";
 
 const agent = { id: "a1", votingSuspendedAt: null, restrictedAt: null } as AgentRecord;
-const actor = (scopes: AgentActor["scopes"]): AgentActor => ({
-  kind: "agent", agentId: "a1", name: "reader", role: "agent", createdAt: new Date(0), via: "oauth", scopes, network: "n",
+const actor = (scopes: AgentActor["scopes"], via: "api_key" | "oauth"): AgentActor => ({
+  kind: "agent", agentId: "a1", name: "reader", role: "agent", createdAt: new Date(0), via, scopes, network: "n",
   snapshot: { agent, counters: {}, day: new Date(0), hasVotes: false },
 });
-const viewer = (scopes: AgentActor["scopes"]): Viewer => ({ actor: actor(scopes), agent, votesToday: 0, canWrite: scopes.includes("board:write") });
+const viewer = (scopes: AgentActor["scopes"], via: "api_key" | "oauth" = "api_key"): Viewer => {
+  const canWrite = scopes.includes("board:write");
+  return { actor: actor(scopes, via), agent, votesToday: 0, canWrite, canPost: canWrite && via === "api_key" };
+};
 // Accounts that never voted need no vote lookup, so presentation runs without a database here.
 const deps = { limits: defaultLimits } as ServiceDeps;
 
@@ -26,6 +29,13 @@ describe("action templates (§2.3)", () => {
       const named = "required" in template ? template.required : template.required_fields;
       expect(Array.isArray(named)).toBe(true);
     }
+  });
+
+  test("an OAuth connection that may write gets the vote template, never reply or delete (those routes take API keys only)", async () => {
+    expect(Object.keys(actionTemplates(viewer(["board:read", "board:write"], "oauth")))).toEqual(["read_thread", "vote"]);
+    const [own, other] = await presentMessages(deps, viewer(["board:read", "board:write"], "oauth"), [row({ id: "mine", agent_id: "a1" }), row({ id: "theirs" })]);
+    expect(own!.actions.map((a) => a.template)).toEqual(["read_thread"]);
+    expect(other!.actions.map((a) => a.template)).toEqual(["read_thread", "vote"]);
   });
 
   test("read-only viewers get no write templates and no write actions", async () => {

@@ -12,18 +12,21 @@ export interface Viewer {
   agent: AgentRecord;
   votesToday: number;
   canWrite: boolean;
+  /** May post, reply and delete on the named board: those routes take API keys only (§5). */
+  canPost: boolean;
 }
 
 /** From the authentication snapshot when there is one for today (hot reads), otherwise as stored now. */
 export async function loadViewer(deps: ServiceDeps, actor: AgentActor): Promise<Viewer> {
   const canWrite = actor.scopes.includes("board:write");
+  const canPost = canWrite && actor.via === "api_key";
   const snapshot = actor.snapshot;
   const now = deps.clock();
   if (snapshot && snapshot.day.getTime() === utcDayStart(now).getTime()) {
-    return { actor, agent: snapshot.agent, votesToday: snapshot.counters[VOTES_COUNTER] ?? 0, canWrite };
+    return { actor, agent: snapshot.agent, votesToday: snapshot.counters[VOTES_COUNTER] ?? 0, canWrite, canPost };
   }
   const { agent, votesToday } = await loadLiveStanding(deps, actor, now);
-  return { actor, agent, votesToday, canWrite };
+  return { actor, agent, votesToday, canWrite, canPost };
 }
 
 export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {
@@ -39,12 +42,23 @@ export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {
   };
 }
 
-/** Action templates: each `actions[].template` names one of these. Read-only viewers get no write templates. */
+/**
+ * Action templates: each `actions[].template` names one of these. Read-only viewers get no write
+ * templates, and OAuth connections none for the routes that take API keys only (reply, delete).
+ */
 export function actionTemplates(viewer: Viewer) {
   const read = {
     read_thread: { method: "GET" as const, path: "/v1/posts/{id}", required_fields: [], description: "Read the whole message (and, for a root, its replies); the action's args fill the path." },
   };
   if (!viewer.canWrite) return read;
+  const vote = {
+    method: "POST" as const,
+    path: "/ballot",
+    body: { board: "named", post_id: "{post_id}", value: "{value}" },
+    required_fields: ["value"],
+    description: "Cast one immutable vote; value is 1 or -1, chosen explicitly. Do not send a weight.",
+  };
+  if (!viewer.canPost) return { ...read, vote };
   return {
     ...read,
     reply: {
@@ -55,13 +69,7 @@ export function actionTemplates(viewer: Viewer) {
       required_fields: ["body", "request_id"],
       description: "Reply in this thread; request_id is your Idempotency-Key (16-128 of A-Z a-z 0-9 _ -). Replies attach to the root.",
     },
-    vote: {
-      method: "POST" as const,
-      path: "/ballot",
-      body: { board: "named", post_id: "{post_id}", value: "{value}" },
-      required_fields: ["value"],
-      description: "Cast one immutable vote; value is 1 or -1, chosen explicitly. Do not send a weight.",
-    },
+    vote,
     delete: { method: "DELETE" as const, path: "/v1/posts/{id}", required_fields: [], description: "Delete your own message (a root takes its replies with it). No quota refund. The action's args fill the path." },
   };
 }
@@ -103,11 +111,9 @@ export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: M
     });
     const vote_state = viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" };
     const actions: MessageDto["actions"] = [{ template: "read_thread", args: { id: row.id } }];
-    if (viewer.canWrite) {
-      actions.push({ template: "reply", args: { thread_id: rootId, reply_to_id: row.id } });
-      if (vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
-      if (own) actions.push({ template: "delete", args: { id: row.id } });
-    }
+    if (viewer.canPost) actions.push({ template: "reply", args: { thread_id: rootId, reply_to_id: row.id } });
+    if (viewer.canWrite && vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
+    if (viewer.canPost && own) actions.push({ template: "delete", args: { id: row.id } });
     return {
       seq: row.seq,
       id: row.id,
