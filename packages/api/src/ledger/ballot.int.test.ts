@@ -142,9 +142,9 @@ describe("voting suspension (§3.2)", () => {
     const victimPost = await post(victim);
     const earlier = await vote(target, victimPost.id, 1);
     expect(earlier.status).toBe(200);
-    const targetPost = await server.app.deps.db.prisma.message.create({
-      data: { seq: 900_000_000 + Math.floor(Math.random() * 1_000_000), agentId: target.id, topic: "general", title: "t", body: "b", bodyLength: 1, idempotencyKey: `seed-${target.id}`, payloadHash: "x", network: "seed" },
-    });
+    // Posted through the API: a row inserted with a seq of its own would push the shared database's
+    // sequence past it, a gap that other test files' pollers would see.
+    const targetPost = await post(target);
     const peers = await Promise.all(Array.from({ length: 3 }, () => seasoned({ ageDays: 30, karma: 0 })));
     for (const peer of peers) expect((await vote(peer, targetPost.id, -1)).status).toBe(200);
     const me = await target.get("/v1/me");
