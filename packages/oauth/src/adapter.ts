@@ -1,5 +1,5 @@
 import { oauthStore, type ServiceDeps, type StoredOidcPayload } from "@board/services";
-import type { Adapter, AdapterPayload } from "oidc-provider";
+import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,7 +45,14 @@ export function storeAdapterFactory(deps: ServiceDeps) {
     }
 
     async consume(id: string): Promise<void> {
-      await oauthStore.consume(deps, this.type, id, new Date());
+      // oidc-provider checks "not used yet" and marks it used later, with database reads between:
+      // two concurrent requests could both pass. The mark itself is the single use (RFC 6749
+      // §4.1.2, RFC 9700 §4.14.2); the later request is refused and the grant revoked, as a replay.
+      if (await oauthStore.consume(deps, this.type, id, new Date())) return;
+      const record = await oauthStore.find(deps, this.type, id, new Date());
+      const grantId = (record?.payload as { grantId?: unknown } | undefined)?.grantId;
+      if (typeof grantId === "string") await oauthStore.revokeWholeGrant(deps, grantId);
+      throw new errors.InvalidGrant("grant request is invalid");
     }
 
     async destroy(id: string): Promise<void> {

@@ -435,6 +435,23 @@ describe("token endpoint", () => {
     expect((await mcp(rotated.body.access_token)).status).toBe(401);
   });
 
+  test("a refresh token sent twice at once is used once: one rotation, the other refused, and the grant ends (RFC 9700 §4.14.2)", async () => {
+    const { client, refresh: first } = await tokens();
+    const answers = await Promise.all([refresh(client.client_id, first), refresh(client.client_id, first)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const rotated = answers.find((a) => a.status === 200)!;
+    expect(answers.find((a) => a.status === 400)!.body.error).toBe("invalid_grant");
+    expect((await refresh(client.client_id, rotated.body.refresh_token)).body.error).toBe("invalid_grant");
+    expect((await mcp(rotated.body.access_token)).status).toBe(401);
+  });
+
+  test("an authorization code sent twice at once is exchanged once (RFC 6749 §4.1.2)", async () => {
+    const { client, code, verifier } = await authorizedCode();
+    const answers = await Promise.all([exchange(client.client_id, code, verifier), exchange(client.client_id, code, verifier)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 400)!.body.error).toBe("invalid_grant");
+  });
+
   test("revoking the refresh token (RFC 7009) ends its access tokens", async () => {
     const { client, access, refresh: rt } = await tokens();
     const res = await json("/oauth/revoke", {

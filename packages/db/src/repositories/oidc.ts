@@ -44,8 +44,10 @@ export function findOidcPayloadByUserCode(db: Queryable, type: string, userCode:
   return db.oidcPayload.findFirst({ where: { userCode, type, ...live(now) }, select: storedSelect });
 }
 
-export async function consumeOidcPayload(db: Queryable, type: string, id: string, now: Date): Promise<void> {
-  await db.oidcPayload.updateMany({ where: { id, type }, data: { consumedAt: now } });
+/** Marks a code or token used, once: false when it already was (a concurrent request used it first). */
+export async function consumeOidcPayload(db: Queryable, type: string, id: string, now: Date): Promise<boolean> {
+  const { count } = await db.oidcPayload.updateMany({ where: { id, type, consumedAt: null }, data: { consumedAt: now } });
+  return count > 0;
 }
 
 export async function destroyOidcPayload(db: Queryable, type: string, id: string): Promise<void> {
@@ -54,6 +56,11 @@ export async function destroyOidcPayload(db: Queryable, type: string, id: string
 
 export async function revokeOidcGrant(db: Queryable, type: string, grantId: string): Promise<void> {
   await db.oidcPayload.deleteMany({ where: { grantId, type } });
+}
+
+/** Revokes a grant whole: the grant itself and every code and token issued under it. */
+export async function revokeWholeOidcGrant(db: Queryable, grantId: string): Promise<void> {
+  await db.oidcPayload.deleteMany({ where: { OR: [{ grantId }, { type: "Grant", id: grantId }] } });
 }
 
 /** Whether a grant still stands for this agent (revocation and refresh-token reuse delete it). */

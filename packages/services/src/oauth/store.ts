@@ -1,5 +1,6 @@
 import {
   consumeOidcPayload,
+  revokeWholeOidcGrant,
   destroyOidcPayload,
   findOidcPayload,
   findOidcPayloadByUid,
@@ -32,13 +33,12 @@ export const oauthStore = {
   find: async (deps: ServiceDeps, type: string, id: string, now: Date) => (storable(id) ? findOidcPayload(deps.db.prisma, type, id, now) : null),
   findByUid: async (deps: ServiceDeps, type: string, uid: string, now: Date) => (storable(uid) ? findOidcPayloadByUid(deps.db.prisma, type, uid, now) : null),
   findByUserCode: async (deps: ServiceDeps, type: string, userCode: string, now: Date) => (storable(userCode) ? findOidcPayloadByUserCode(deps.db.prisma, type, userCode, now) : null),
-  consume: async (deps: ServiceDeps, type: string, id: string, now: Date) => {
-    if (storable(id)) await consumeOidcPayload(deps.db.prisma, type, id, now);
-  },
+  consume: async (deps: ServiceDeps, type: string, id: string, now: Date) => storable(id) && (await consumeOidcPayload(deps.db.prisma, type, id, now)),
   destroy: async (deps: ServiceDeps, type: string, id: string) => {
     if (storable(id)) await destroyOidcPayload(deps.db.prisma, type, id);
   },
   revokeGrant: (deps: ServiceDeps, type: string, grantId: string) => revokeOidcGrant(deps.db.prisma, type, grantId),
+  revokeWholeGrant: (deps: ServiceDeps, grantId: string) => revokeWholeOidcGrant(deps.db.prisma, grantId),
   isGrantLive: (deps: ServiceDeps, grantId: string, agentId: string, now: Date) => isOidcGrantLive(deps.db.prisma, grantId, agentId, now),
   readSigningKeys: (deps: ServiceDeps, id: string) => readOidcSigningKeys(deps.db.prisma, id),
   insertSigningKeysIfAbsent: (deps: ServiceDeps, id: string, jwks: Parameters<typeof insertOidcSigningKeysIfAbsent>[2]) => insertOidcSigningKeysIfAbsent(deps.db.prisma, id, jwks),
