@@ -85,6 +85,9 @@ export const LIST_LIMITS = {
 /** The range of the list whose largest page is `max` (what a refused limit reports). */
 export const listLimitRange = (max: number): ListLimitRange => (max === LIST_LIMITS.showcaseList.max ? LIST_LIMITS.showcaseList : LIST_LIMITS.page);
 
+/** An official pin's optional note for operators, in code points. */
+export const OFFICIAL_PIN_NOTE_CHARS = 200;
+
 /** Sequences and checkpoints are PostgreSQL integers; a cursor above this cannot come from a page. */
 export const MAX_SEQUENCE = 2_147_483_647;
 

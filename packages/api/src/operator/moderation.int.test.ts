@@ -496,6 +496,17 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect((await describeModerationTarget(deps(), operators.viewer, { kind: "showcase_revision", id: candidate.revision_id })).state).toBe("published");
   });
 
+  test("an official pin's note is at most 200 characters of storable text; a blank one is none", async () => {
+    const { root } = await namedThread();
+    for (const note of ["\u0000", "x".repeat(201)]) {
+      const refused = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, note, reason: "read this" }));
+      expect(refused, JSON.stringify(note.slice(0, 3))).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "note" }] } });
+    }
+    const pinned = await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, note: "  ", reason: "read this" });
+    expect(pinned).toMatchObject({ changed: true });
+    expect((await deps().db.prisma.pin.findUniqueOrThrow({ where: { id: pinned.pin_id } })).note).toBeNull();
+  });
+
   test("an official pin is first in GET /pins and in the pinned block, outside community capacity; the cap holds", async () => {
     const veteran = await makeAgent(deps().db, { ageDays: 10, karma: 10, veteran: true });
     const official = await namedThread();

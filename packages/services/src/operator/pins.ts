@@ -1,10 +1,10 @@
-import { BoardError, isUuid } from "@board/domain";
+import { BoardError, codePointLength, isUuid, OFFICIAL_PIN_NOTE_CHARS } from "@board/domain";
 import { activeOfficialPins, endPin, findActivePin, findPin, lockForTransaction, type BoardName } from "@board/db";
 import { cacheTags } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { placeOfficialPin } from "../ledger/pins";
 import { recordOperatorAction } from "./audit";
-import { authorizeOperator, requireReason } from "./authorize";
+import { authorizeOperator, requireReason, requireStorableText } from "./authorize";
 
 export interface OfficialPinInput {
   board: BoardName;
@@ -26,12 +26,23 @@ const threadTarget = (board: BoardName, threadId: string) => ({ kind: board === 
  * Pins a root thread on `named` or `b` as an official notice: permanent, listed first by GET /pins
  * and in the `pinned` block of initial feed pages, outside community capacity. Idempotent.
  */
+/** The optional note: trimmed, at most OFFICIAL_PIN_NOTE_CHARS code points of storable text; blank is none. */
+function pinNote(note: string | null | undefined): string | null {
+  const trimmed = (note ?? "").trim();
+  if (trimmed === "") return null;
+  if (codePointLength(trimmed) > OFFICIAL_PIN_NOTE_CHARS) {
+    throw new BoardError("VALIDATION_FAILED", `The note is at most ${OFFICIAL_PIN_NOTE_CHARS} characters; shorten it.`, { issues: [{ field: "note", message: `at most ${OFFICIAL_PIN_NOTE_CHARS} characters` }] });
+  }
+  return requireStorableText(trimmed, "note", "The note");
+}
+
 export async function pinOfficially(deps: ServiceDeps, actor: OperatorActor, input: OfficialPinInput) {
   checkPinTarget(input.board, input.threadId);
   const reason = requireReason(input.reason);
+  const note = pinNote(input.note);
   const result = await deps.db.prisma.$transaction(async (tx) => {
     await authorizeOperator(tx, actor, "pins.manage");
-    const placed = await placeOfficialPin(deps, tx, { board: input.board, threadId: input.threadId, note: input.note ?? null, by: { operatorId: actor.operatorId } });
+    const placed = await placeOfficialPin(deps, tx, { board: input.board, threadId: input.threadId, note, by: { operatorId: actor.operatorId } });
     if (placed.created) {
       await recordOperatorAction(tx, actor, { action: "pin.official", target: threadTarget(input.board, input.threadId), reason, before: { official_pin: false }, after: { official_pin: true, pin_id: placed.pinId, board: input.board }, requestId: input.requestId, at: deps.clock() });
     }

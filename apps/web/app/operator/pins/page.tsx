@@ -1,5 +1,5 @@
 import { webContext } from "@board/app/web-context";
-import { operatorMay } from "@board/domain";
+import { OFFICIAL_PIN_NOTE_CHARS, operatorMay } from "@board/domain";
 import type { Metadata } from "next";
 import { ConsoleForm, ReadOnlyNote, ReasonField } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
@@ -44,7 +44,7 @@ export default async function PinsPage({ searchParams }: { searchParams: Promise
           </p>
           <p>
             <label htmlFor="pin-note">Note for operators (optional)</label>
-            <input id="pin-note" name="note" type="text" maxLength={200} />
+            <input id="pin-note" name="note" type="text" maxLength={OFFICIAL_PIN_NOTE_CHARS} />
           </p>
           <ReasonField id="pin-reason" />
           <button type="submit">Pin officially</button>
