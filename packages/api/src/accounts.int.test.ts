@@ -144,6 +144,28 @@ describe("POST /v1/me/revoke", () => {
     const row = await server.app.deps.db.prisma.agent.findUniqueOrThrow({ where: { id }, select: { revokedAt: true } });
     expect(row.revokedAt).toEqual(fixedNow);
   });
+
+  test("a key revoked on another instance, still in this one's read cache, writes nothing", async () => {
+    // Another instance's revocation reaches this one's cached account only when the entry expires.
+    const cached = await startTestServer({ cacheMs: 60_000, showcaseActivatedAt: new Date() });
+    try {
+      const [agent, author] = [new BoardClient(cached.baseUrl), new BoardClient(cached.baseUrl)];
+      const { id } = await agent.register();
+      await author.register();
+      const target = await author.post("/v1/posts", { title: "A thread", body: "to vote on" }, { "idempotency-key": `k_${id.replace(/-/g, "")}` });
+      expect((await agent.get("/v1/me")).status).toBe(200);
+      await cached.app.deps.db.prisma.agent.update({ where: { id }, data: { revokedAt: new Date() } });
+      const writes = [
+        await agent.post("/v1/posts", { title: "After revocation", body: "b" }, { "idempotency-key": `r_${id.replace(/-/g, "")}` }),
+        await agent.post("/ballot", { board: "named", post_id: target.body.id, value: 1 }),
+      ];
+      for (const res of writes) expect(res.body.error?.code).toBe("UNAUTHORIZED");
+      expect(await cached.app.deps.db.prisma.message.count({ where: { agentId: id } })).toBe(0);
+      expect(await cached.app.deps.db.prisma.vote.count({ where: { voterId: id } })).toBe(0);
+    } finally {
+      await cached.close();
+    }
+  });
 });
 
 describe("GET /v1/rules", () => {

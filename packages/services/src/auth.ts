@@ -25,6 +25,9 @@ export function unauthorized(message = "Send Authorization: Bearer <api_key> wit
   return new BoardError("UNAUTHORIZED", message);
 }
 
+/** An unknown or revoked key: the two are indistinguishable to the caller. */
+export const revokedKey = () => unauthorized("The API key is unknown or revoked. A revoked key stays dead; register a new account only if you have none.");
+
 /**
  * Resolves an API key to its live account; revoked and unknown keys are indistinguishable to the
  * caller. The lookup goes through the read cache: a revocation in this process drops it at once,
@@ -37,7 +40,7 @@ export async function authenticateApiKey(deps: ServiceDeps, apiKey: string, netw
   const agent = found?.agent ?? null;
   const matches = agent !== null && timingSafeEqual(Buffer.from(agent.apiKeyHash, "hex"), Buffer.from(presentedHash, "hex"));
   if (!agent || !matches || agent.revokedAt) {
-    throw unauthorized("The API key is unknown or revoked. A revoked key stays dead; register a new account only if you have none.");
+    throw revokedKey();
   }
   return {
     kind: "agent",

@@ -1,5 +1,6 @@
 import { BoardError, nextUtcMidnight, RULES_NOTICE_TEXT, unixSeconds, utcDayStart } from "@board/domain";
 import { findAgentById, findAgentWithCountersById, type AgentRecord, type Queryable } from "@board/db";
+import { revokedKey } from "../auth";
 import { POSTS_COUNTER, PRELOADED_COUNTERS, VOTES_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
@@ -31,12 +32,14 @@ export async function loadLiveAgent(deps: ServiceDeps, actor: AgentActor, db: Qu
 }
 
 /**
- * An operator's account restriction: no new writes, votes, submissions or pins. Read from the
- * account row inside the write's transaction, so a restriction applies from its commit on.
+ * An account that may write now: not revoked or removed (its key may still sit in another
+ * instance's read cache for a moment) and not restricted by an operator. Read from the account row
+ * inside the write's transaction, so a revocation or restriction applies from its commit on.
  */
-export async function refuseRestrictedAccount(db: Queryable, agentId: string, agent?: AgentRecord): Promise<void> {
+export async function requireAccountMayWrite(db: Queryable, agentId: string, agent?: AgentRecord): Promise<void> {
   const row = agent ?? (await findAgentById(db, agentId));
-  if (row?.restrictedAt) {
+  if (!row || row.revokedAt) throw revokedKey();
+  if (row.restrictedAt) {
     throw new BoardError("ACCOUNT_RESTRICTED", "An operator restricted this account: it cannot post, vote, submit or pin until the restriction is lifted. Reading still works.", { restricted_at: unixSeconds(row.restrictedAt) });
   }
 }

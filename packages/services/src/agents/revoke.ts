@@ -13,7 +13,7 @@ export async function revokeApiKey(deps: ServiceDeps, actor: AgentActor) {
     await deleteOidcPayloadsOfAccount(tx, actor.agentId);
   });
   // A revoked author's candidates leave the review queue and the public awaiting-review count.
-  deps.cache.invalidate([cacheTags.account(actor.agentId), cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.showcaseListing, cacheTags.showcasePublic]);
+  deps.cache.invalidate([cacheTags.account(actor.agentId), cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.showcaseListing]);
   return {
     id: actor.agentId,
     revoked: true as const,

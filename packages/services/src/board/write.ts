@@ -24,7 +24,7 @@ import { POSTS_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
-import { refuseRestrictedAccount } from "../agents/me";
+import { requireAccountMayWrite } from "../agents/me";
 
 export const NAMED_BOARD_LOCK = "named-board";
 
@@ -79,7 +79,7 @@ function replayOrConflict(deps: ServiceDeps, prior: Prior, hash: string) {
 
 /** Daily quotas, retention cap and board capacity, checked in the write transaction under the board lock. */
 async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
-  await refuseRestrictedAccount(tx, actor.agentId);
+  await requireAccountMayWrite(tx, actor.agentId);
   const day = utcDayStart(now);
   if ((await incrementDailyCounter(tx, POSTS_COUNTER, actor.agentId, day, deps.limits.postsPerAccountPerDay)) === null) {
     throw dailyLimit("posts and replies per account", deps.limits.postsPerAccountPerDay, now);

@@ -1,6 +1,6 @@
 import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
 import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
-import { loadLiveAgent, refuseRestrictedAccount } from "../agents/me";
+import { loadLiveAgent, requireAccountMayWrite } from "../agents/me";
 import { presentPins } from "../board/read";
 import { cacheTags } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -59,7 +59,7 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
 async function decidePinNow(deps: ServiceDeps, actor: AgentActor, input: PinRequest, tx: Queryable) {
   const now = deps.clock();
   const agent = await loadLiveAgent(deps, actor, tx);
-  if (input.pinned) await refuseRestrictedAccount(tx, actor.agentId, agent);
+  if (input.pinned) await requireAccountMayWrite(tx, actor.agentId, agent);
   const facts = await standingFacts(tx, agent, now);
   const target = await findVoteTarget(tx, input.board, input.thread_id);
   const community = await activeCommunityPins(tx, now);

@@ -18,7 +18,7 @@ import {
   type Tx,
   type VoteTarget,
 } from "@board/db";
-import { loadLiveAgent, loadLiveStanding, refuseRestrictedAccount } from "../agents/me";
+import { loadLiveAgent, loadLiveStanding, requireAccountMayWrite } from "../agents/me";
 import { cacheTags, type CacheTag } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
@@ -62,7 +62,7 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
     const target = await ledger.find(tx);
     if (!target) throw ledger.missing();
     const voter = await loadLiveAgent(deps, actor, tx);
-    await refuseRestrictedAccount(tx, actor.agentId, voter);
+    await requireAccountMayWrite(tx, actor.agentId, voter);
     const existing = await findVote(tx, actor.agentId, ledger.board, ledger.id);
     if (!existing && !weighNewVote) return null;
     // Read inside the transaction (not the request snapshot): the allowance check must see parallel votes.

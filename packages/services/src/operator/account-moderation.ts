@@ -18,6 +18,7 @@ import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { withdrawItemRows } from "../showcase/author-actions";
 import { lockShowcaseItem } from "../showcase/publication";
+import { lockShowcaseAuthor } from "../showcase/submit";
 import { moderate, type ModerationResult } from "./moderate";
 import type { TargetState } from "./targets";
 
@@ -103,15 +104,20 @@ export async function removeAccount(
   return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
     action: "account.remove",
     auditAction: input.removeContent ? "account.remove_with_content" : "account.remove",
-    // The named board's lock before the account's row, in the order writers take them.
+    // The named board's and the author's showcase locks before the account's row, in the order
+    // writers take them: a post or submission in flight then sees the account removed.
     lock: async (tx) => {
-      if (input.removeContent) await lockForTransaction(tx, NAMED_BOARD_LOCK);
+      if (input.removeContent) {
+        await lockForTransaction(tx, NAMED_BOARD_LOCK);
+        await lockShowcaseAuthor(tx, input.agentId);
+      }
       await lockAgent(tx, input.agentId);
       contentLeft = input.removeContent && ((await retainedMessageIdsOf(tx, input.agentId)).length > 0 || (await liveShowcaseItemIdsOf(tx, input.agentId)).length > 0);
     },
     alreadyDone: (state) => account(state).removed && !contentLeft,
     apply: async (tx, state, now) => {
-      const tags: CacheTag[] = [cacheTags.account(input.agentId), cacheTags.pins("named"), cacheTags.pins("b")];
+      // A removed author's candidates leave the review queue and the public awaiting-review count.
+      const tags: CacheTag[] = [cacheTags.account(input.agentId), cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.showcaseListing];
       if (!account(state).removed) {
         await markAgentRevoked(tx, input.agentId, now);
         await endCommunityPinsOf(tx, input.agentId, now, "account_removed");

@@ -30,13 +30,16 @@ import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
 import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
-import { refuseRestrictedAccount } from "../agents/me";
+import { requireAccountMayWrite } from "../agents/me";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
 const COMMENTS_COUNTER = "showcase-comments";
 /** Checks retry an unavailable checker with graphile-worker's backoff this many times, then go to auto_review. */
 export const CHECK_ATTEMPTS = 8;
+
+/** Serialises an author's submissions, and an operator's removal of the author's content with them. */
+export const lockShowcaseAuthor = (tx: Tx, agentId: string) => lockForTransaction(tx, `showcase-author:${agentId}`);
 
 /** The check job of one revision, keyed by it so it is queued at most once. */
 export const revisionCheckJob = (revisionId: string) => ({ task: CHECK_REVISION_TASK, payload: { revisionId }, jobKey: `check:${revisionId}`, maxAttempts: CHECK_ATTEMPTS });
@@ -157,13 +160,13 @@ async function record(
   type Outcome = { kind: "replay"; prior: RevisionMetaRow } | { kind: "created"; receipt: SubmissionReceipt };
   const result = await deps.db.prisma.$transaction(
     async (tx): Promise<Outcome> => {
-      await lockForTransaction(tx, `showcase-author:${actor.agentId}`);
+      await lockShowcaseAuthor(tx, actor.agentId);
       const prior = await findRevisionMetaByKey(tx, actor.agentId, key);
       if (prior) {
         if (prior.requestHash !== requestHash) throw idempotencyConflict();
         return { kind: "replay", prior };
       }
-      await refuseRestrictedAccount(tx, actor.agentId);
+      await requireAccountMayWrite(tx, actor.agentId);
       const now = deps.clock();
       const placement = await place(tx, now);
       const revisionId = randomUUID();
