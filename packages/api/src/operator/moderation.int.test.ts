@@ -627,6 +627,14 @@ describe("races", () => {
     expect(await auditCount()).toBe(before + 1);
   });
 
+  test("two operators remove one guest comment at once: one changes it, one finds it done; one audit entry", async () => {
+    const guest = await guestComment(await publishedArticle());
+    const before = await auditCount();
+    const results = await Promise.all([operators.moderator, operators.admin].map((actor) => removeContent(deps(), actor, { target: { kind: "guest_comment", id: guest.id }, reason: "rude" })));
+    expect(results.map((r) => r.changed).sort()).toEqual([false, true]);
+    expect(await auditCount()).toBe(before + 1);
+  });
+
   test("removal against the owner's delete: the thread ends deleted once, karma moves once", async () => {
     const { author, root } = await namedThread();
     const voter = await makeAgent(deps().db, { ageDays: 30 });

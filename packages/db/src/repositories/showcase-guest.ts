@@ -56,6 +56,11 @@ export function guestCommentsOfPost(db: Queryable, postId: string): Promise<Gues
   return db.showcaseGuestComment.findMany({ where: { postId }, orderBy: { seq: "asc" }, select: commentSelect });
 }
 
+/** Locks a guest comment's row until the transaction ends: its deletions (the guest's, an operator's) take turns. */
+export async function lockGuestComment(db: Queryable, id: string): Promise<void> {
+  await db.$queryRaw`SELECT 1 FROM showcase_guest_comments WHERE id = ${id}::uuid FOR UPDATE`;
+}
+
 export async function markGuestCommentDeleted(db: Queryable, id: string, at: Date): Promise<void> {
   await db.showcaseGuestComment.updateMany({ where: { id, deletedAt: null }, data: { deletedAt: at } });
 }

@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { lockForTransaction, type Tx } from "@board/db";
+import { lockForTransaction, lockGuestComment, type Tx } from "@board/db";
 import { ANON_LOCK } from "../anon/board";
 import { NAMED_BOARD_LOCK } from "../board/write";
 import type { CacheTag } from "../cache/entries";
@@ -33,6 +33,7 @@ async function lockTarget(tx: Tx, target: ModerationTarget): Promise<void> {
   else if (target.kind === "b_message") await lockForTransaction(tx, ANON_LOCK);
   else if (target.kind === "showcase_item") await lockShowcaseItem(tx, target.id);
   else if (target.kind === "showcase_revision") await lockRevisionItem(tx, target.id);
+  else if (target.kind === "guest_comment") await lockGuestComment(tx, target.id);
 }
 
 export interface ModerationSpec {
