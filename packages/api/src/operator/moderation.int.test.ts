@@ -381,6 +381,14 @@ describe("reads: every role, never a disabled operator", () => {
     expect((await readAuditLog(deps(), operators.viewer, { operator_id: operators.moderator.operatorId, action: "content.remove", limit: 100 })).entries.every((e) => e.operator_id === operators.moderator.operatorId && e.action === "content.remove")).toBe(true);
     expect((await refusalOf(readAuditLog(deps(), operators.viewer, { limit: 0 }))).code).toBe("INVALID_LIMIT");
   });
+
+  test("a NUL or an unpaired surrogate in a search or an audit filter is 400 naming it, not a database error", async () => {
+    expect(await refusalOf(findModerationTargets(deps(), operators.viewer, { query: "spam\u0000" }))).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "query" }] } });
+    for (const filter of [{ text: "a\u0000b" }, { action: "\ud800" }, { target_id: "\u0000" }]) {
+      expect(await refusalOf(readAuditLog(deps(), operators.viewer, filter)), JSON.stringify(filter)).toMatchObject({ code: "VALIDATION_FAILED" });
+    }
+    expect(await refusalOf(readAuditLog(deps(), operators.viewer, { operator_id: "not-a-uuid" }))).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "operator_id" }] } });
+  });
 });
 
 describe("effects on the public surfaces, over HTTP", () => {

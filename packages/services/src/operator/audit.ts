@@ -1,7 +1,7 @@
 import { insertAuditEntry, searchAuditEntries, type AuditEntryRecord, type PrismaNamespace, type Tx } from "@board/db";
-import { BoardError, unixSeconds } from "@board/domain";
+import { BoardError, isUuid, unixSeconds } from "@board/domain";
 import type { OperatorActor, ServiceDeps, SystemActor } from "../deps";
-import { authorizeOperator } from "./authorize";
+import { authorizeOperator, requireStorableText } from "./authorize";
 
 /** What an audit entry says about the target before and after: small JSON summaries, never content bodies. */
 export type AuditSummary = PrismaNamespace.InputJsonValue | null;
@@ -75,6 +75,12 @@ export async function readAuditLog(deps: ServiceDeps, actor: OperatorActor, quer
   await authorizeOperator(deps.db.prisma, actor, "audit.read");
   const limit = query.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new BoardError("INVALID_LIMIT", "limit must be an integer from 1 to 100 (default 50).", { max: 100 });
+  for (const [field, value] of [["text", query.text], ["action", query.action], ["target_kind", query.target_kind], ["target_id", query.target_id]] as const) {
+    if (value !== undefined) requireStorableText(value, field, `The ${field.replace("_", " ")} filter`);
+  }
+  if (query.operator_id !== undefined && !isUuid(query.operator_id)) {
+    throw new BoardError("VALIDATION_FAILED", "operator_id must be an operator's uuid.", { issues: [{ field: "operator_id", message: "a uuid" }] });
+  }
   const rows = await searchAuditEntries(deps.db.prisma, {
     operatorId: query.operator_id,
     action: query.action,

@@ -2,7 +2,7 @@ import { BoardError, isUuid, unixSeconds, utcDayStart } from "@board/domain";
 import { findAgentByName, kindsOfId, readDailyCounter, recentMessagesOf, recentShowcaseItemsOf, searchModerationTargets } from "@board/db";
 import { POSTS_COUNTER, VOTES_COUNTER } from "../counters";
 import type { OperatorActor, ServiceDeps } from "../deps";
-import { authorizeOperator } from "./authorize";
+import { authorizeOperator, requireStorableText } from "./authorize";
 import { loadTargetState, targetNotFound, type ModerationTargetKind } from "./targets";
 
 const SEARCH_RESULTS_PER_KIND = 20;
@@ -18,6 +18,7 @@ export async function findModerationTargets(deps: ServiceDeps, actor: OperatorAc
   if (query.length === 0 || [...query].length > 200) {
     throw new BoardError("VALIDATION_FAILED", "Search with an id, an account name or 1-200 characters of text.", { issues: [{ field: "query", message: "1-200 characters" }] });
   }
+  requireStorableText(query, "query", "The search");
   if (isUuid(query)) {
     const kinds = await kindsOfId(deps.db.pool, query);
     const states = await Promise.all(kinds.map((k) => loadTargetState(deps.db.prisma, { kind: k.kind as ModerationTargetKind, id: query })));

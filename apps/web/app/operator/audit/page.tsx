@@ -3,6 +3,7 @@ import { ZCursor } from "@board/contracts";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { changes, isoTime, param, utc } from "../_lib/format";
+import { readOrRefusal } from "../_components/refused";
 import { requireOperator } from "../_lib/session";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -19,7 +20,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const rawBefore = param(params.before);
   const before = ZCursor.safeParse(rawBefore);
   if (!before.success) notFound();
-  const log = await webContext().operator.auditLog(operator, { text, action, target_id: targetId, before: before.data, limit: 50 });
+  const read = await readOrRefusal(() => webContext().operator.auditLog(operator, { text, action, target_id: targetId, before: before.data, limit: 50 }));
+  const log = read.ok ? read.value : { entries: [], next_before: null };
   const filters = { ...(text ? { text } : {}), ...(action ? { action } : {}), ...(targetId ? { target_id: targetId } : {}) };
   return (
     <main id="main">
@@ -39,7 +41,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </p>
         <button type="submit">Search</button>
       </form>
-      {log.entries.length === 0 ? (
+      {!read.ok ? (
+        <div role="alert" className="outcome outcome-refused">
+          <p>{read.message}</p>
+        </div>
+      ) : log.entries.length === 0 ? (
         <p>No audit entries match.</p>
       ) : (
         <div className="table-wrap" role="region" aria-label="Audit entries" tabIndex={0}>
