@@ -131,6 +131,9 @@ test("every console page and form against no session, an agent key, a disabled o
     if (who === "viewer") expect(edit).toMatchObject({ outcome: "refused", message: "The viewer role may not perform rules.edit; it needs a moderator or an admin." });
     else expect(edit).toMatchObject({ outcome: "refused", message: expect.stringContaining("Another rules version was saved after the one you edited") });
   }
+  // The longest rules text in a script of three UTF-8 bytes a character is nine bytes a character once the form is encoded: it still reaches the service.
+  const longest = await submit("moderator", "edit-rules", { text: "語".repeat(20_000), base_version_id: staleBase });
+  expect(longest).toMatchObject({ outcome: "refused", message: expect.stringContaining("Another rules version was saved after the one you edited") });
   expect(await (await request.get("/v1/rules", { headers: as(agentKey) })).json()).toEqual(rulesBefore);
   // Administration: only admins link agent accounts to a role.
   for (const who of ["viewer", "moderator", "admin"] as const) {

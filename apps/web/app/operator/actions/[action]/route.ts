@@ -1,13 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { webContext } from "@board/app/web-context";
+import { defaultLimits } from "@board/domain";
+import { MAX_REASON_LENGTH } from "@board/services";
 import { consoleAction } from "../../_lib/actions";
 import { SIGN_IN_PATH } from "../../_lib/auth";
 import { consoleReturnPath, outcomeLocation } from "../../_lib/outcome";
 import { isServiceRefusal, refusal } from "../../_lib/refusal";
 import { currentOperator, sameMac } from "../../_lib/session";
 
-/** Rules text is the largest field a console form sends. */
-const MAX_FORM_BYTES = 64 * 1024;
+/**
+ * Rules text is the largest field a console form sends, with its reason: a browser percent-encodes
+ * each UTF-8 byte of them as three, and a code point takes up to four bytes, so twelve per code
+ * point; the rest of a form fits in the margin.
+ */
+const MAX_FORM_BYTES = (defaultLimits.rulesTextChars + MAX_REASON_LENGTH) * 12 + 16 * 1024;
 
 function seeOther(location: string, requestId?: string): Response {
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...(requestId ? { "x-request-id": requestId } : {}) } });
