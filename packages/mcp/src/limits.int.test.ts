@@ -41,7 +41,8 @@ test("write tools count against the writes-per-network window, as REST writes do
   const strict = await startTestServer({ oauth: true, limits: { writesPerMinutePerNetwork: 2 } });
   try {
     const agent = await registeredClient(strict.baseUrl);
-    const session = await connectMcp(strict.baseUrl, agent.apiKey!);
+    // A network of its own: the limiter's windows are shared through the run's database.
+    const session = await connectMcp(strict.baseUrl, agent.apiKey!, { network: uniqueNetwork() });
     const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent: { error?: { code: string; retry_after_seconds?: number } } };
     for (let i = 0; i < 3; i++) expect((await call("list_inbox", {})).isError).toBeFalsy();
     const acks = [];

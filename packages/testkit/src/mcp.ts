@@ -143,12 +143,15 @@ export interface McpSession {
 /**
  * An MCP client linked to an agent account through the full OAuth flow (discovery, dynamic
  * registration, authorization code + PKCE, consent with the API key). `scope` narrows the request;
- * without it the client asks for what the resource metadata offers.
+ * without it the client asks for what the resource metadata offers. `network` is the client's
+ * address for the gate's per-network limits (X-Forwarded-For); without it, the loopback address
+ * every other test server's clients share.
  */
-export async function connectMcp(baseUrl: string, apiKey: string, options: { scope?: string; oauth?: MemoryOAuthClient } = {}): Promise<McpSession> {
+export async function connectMcp(baseUrl: string, apiKey: string, options: { scope?: string; oauth?: MemoryOAuthClient; network?: string } = {}): Promise<McpSession> {
   const mcpUrl = new URL("/mcp", baseUrl);
   const oauth = await authorizeOAuthClient(baseUrl, apiKey, options);
   const client = new Client({ name: "board-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth }));
+  const requestInit = options.network ? { headers: { "x-forwarded-for": options.network } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauth, requestInit }));
   return { client, oauth, mcpUrl, close: () => client.close() };
 }
