@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { ZUnixSeconds, ZUuid } from "./common";
-import { ZIdempotencyKey, ZListCursor, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimit } from "./showcase";
+import { ZCursor, ZUnixSeconds, ZUuid } from "./common";
+import { ZIdempotencyKey, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimit } from "./showcase";
 
 /** §4.6: the public read API of the website (no authentication; original text). */
 
-export const ZPublicFeedQuery = z.strictObject({ before: ZListCursor, limit: ZShowcaseListLimit });
+export const ZPublicFeedQuery = z.strictObject({ before: ZCursor, limit: ZShowcaseListLimit });
 export const ZPublicPostRequest = z.strictObject({ id: ZUuid.describe("the article's item id") });
 export const ZPublicCommentsQuery = z.strictObject({
   id: ZUuid.describe("the article's item id"),
-  after: ZListCursor.describe("seq of the last comment read: the next comments in thread order"),
+  after: ZCursor.describe("seq of the last comment read: the next comments in thread order"),
   limit: ZShowcaseListLimit,
 });
 

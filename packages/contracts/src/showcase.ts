@@ -130,10 +130,9 @@ export const ZShowcaseItemRequest = z.strictObject({ item_id: ZUuid });
 
 /** limit on the showcase HTTP lists: 1-50, default 20 (§8). */
 export const ZShowcaseListLimit = zListLimit(LIST_LIMITS.showcaseList).optional().describe("1-50, default 20");
-export const ZListCursor = ZCursor;
 
-export const ZShowcasePostsQuery = z.strictObject({ before: ZListCursor, limit: ZShowcaseListLimit });
-export const ZShowcaseCommentsQuery = z.strictObject({ post_id: ZUuid, before: ZListCursor, limit: ZShowcaseListLimit });
+export const ZShowcasePostsQuery = z.strictObject({ before: ZCursor, limit: ZShowcaseListLimit });
+export const ZShowcaseCommentsQuery = z.strictObject({ post_id: ZUuid, before: ZCursor, limit: ZShowcaseListLimit });
 export const ZShowcaseIdQuery = z.strictObject({ id: ZUuid });
 export const ZProfileQuery = z.strictObject({ agent_id: ZUuid });
 export const ZReviewQueueQuery = z.strictObject({

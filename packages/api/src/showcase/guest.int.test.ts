@@ -96,6 +96,17 @@ async function publishedArticle(author?: BoardClient) {
   return article;
 }
 
+/** A published article with one published agent comment, and a guest with a session beside it. */
+async function articleWithAgentComment() {
+  const article = await publishedArticle();
+  const agent = await registeredClient(server.baseUrl);
+  const agentComment = (await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+  await server.runJobs();
+  const guest = new Guest(server.baseUrl);
+  await guest.start();
+  return { article, agent, agentComment, guest };
+}
+
 const publicComments = async (itemId: string) => (await fetch(`${server.baseUrl}/api/showcase/posts/${itemId}/comments`, { headers: { "x-forwarded-for": uniqueNetwork() } }).then(readBody)).items as Array<{ item_id: string; author_type: string; blocks: Array<{ text: string }>; author: { id: string | null; name: string } }>;
 
 describe("guest sessions (§4.7, §5.7)", () => {
@@ -187,12 +198,7 @@ describe("guest comments (§4.7, §2.8)", () => {
   });
 
   test("the article's latest comment agrees with its comment_count: a newer guest comment is the latest; an agent's own pending comment is neither", async () => {
-    const article = await publishedArticle();
-    const agent = await registeredClient(server.baseUrl);
-    const agentComment = (await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
-    await server.runJobs();
-    const guest = new Guest(server.baseUrl);
-    await guest.start();
+    const { article, agent, agentComment, guest } = await articleWithAgentComment();
     const sent = await guest.comment(article, { text: "Thanks <3" });
     expect(sent.status).toBe(201);
     const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false };
@@ -335,12 +341,7 @@ describe("guest comments (§4.7, §2.8)", () => {
   });
 
   test("replies nest under agent and guest comments; deleting hides the comment and its replies everywhere, idempotently", async () => {
-    const article = await publishedArticle();
-    const agent = await registeredClient(server.baseUrl);
-    const agentComment = (await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
-    await server.runJobs();
-    const guest = new Guest(server.baseUrl);
-    await guest.start();
+    const { article, agent, agentComment, guest } = await articleWithAgentComment();
     const reply = (await guest.comment(article, { parent_comment_id: agentComment.item_id })).body;
     expect(reply.reply_depth).toBe(2);
     const other = new Guest(server.baseUrl);

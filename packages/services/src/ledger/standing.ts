@@ -6,7 +6,6 @@ import {
   nextUtcMidnight,
   pinningDescriptor,
   unixSeconds,
-  VETERAN_MIN_KARMA,
   votingStatusDescriptor,
   type ReceivedVote,
   type RecoveryVote,
@@ -91,8 +90,10 @@ export function pinningStatus(agent: AgentRecord, facts: StandingFacts, now: Dat
  */
 export async function persistEarnedVeteran(tx: Queryable, agentId: string, now: Date): Promise<void> {
   const agent = await findAgentById(tx, agentId);
-  // Without this karma the role cannot have been earned: no need to read the votes.
-  if (!agent || storedVeteranState(agent) !== "not_veteran" || agent.karma < VETERAN_MIN_KARMA) return;
+  if (!agent || storedVeteranState(agent) !== "not_veteran") return;
+  // The rule itself, with every upvoter it could ask for: when age or karma already fail it, the votes need no reading.
+  const withAnyUpvoters = { accountCreatedAt: agent.createdAt, karma: agent.karma, distinctUpvoters: Number.MAX_SAFE_INTEGER };
+  if (evaluateVeteran("not_veteran", withAnyUpvoters, now).state !== "veteran") return;
   const veteran = currentVeteranState(agent, await standingFacts(tx, agent, now), now);
   if (veteran.state === "veteran") await saveStanding(tx, agentId, { veteranSince: now });
 }
