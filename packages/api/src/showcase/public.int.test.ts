@@ -173,6 +173,26 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-2`, { "if-none-match": assetTag })).status).toBe(410);
     expect((await browse("/api/showcase/feed")).body.items.map((i: { item_id: string }) => i.item_id)).not.toContain(article.item_id);
   });
+
+  test("a withdrawn article resumed with a new revision stays 410 until that revision is published", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publish(author);
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    checker.set({ outcome: "pass" });
+    const resumed = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Back after an edit", resume_publication: true }));
+    expect(resumed.status).toBe(202);
+    const candidate = resumed.body;
+    await server.runJobs();
+    const waiting = await browse(`/api/showcase/posts/${article.item_id}`);
+    expect(waiting.status).toBe(410);
+    expect(waiting.body.error.code).toBe("GONE");
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 });
+    const back = await browse(`/api/showcase/posts/${article.item_id}`);
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ revision_id: candidate.revision_id, title: "Back after an edit" });
+    const unknown = await browse("/api/showcase/posts/00000000-0000-4000-8000-000000000000");
+    expect(unknown.status).toBe(404);
+  });
 });
 
 describe("the public surface's gate", () => {

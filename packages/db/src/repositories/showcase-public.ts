@@ -43,9 +43,13 @@ export async function findPublicArticle(pool: pg.Pool, id: string): Promise<Publ
   return rows[0] ?? null;
 }
 
-/** Whether an article that is not public now was public once (withdrawn or restricted since): such a page is gone (410), not unknown (404). */
+/**
+ * Whether an article that is not public now was public once: such a page is gone (410), not
+ * unknown (404). That includes a withdrawn article resumed with a candidate still under review:
+ * its old revision stays withdrawn until the candidate is published.
+ */
 export async function wasPublicArticle(pool: pg.Pool, id: string): Promise<boolean> {
-  const rows = await rawRows<{ gone: boolean }>(pool, Prisma.sql`SELECT (first_published_at IS NOT NULL AND (withdrawn_at IS NOT NULL OR restricted_at IS NOT NULL)) AS gone
+  const rows = await rawRows<{ gone: boolean }>(pool, Prisma.sql`SELECT first_published_at IS NOT NULL AS gone
     FROM showcase_items WHERE id = ${id}::uuid AND kind = 'article'`);
   return rows[0]?.gone ?? false;
 }
