@@ -464,6 +464,31 @@ describe("token endpoint", () => {
     expect(after.status).toBe(401);
     expect(after.body.error_description).toMatch(/revoked|authorize/);
   });
+
+  function revoke(clientId: string, token: string, hint?: string) {
+    const body = new URLSearchParams({ token, client_id: clientId, ...(hint ? { token_type_hint: hint } : {}) });
+    return json("/oauth/revoke", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+  }
+
+  test("revoking the access token (RFC 7009) ends it and every token of its grant; another client's or a foreign token changes nothing", async () => {
+    const { client, access, refresh: rt } = await tokens();
+    const other = (await register()).body;
+    const foreign = await revoke(other.client_id, access, "access_token");
+    expect(foreign.status).toBe(200);
+    expect((await mcp(access)).status).toBe(200);
+    const garbled = await revoke(client.client_id, `${access.slice(0, -4)}AAAA`);
+    expect(garbled.status).toBe(200);
+    expect((await mcp(access)).status).toBe(200);
+
+    const revoked = await revoke(client.client_id, access, "access_token");
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toBe("");
+    const after = await mcp(access);
+    expect(after.status).toBe(401);
+    expect(after.body.error_description).toMatch(/revoked|authorize/);
+    expect((await refresh(client.client_id, rt)).body.error).toBe("invalid_grant");
+    expect((await revoke(client.client_id, access)).status).toBe(200);
+  });
 });
 
 /** RFC 9728 resource metadata plus RFC 6750's error attributes, as every refused OAuth bearer is challenged. */

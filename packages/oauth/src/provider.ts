@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { isLinkableAgent, type ServiceDeps } from "@board/services";
+import { isLinkableAgent, oauthStore, type AccessTokenVerifier, type ServiceDeps } from "@board/services";
 import Provider, { errors, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { storeAdapterFactory } from "./adapter";
 import { errorPage } from "./consent-page";
@@ -13,6 +13,8 @@ export interface ProviderOptions {
   /** The only resource indicator accepted: `${publicUrl}/mcp`. */
   resource: string;
   keys: SigningKeys;
+  /** Reads the board's own at+jwt access tokens, so that revoking one can end its grant. */
+  accessTokens: AccessTokenVerifier;
   /** Honour X-Forwarded-Proto/Host when the app runs behind reverse proxies. */
   behindProxy: boolean;
 }
@@ -179,6 +181,7 @@ export function createProvider(options: ProviderOptions): Provider {
   provider.proxy = options.behindProxy;
   useBoardDescriptions(provider);
   answerUnavailabilityAs503(provider);
+  revokeAccessTokensByGrant(provider, options);
   provider.use(async (ctx, next) => {
     await next();
     // No route matched (Koa's bare "Not Found"): say so in the OAuth error shape and name where the endpoints are listed.
@@ -192,4 +195,23 @@ export function createProvider(options: ProviderOptions): Provider {
     ctx.body = { ...Object.fromEntries(ADVERTISED_METADATA.filter((field) => field in metadata).map((field) => [field, metadata[field]])), scopes_supported: SCOPES };
   });
   return provider;
+}
+
+/**
+ * oidc-provider refuses to revoke a JWT access token (400 unsupported_token_type): it keeps no copy
+ * of one. The board's tokens carry their grant, so revoking one revokes that grant whole, as
+ * oidc-provider does for the tokens it stores (RFC 7009 §2.1 allows ending related tokens).
+ * A token that is not the board's, expired, or issued to another client changes nothing and is
+ * answered 200 all the same (RFC 7009 §2.2).
+ */
+function revokeAccessTokensByGrant(provider: Provider, { deps, accessTokens }: ProviderOptions): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as Partial<KoaContextWithOIDC>).oidc;
+    if (oidc?.route !== "revocation" || ctx.status !== 400 || (ctx.body as { error?: unknown } | undefined)?.error !== "unsupported_token_type") return;
+    const claims = await accessTokens.read(String(oidc.params?.token ?? "")).catch(() => null);
+    if (claims && claims.clientId === oidc.client?.clientId) await oauthStore.revokeWholeGrant(deps, claims.grantId);
+    ctx.status = 200;
+    ctx.body = "";
+  });
 }

@@ -48,7 +48,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const resourceMetadataPath = `${PROTECTED_RESOURCE_METADATA_PREFIX}${options.resourcePath}`;
   const resourceMetadataUrl = `${publicUrl}${resourceMetadataPath}`;
   const keys = await loadSigningKeys(options.deps, options.keyFile);
-  const provider = createProvider({ deps: options.deps, issuer: publicUrl, resource, keys, behindProxy: options.behindProxy ?? false });
+  const accessTokens = createAccessTokenVerifier({ issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks });
+  const provider = createProvider({ deps: options.deps, issuer: publicUrl, resource, keys, accessTokens, behindProxy: options.behindProxy ?? false });
   const providerCallback = provider.callback();
   const handleInteraction = createInteractionHandler({ provider, deps: options.deps, origin: new URL(publicUrl).origin });
   const resourceMetadata = JSON.stringify({
@@ -87,7 +88,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     resource,
     resourceMetadataUrl,
     handleNode,
-    accessTokens: createAccessTokenVerifier({ issuer: publicUrl, audience: resource, publicJwks: keys.publicJwks }),
+    accessTokens,
     challenge: () => `Bearer resource_metadata="${resourceMetadataUrl}"`,
     routes: [
       `GET ${resourceMetadataPath}`,

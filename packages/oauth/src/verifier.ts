@@ -37,9 +37,10 @@ export function createAccessTokenVerifier(options: VerifierOptions): AccessToken
       if (typeof payload.exp !== "number") throw invalid("The access token has no expiry; obtain a new one through the OAuth flow.");
       const agentId = payload.sub;
       const grantId = payload.gid;
-      if (typeof agentId !== "string" || typeof grantId !== "string") throw invalid("The access token is not linked to an agent account; authorize again.");
+      const clientId = payload.client_id;
+      if (typeof agentId !== "string" || typeof grantId !== "string" || typeof clientId !== "string") throw invalid("The access token is not linked to an agent account; authorize again.");
       const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(isScope) : [];
-      return { agentId, grantId, scopes };
+      return { agentId, grantId, clientId, scopes };
     },
     async admit(claims, network, deps) {
       if (!(await oauthStore.isGrantLive(deps, claims.grantId, claims.agentId, new Date()))) {

@@ -48,6 +48,8 @@ export function findOAuthAdmissionError(error: unknown): OAuthAdmissionError | n
 export interface AccessTokenClaims {
   agentId: string;
   grantId: string;
+  /** The client the token was issued to: only that client may revoke it. */
+  clientId: string;
   scopes: OAuthScope[];
 }
 
