@@ -149,7 +149,7 @@ export function createApp(options: ApiAppOptions): App {
       if (pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"))) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
       const asset = ASSET_PATH.exec(pathname);
       if (asset) {
-        const limited = await gate.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: null, networkLimit: "publicReads" });
+        const limited = await gate.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: null, query: request.url.searchParams, networkLimit: "publicReads" });
         if (limited.refused) return limited.refused;
         const response = await assetResponse(deps, request, asset[1]!, asset[2]!);
         return { ...response, headers: { ...response.headers, ...limited.headers } };

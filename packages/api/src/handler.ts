@@ -4,7 +4,7 @@ import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissi
 import { readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
-import { errorResponse } from "./http/envelope";
+import { errorResponse, oauthErrorResponse } from "./http/envelope";
 import { jsonResponse, type GateRequest, type GateResponse, type HeaderReader } from "./http/exchange";
 import { rateLimitHeaders, type LimitOutcome, type WindowLimit, type WindowLimiters } from "./http/rate-limit";
 import { bodyLimitFor, surfaceFor, surfacePolicies, windowLimits, type ProtocolRule, type SurfacePolicy } from "./http/surfaces";
@@ -54,12 +54,17 @@ function acceptsJson(accept: string | null): boolean {
   });
 }
 
-function checkHeaders(surface: SurfacePolicy, request: GateRequest, bearer: string | null): void {
-  for (const [name, value] of request.url.searchParams) {
+/** Credentials never travel in a URL (§4.5): proxies and logs keep URLs. */
+function refuseCredentialsInUrl(query: URLSearchParams): void {
+  for (const [name, value] of query) {
     if (CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeApiKey(value)) {
       throw new BoardError("CREDENTIALS_IN_URL", `Remove '${name}' from the URL: credentials go only in the Authorization header. Treat a key sent in a URL as leaked.`, { parameter: name });
     }
   }
+}
+
+function checkHeaders(surface: SurfacePolicy, request: GateRequest, bearer: string | null): void {
+  refuseCredentialsInUrl(request.url.searchParams);
   if (applies(surface.protocol, bearer) && request.headers.get("x-agent-protocol") !== "board/1") {
     throw new BoardError("PROTOCOL_REQUIRED", "Send the header X-Agent-Protocol: board/1.", { header: "X-Agent-Protocol", expected: "board/1" });
   }
@@ -260,6 +265,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const bearer = /^Bearer\s+(\S+)/i.exec(input.authorization ?? "")?.[1] ?? null;
     const admission = await admissionOf(bearer, network);
     try {
+      refuseCredentialsInUrl(input.query);
       if (!admission.reserved) shedWhenOverloaded();
       const checks = windowChecks({ network, bearer, reserved: admission.reserved, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
       const headers = rateLimitHeaders(limiters.consume(checks));
@@ -277,7 +283,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     } catch (error) {
       const { boardError } = toBoardError(error);
       countRefusal(boardError);
-      return { refused: errorResponse(deps.publicUrl, boardError), headers: {}, admission };
+      return { refused: input.oauthErrorShape ? oauthErrorResponse(boardError) : errorResponse(deps.publicUrl, boardError), headers: {}, admission };
     }
   }
 
@@ -302,6 +308,10 @@ export interface GuardInput {
   socketAddress: string;
   forwardedFor: string | null;
   authorization: string | null;
+  /** The request's query, refused when it carries a credential. */
+  query: URLSearchParams;
+  /** Refusals in RFC 6749's `{error, error_description}` (the OAuth endpoints, §7) instead of the board envelope. */
+  oauthErrorShape?: boolean;
   /** Counts against the registration-attempt limit too (dynamic client registration). */
   registration?: boolean;
   networkLimit?: "perNetwork" | "publicReads";

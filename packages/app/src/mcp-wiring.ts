@@ -31,7 +31,9 @@ export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], op
       socketAddress: req.socket.remoteAddress ?? "unknown",
       forwardedFor: header("x-forwarded-for"),
       authorization: header("authorization"),
+      query: new URLSearchParams(path.includes("?") ? path.slice(path.indexOf("?") + 1) : ""),
       registration: req.method === "POST" && path.startsWith("/oauth/reg"),
+      oauthErrorShape: true,
     });
     if (refused) {
       res.writeHead(refused.status, refused.headers).end(refused.body);
@@ -44,7 +46,12 @@ export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], op
   const mcp = createMcpHandler({ deps: app.deps, challenge: oauth.challenge, allowedOrigins: options.allowedOrigins, logger: app.logger });
   app.mount(async (request, client) => {
     if (new URL(request.url).pathname !== MCP_PATH) return null;
-    const { refused, headers, admission } = await app.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: request.headers.get("authorization") });
+    const { refused, headers, admission } = await app.guard({
+      socketAddress: client.socketAddress,
+      forwardedFor: request.headers.get("x-forwarded-for"),
+      authorization: request.headers.get("authorization"),
+      query: new URL(request.url).searchParams,
+    });
     if (refused) return toFetchResponse(refused);
     const response = await mcp(request, admission);
     for (const [name, value] of Object.entries(headers)) response?.headers.set(name, value);

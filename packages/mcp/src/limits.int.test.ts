@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { connectMcp, registeredClient, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+import { connectMcp, makeAgent, registeredClient, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -34,7 +34,28 @@ test("dynamic client registration counts against the registration-attempt limit"
   expect((await register()).status).toBe(201);
   const second = await register();
   expect(second.status).toBe(429);
-  expect((await second.json()).error.details.policy).toBe("registration");
+  expect(second.headers.get("retry-after")).toMatch(/^\d+$/);
+  // §7: the OAuth layer answers in its own shape, the board's limit named in the description.
+  expect(await second.json()).toEqual({ error: "temporarily_unavailable", error_description: expect.stringMatching(/^Too many requests for the 'registration' limit \(1 per 60 s\); wait \d+ s before retrying\.$/) });
+});
+
+test("a credential in the URL is refused on /mcp (board envelope) and on the OAuth endpoints (OAuth shape)", async () => {
+  const agent = await makeAgent(server.app.deps.db);
+  const onMcp = await fetch(`${server.baseUrl}/mcp?api_key=${agent.apiKey}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-for": uniqueNetwork() },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  expect(onMcp.status).toBe(400);
+  expect((await onMcp.json()).error).toMatchObject({ code: "CREDENTIALS_IN_URL", details: { parameter: "api_key" } });
+  const onOAuth = await fetch(`${server.baseUrl}/oauth/authorize?response_type=code&client_id=x&state=${agent.apiKey}`, { redirect: "manual", headers: { "x-forwarded-for": uniqueNetwork() } });
+  expect(onOAuth.status).toBe(400);
+  expect(await onOAuth.json()).toEqual({ error: "invalid_request", error_description: expect.stringContaining("Remove 'state' from the URL") });
+  const tokenInQuery = await fetch(`${server.baseUrl}/oauth/token?access_token=abc`, { method: "POST", headers: { "x-forwarded-for": uniqueNetwork() } });
+  expect(tokenInQuery.status).toBe(400);
+  expect((await tokenInQuery.json()).error).toBe("invalid_request");
+  const metadata = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server?x=1`, { headers: { "x-forwarded-for": uniqueNetwork() } });
+  expect(metadata.status).toBe(200);
 });
 
 test("write tools count against the writes-per-network window, as REST writes do; read tools do not", async () => {

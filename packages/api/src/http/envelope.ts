@@ -10,3 +10,14 @@ export function errorResponse(publicUrl: string, error: BoardError, headers: Rec
   const retry: Record<string, string> = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {};
   return jsonResponse(errorCatalog[error.code].status, errorBody(publicUrl, error.code, error.message, error.details), { ...headers, ...retry });
 }
+
+/**
+ * A gate refusal on the OAuth endpoints, in RFC 6749's shape (§7: OAuth-layer errors are
+ * `{error, error_description}`): a bad request is `invalid_request`; a window limit or an
+ * overloaded server is `temporarily_unavailable` with its status and Retry-After kept.
+ */
+export function oauthErrorResponse(error: BoardError): GateResponse {
+  const status = errorCatalog[error.code].status;
+  const retry: Record<string, string> = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {};
+  return jsonResponse(status, { error: status === 400 ? "invalid_request" : "temporarily_unavailable", error_description: error.message }, { "Cache-Control": "no-store", ...retry });
+}
