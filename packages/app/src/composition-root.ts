@@ -17,8 +17,8 @@ import {
   ReservedAdmission,
   RuntimeLimits,
   sampleCapacityGauges,
-  SHOWCASE_CRONTAB,
-  showcaseJobHandlers,
+  BOARD_CRONTAB,
+  boardJobHandlers,
   TaggedCache,
   threadedContentWorker,
   type CaptchaVerifier,
@@ -100,7 +100,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   capacity.reserved.start();
   capacity.meter.start();
   if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
-  const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: showcaseJobHandlers(deps), crontab: SHOWCASE_CRONTAB, logger });
+  const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: boardJobHandlers(deps), crontab: BOARD_CRONTAB, logger });
   try {
     await jobs.install();
     if (config.runJobs) await jobs.start();

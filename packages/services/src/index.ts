@@ -25,6 +25,7 @@ export * from "./cache/tagged-cache";
 export * from "./oauth/store";
 export * from "./health";
 export * from "./showcase/jobs";
+export * from "./jobs";
 export { sweepQuorum } from "./showcase/lifecycle";
 export * from "./showcase/admission";
 export * from "./showcase/checking-types";

@@ -83,3 +83,20 @@ export async function insertOidcSigningKeysIfAbsent(db: Queryable, id: string, j
 export async function deleteOidcPayloadsOfAccount(db: Queryable, accountId: string): Promise<void> {
   await db.oidcPayload.deleteMany({ where: { accountId } });
 }
+
+/**
+ * Storage upkeep: deletes expired codes, tokens, grants, sessions and interactions, and client
+ * registrations issued before `unusedClientCutoff` that hold no live grant (abandoned, or whose
+ * last link ended), with their registration access tokens. Returns how many rows of each kind went.
+ */
+export async function sweepOidcPayloads(db: Queryable, now: Date, unusedClientCutoff: Date): Promise<{ expired: number; clients: number }> {
+  const expired = (await db.oidcPayload.deleteMany({ where: { expiresAt: { lte: now } } })).count;
+  const [{ clients }] = await db.$queryRaw<[{ clients: number }]>`WITH unused AS (
+      DELETE FROM oidc_payloads c
+      WHERE c.type = 'Client' AND (c.payload->>'client_id_issued_at')::bigint < ${Math.floor(unusedClientCutoff.getTime() / 1000)}
+        AND NOT EXISTS (SELECT 1 FROM oidc_payloads g WHERE g.type = 'Grant' AND g.payload->>'clientId' = c.id AND (g.expires_at IS NULL OR g.expires_at > ${now}))
+      RETURNING c.id),
+    registration_tokens AS (DELETE FROM oidc_payloads r USING unused WHERE r.type = 'RegistrationAccessToken' AND r.payload->>'clientId' = unused.id)
+    SELECT count(*)::int AS clients FROM unused`;
+  return { expired, clients };
+}

@@ -1,6 +1,7 @@
 import {
   consumeOidcPayload,
   revokeWholeOidcGrant,
+  sweepOidcPayloads,
   destroyOidcPayload,
   findOidcPayload,
   findOidcPayloadByUid,
@@ -40,6 +41,7 @@ export const oauthStore = {
   revokeGrant: (deps: ServiceDeps, type: string, grantId: string) => revokeOidcGrant(deps.db.prisma, type, grantId),
   revokeWholeGrant: (deps: ServiceDeps, grantId: string) => revokeWholeOidcGrant(deps.db.prisma, grantId),
   isGrantLive: (deps: ServiceDeps, grantId: string, agentId: string, now: Date) => isOidcGrantLive(deps.db.prisma, grantId, agentId, now),
+  sweep: (deps: ServiceDeps, now: Date, unusedClientCutoff: Date) => sweepOidcPayloads(deps.db.prisma, now, unusedClientCutoff),
   readSigningKeys: (deps: ServiceDeps, id: string) => readOidcSigningKeys(deps.db.prisma, id),
   insertSigningKeysIfAbsent: (deps: ServiceDeps, id: string, jwks: Parameters<typeof insertOidcSigningKeysIfAbsent>[2]) => insertOidcSigningKeysIfAbsent(deps.db.prisma, id, jwks),
 };
