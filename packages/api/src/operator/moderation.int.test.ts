@@ -280,6 +280,7 @@ const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; re
     repeatable: true,
     auditAction: "limits.set",
     prepare: async () => {
+      await OPERATOR_MUTATIONS.changeLimit(deps(), operators.admin, { key: "votesPerAccountPerDay", value: null, reason: "start from the configured value" });
       // The value already in force: the override is recorded while every other test keeps its limits.
       const value = deps().limits.votesPerAccountPerDay;
       return (actor) => OPERATOR_MUTATIONS.changeLimit(deps(), actor, { key: "votesPerAccountPerDay", value, reason: "pin the daily votes" });
@@ -312,6 +313,16 @@ describe("every mutating operator service: authorization and exactly one audit e
       expect(await call(actor)).toMatchObject({ changed: false });
       expect(await auditCount()).toBe(before + 1);
     }
+  });
+
+  const repeatable = (Object.keys(OPERATOR_MUTATIONS) as OperatorMutationName[]).filter((name) => scenarios[name].repeatable);
+  test.each(repeatable)("%s sent by two operators at once changes once, with one audit entry", async (name) => {
+    const scenario = scenarios[name];
+    const call = await scenario.prepare();
+    const before = await auditCount();
+    const answers = await Promise.all([call(operators[scenario.least]), call(operators.admin)]);
+    expect(answers.map((answer) => (answer as { changed: boolean }).changed).sort()).toEqual([false, true]);
+    expect(await auditCount()).toBe(before + 1);
   });
 
   test("a missing, blank or unstorable reason is refused before anything changes", async () => {

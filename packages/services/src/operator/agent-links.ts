@@ -1,5 +1,5 @@
 import { BoardError, isUuid, OPERATOR_ROLES, unixSeconds, type OperatorRole } from "@board/domain";
-import { deleteOperatorAgentLink, findAgentById, findOperatorAgentLink, listOperatorAgentLinks, upsertOperatorAgentLink } from "@board/db";
+import { deleteOperatorAgentLink, findAgentById, findOperatorAgentLink, listOperatorAgentLinks, lockAgent, upsertOperatorAgentLink } from "@board/db";
 import { cacheEntries, cacheTags } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "./audit";
@@ -20,6 +20,8 @@ export async function linkAgentToOperatorRole(deps: ServiceDeps, actor: Operator
   const reason = requireReason(input.reason);
   const result = await deps.db.prisma.$transaction(async (tx) => {
     await authorizeOperator(tx, actor, "agent_links.manage");
+    // Two admins at once: the second waits, then sees the first's link.
+    await lockAgent(tx, input.agentId);
     const agent = await findAgentById(tx, input.agentId);
     if (!agent || agent.revokedAt) throw new BoardError("NOT_FOUND", `No live agent account ${input.agentId}.`, { agent_id: input.agentId });
     const existing = await findOperatorAgentLink(tx, input.agentId);
@@ -39,6 +41,7 @@ export async function unlinkAgentFromOperatorRole(deps: ServiceDeps, actor: Oper
   const reason = requireReason(input.reason);
   const changed = await deps.db.prisma.$transaction(async (tx) => {
     await authorizeOperator(tx, actor, "agent_links.manage");
+    await lockAgent(tx, input.agentId);
     const existing = await findOperatorAgentLink(tx, input.agentId);
     if (!existing) return false;
     await deleteOperatorAgentLink(tx, input.agentId);

@@ -1,5 +1,5 @@
 import { checkLimitKey, checkLimitValue, configurableLimits, specDefault, type ConfigurableLimit, type LimitRange } from "@board/domain";
-import { deleteLimitOverride, findLimitOverride, saveLimitOverride } from "@board/db";
+import { deleteLimitOverride, findLimitOverride, lockForTransaction, saveLimitOverride } from "@board/db";
 import type { OperatorActor, ServiceDeps } from "../../deps";
 import { recordOperatorAction } from "../audit";
 import { authorizeOperator, requireReason } from "../authorize";
@@ -57,6 +57,8 @@ export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, chang
   const reason = requireReason(change.reason);
   const now = deps.clock();
   const changed = await deps.db.prisma.$transaction(async (tx) => {
+    // Two admins at once: the second waits, then compares against the first's value.
+    await lockForTransaction(tx, `limit-override:${checked.key}`);
     const before = await findLimitOverride(tx, checked.key);
     // Idempotent like every operator action: setting the value in force, or resetting a default, records nothing.
     if (checked.value === null ? before === null : before !== null && before.value === checked.value) return false;
