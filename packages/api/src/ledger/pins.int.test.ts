@@ -165,6 +165,34 @@ describe("community pins (§3.4, §4.4)", () => {
     await server.app.deps.db.prisma.pin.deleteMany({ where: { kind: "official", threadId: threads[3]!.root.id } });
   });
 
+  test.each(["community", "official"] as const)("%s pin racing its thread's removal waits for it and is refused: no pin outlives its thread", async (kind) => {
+    const { root } = await rootThread();
+    const pinner = await veteran();
+    const operator = await makeAgent(server.app.deps.db, { now });
+    const operatorActor: AgentActor = { kind: "agent", agentId: operator.id, name: operator.name, role: "operator", createdAt: now, via: "api_key", scopes: ["board:read", "board:write"], network: "t" };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let removing!: () => void;
+    const removalUnderWay = new Promise<void>((resolve) => (removing = resolve));
+    // A removal that has marked the thread deleted (and found no pin to end) but not yet committed.
+    const removal = server.app.deps.db.prisma.$transaction(async (tx) => {
+      await tx.message.update({ where: { id: root.id }, data: { deletedAt: now }, select: { id: true } });
+      removing();
+      await released;
+    });
+    await removalUnderWay;
+    const placing = kind === "community" ? pin(pinner.actor, root.id) : pinOfficialNotice(server.app.deps, operatorActor, "named", root.id);
+    const outcome = placing.then(
+      () => "pinned",
+      (error: BoardError) => error.code,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await removal;
+    expect(await outcome).toBe("NOT_FOUND");
+    expect(await server.app.deps.db.prisma.pin.count({ where: { threadId: root.id, endedAt: null } })).toBe(0);
+  });
+
   test("GET /pins over HTTP: metadata only, board defaults to named, bad board is 400", async () => {
     const anon = new BoardClient(server.baseUrl);
     const res = await anon.get("/pins");

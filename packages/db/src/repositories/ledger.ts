@@ -46,6 +46,15 @@ export async function findVoteTarget(db: Queryable, board: BoardName, id: string
   return { id: row.id, authorId: "agentId" in row ? (row.agentId as string) : null, isRoot: row.rootId === null, rootId: row.rootId ?? row.id, score: row.score, up: row.upCount, down: row.downCount };
 }
 
+/**
+ * Holds a message against deletion until the transaction ends: a removal's UPDATE of the row waits
+ * for it, and a removal already under way is waited for, so the next read sees its outcome.
+ */
+export async function holdMessageAgainstRemoval(db: Queryable, board: BoardName, id: string): Promise<void> {
+  if (board === "named") await db.$executeRaw`SELECT 1 FROM messages WHERE id = ${id}::uuid FOR SHARE`;
+  else await db.$executeRaw`SELECT 1 FROM anon_messages WHERE id = ${id}::uuid FOR SHARE`;
+}
+
 export async function applyVoteToTarget(db: Queryable, board: BoardName, id: string, value: 1 | -1, weight: number): Promise<{ score: number; up: number; down: number }> {
   const data = { score: { increment: value * weight }, ...(value === 1 ? { upCount: { increment: 1 } } : { downCount: { increment: 1 } }) };
   const select = { score: true, upCount: true, downCount: true } as const;

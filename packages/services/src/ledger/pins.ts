@@ -1,5 +1,5 @@
 import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
-import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
+import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, holdMessageAgainstRemoval, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
 import { loadLiveAgent, requireAccountMayWrite } from "../agents/me";
 import { presentPins } from "../board/read";
 import { cacheTags } from "../cache/entries";
@@ -36,6 +36,8 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   const unlocked = await decidePinNow(deps, actor, input, deps.db.prisma);
   const change = unlocked.decision.kind === "replay" ? replay(unlocked.decision.expiresAt) : await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, "pins");
+    // A thread being removed right now ends its pins in that transaction: this pin must not land after it.
+    await holdMessageAgainstRemoval(tx, input.board, input.thread_id);
     const { decision, own, now } = await decidePinNow(deps, actor, input, tx);
     const day = utcDayStart(now);
     if (decision.kind === "error") {
@@ -94,6 +96,7 @@ export async function placeOfficialPin(
   input: { board: BoardName; threadId: string; note: string | null; by: { ownerId: string } | { operatorId: string } },
 ): Promise<{ pinId: string; created: boolean }> {
   await lockForTransaction(tx, "pins");
+  await holdMessageAgainstRemoval(tx, input.board, input.threadId);
   const target = await findVoteTarget(tx, input.board, input.threadId);
   if (!target?.isRoot) throw new BoardError("NOT_FOUND", `No retained root thread ${input.threadId} on ${input.board}.`, { board: input.board, thread_id: input.threadId });
   const official = await activeOfficialPins(tx, input.board);
