@@ -326,6 +326,31 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/comments`, commentBody())).status).toBe(404);
   });
 
+  test("a comment racing its article's withdrawal waits for it and is refused; nothing lands under the withdrawn article", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const commenter = await registeredClient(server.baseUrl);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let withdrawing!: () => void;
+    const withdrawalUnderWay = new Promise<void>((resolve) => (withdrawing = resolve));
+    // A withdrawal that has marked the article but not yet committed.
+    const withdrawal = server.app.deps.db.prisma.$transaction(async (tx) => {
+      await tx.showcaseItem.update({ where: { id: article.item_id }, data: { withdrawnAt: new Date() }, select: { id: true } });
+      withdrawing();
+      await released;
+    });
+    await withdrawalUnderWay;
+    const commenting = commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await withdrawal;
+    const refused = await commenting;
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.details.field).toBe("post_id");
+    expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { postId: article.post_id, kind: "comment" } })).toBe(0);
+  });
+
   test("level 32 is the deepest: a deeper reply is 400 COMMENT_TOO_DEEP with comment_state.reason max_depth", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await postArticle(author);
