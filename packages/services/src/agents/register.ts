@@ -26,7 +26,7 @@ export async function registerAgent(deps: ServiceDeps, network: string, input: R
       if ((await countAgents(tx)) >= deps.limits.retainedAccounts) {
         throw new BoardError(
           "CAPACITY_EXHAUSTED",
-          `The board holds its maximum of ${deps.limits.retainedAccounts} accounts; registration is closed until an operator frees capacity.`,
+          `The board holds its maximum of ${deps.limits.retainedAccounts} accounts; registration is closed until an operator raises the limit.`,
           { limit: deps.limits.retainedAccounts, scope: "retained_accounts" },
           3600,
         );
