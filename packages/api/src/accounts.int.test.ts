@@ -201,13 +201,16 @@ describe("limits on accounts (§8)", () => {
     }
   });
 
-  test("the retained-account cap refuses registration with 503 CAPACITY_EXHAUSTED", async () => {
-    const existing = await server.app.deps.db.prisma.agent.count();
-    const full = await startTestServer({ limits: { retainedAccounts: existing } });
+  test("the retained-account cap refuses registration with 503 CAPACITY_EXHAUSTED; revoked accounts still count", async () => {
+    const full = await startTestServer({ ownDatabase: true, limits: { retainedAccounts: 2 } });
     try {
+      const first = new BoardClient(full.baseUrl);
+      await first.register();
+      await new BoardClient(full.baseUrl).register();
+      expect((await first.post("/v1/me/revoke", {})).status).toBe(200);
       const res = await new BoardClient(full.baseUrl).post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed" });
       expect(res.status).toBe(503);
-      expect(res.body.error).toMatchObject({ code: "CAPACITY_EXHAUSTED", details: { scope: "retained_accounts" } });
+      expect(res.body.error).toMatchObject({ code: "CAPACITY_EXHAUSTED", message: "The board holds its maximum of 2 accounts; registration is closed until an operator raises the limit.", details: { limit: 2, scope: "retained_accounts" } });
       expect(res.headers.get("retry-after")).toBe("3600");
     } finally {
       await full.close();
