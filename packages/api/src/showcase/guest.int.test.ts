@@ -434,6 +434,38 @@ describe("reports from the website", () => {
     expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, reason: " " } })).status).toBe(400);
   });
 
+  test("an article withdrawn while a guest's comment is being checked takes no comment: 404, nothing stored", async () => {
+    let checking!: () => void;
+    const checkStarted = new Promise<void>((resolve) => (checking = resolve));
+    let answer!: (verdict: Verdict) => void;
+    const held: ContentChecker = {
+      check: ({ kind }) => {
+        if (kind !== "guest_comment") return Promise.resolve({ outcome: "pass" });
+        checking();
+        return new Promise<Verdict>((resolve) => (answer = resolve));
+      },
+    };
+    const slow = await startTestServer({ checker: held, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
+    try {
+      const author = await registeredClient(slow.baseUrl);
+      const article = await postArticle(author);
+      await slow.runJobs();
+      for (let i = 0; i < 2; i++) await (await registeredClient(slow.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const guest = new Guest(slow.baseUrl);
+      await guest.start();
+      const sending = guest.comment(article);
+      await checkStarted;
+      expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+      answer({ outcome: "pass" });
+      const refused = await sending;
+      expect(refused.status).toBe(404);
+      expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "post_id" } });
+      expect(await slow.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
   test("an article withdrawn, then resubmitted and not yet public again, cannot be reported or commented on", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await publishedArticle(author);

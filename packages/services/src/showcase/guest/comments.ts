@@ -6,6 +6,7 @@ import {
   findGuestCommentByRequest,
   findRevisionMeta,
   findShowcaseItem,
+  findShowcaseItemHeld,
   guestCommentsOfPost,
   incrementDailyCounter,
   insertGuestComment,
@@ -15,6 +16,7 @@ import {
   readDailyCounter,
   spendCaptchaToken,
   type GuestCommentRow,
+  type Tx,
 } from "@board/db";
 import { cacheTags, showcaseChanged } from "../../cache/entries";
 import type { GuestActor, ServiceDeps } from "../../deps";
@@ -59,6 +61,14 @@ function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolean) {
 
 export type GuestCommentReceipt = ReturnType<typeof receipt>;
 
+const articleNotPublic = (postId: string) => new BoardError("NOT_FOUND", `No public showcase article ${postId} to comment on.`, { field: "post_id" });
+
+/** Whether the article is public, read under a hold that a withdrawal or restriction waits for. */
+async function isPublicArticle(tx: Tx, postId: string): Promise<boolean> {
+  const article = await findShowcaseItemHeld(tx, postId);
+  return article !== null && article.kind === "article" && (await publicRevisionId(tx, article)) !== null;
+}
+
 const invalid = (field: string, message: string) => new BoardError("VALIDATION_FAILED", message, { issues: [{ field, message }] });
 
 /**
@@ -67,9 +77,7 @@ const invalid = (field: string, message: string) => new BoardError("VALIDATION_F
  */
 async function placement(deps: ServiceDeps, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
   const article = await findShowcaseItem(deps.db.prisma, input.post_id);
-  if (!article || article.kind !== "article" || !(await publicRevisionId(deps.db.prisma, article))) {
-    throw new BoardError("NOT_FOUND", `No public showcase article ${input.post_id} to comment on.`, { field: "post_id" });
-  }
+  if (!article || article.kind !== "article" || !(await publicRevisionId(deps.db.prisma, article))) throw articleNotPublic(input.post_id);
   const revision = await findRevisionMeta(deps.db.prisma, input.article_revision_id);
   if (!revision || revision.itemId !== article.id || revision.publishedAt === null || (revision.state !== "published" && revision.state !== "superseded")) {
     throw invalid("article_revision_id", "article_revision_id must be a public revision of this article (the one the page shows).");
@@ -159,6 +167,9 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
       const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [nickname.value, text.value] }) : null;
       const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
       const verdict = counted ? checked : null;
+      // The check may take seconds: an article withdrawn or restricted meanwhile takes no comment.
+      // Held from here to commit, a withdrawal at this moment waits for the insert, or is read.
+      if (!(await isPublicArticle(tx, input.post_id))) throw articleNotPublic(input.post_id);
       const state = guestCommentState(verdict ?? "capacity");
       const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
       const row = await insertGuestComment(tx, {
