@@ -88,11 +88,12 @@ class Guest {
   }
 }
 
-async function publishedArticle(author?: BoardClient) {
+/** An article published on `on` (this file's server by default) by grace-mode votes. */
+async function publishedArticle(author?: BoardClient, on: TestServer = server) {
   checker.set({ outcome: "pass" });
-  const article = await postArticle(author ?? (await registeredClient(server.baseUrl)));
-  await server.runJobs();
-  for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+  const article = await postArticle(author ?? (await registeredClient(on.baseUrl)));
+  await on.runJobs();
+  for (let i = 0; i < 2; i++) await (await registeredClient(on.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
   return article;
 }
 
@@ -448,9 +449,7 @@ describe("reports from the website", () => {
     const slow = await startTestServer({ checker: held, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
     try {
       const author = await registeredClient(slow.baseUrl);
-      const article = await postArticle(author);
-      await slow.runJobs();
-      for (let i = 0; i < 2; i++) await (await registeredClient(slow.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const article = await publishedArticle(author, slow);
       const guest = new Guest(slow.baseUrl);
       await guest.start();
       const sending = guest.comment(article);
@@ -493,11 +492,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       ownDatabase: true,
     });
     try {
-      checker.set({ outcome: "pass" });
-      const author = await registeredClient(limited.baseUrl);
-      const article = await postArticle(author);
-      await limited.runJobs();
-      for (let i = 0; i < 2; i++) await (await registeredClient(limited.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const article = await publishedArticle(undefined, limited);
       const guest = new Guest(limited.baseUrl);
       await guest.start();
       expect((await guest.comment(article)).status).toBe(201);
@@ -537,9 +532,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
     };
     const parallel = await startTestServer({ checker: together, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
     try {
-      const article = await postArticle(await registeredClient(parallel.baseUrl));
-      await parallel.runJobs();
-      for (let i = 0; i < 2; i++) await (await registeredClient(parallel.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const article = await publishedArticle(undefined, parallel);
       const guests = [new Guest(parallel.baseUrl), new Guest(parallel.baseUrl)];
       for (const guest of guests) await guest.start();
       const sent = await Promise.all(guests.map((guest) => guest.comment(article)));
@@ -566,10 +559,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }),
     });
     try {
-      checker.set({ outcome: "pass" });
-      const article = await postArticle(await registeredClient(limited.baseUrl));
-      await limited.runJobs();
-      for (let i = 0; i < 2; i++) await (await registeredClient(limited.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+      const article = await publishedArticle(undefined, limited);
       const first = new Guest(limited.baseUrl);
       await first.start();
       const second = shared === "session" ? first : new Guest(limited.baseUrl, first.network);
