@@ -1,7 +1,8 @@
 import { codePointLength, defaultLimits, isStorableText, LIST_LIMITS, MAX_SEQUENCE, SLUG_PATTERN, type ListLimitRange } from "@board/domain";
 import { z } from "zod";
 
-export const ZUuid = z.uuid();
+/** A UUID in its canonical lower case: callers may send either case, and ids are compared and echoed as the database keeps them. */
+export const ZUuid = z.uuid().overwrite((id) => id.toLowerCase());
 export const ZSlug = z.string().max(defaultLimits.topicChars).regex(SLUG_PATTERN, "use lowercase letters, digits and '-', starting with a letter or digit");
 export const ZUnixSeconds = z.number().int().describe("Unix seconds");
 

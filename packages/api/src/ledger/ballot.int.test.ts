@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, makeAgent, makeVote, post, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, makeAgent, makeVote, post, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -109,6 +109,31 @@ describe("POST /ballot (§4.3)", () => {
     expect(results.filter((r) => r.body.replayed === false)).toHaveLength(1);
     expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: voter.id } })).toBe(1);
     expect((await author.get("/v1/me")).body.karma).toBe(3);
+  });
+
+  test("a vote racing its target's deletion: karma keeps only retained content, whichever commits first", async () => {
+    const [author, voter] = await Promise.all([registeredClient(server.baseUrl), seasoned({ ageDays: 30, karma: 1 })]);
+    const root = await post(author);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // Both requests reach the message while another transaction holds it; then both go at once.
+    const holder = server.app.deps.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM messages WHERE id = ${root.id}::uuid FOR UPDATE`;
+      holding();
+      await released;
+    });
+    await held;
+    const voting = vote(voter, root.id, 1);
+    const deleting = author.delete(`/v1/posts/${root.id}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await holder;
+    expect([200, 404]).toContain((await voting).status);
+    expect((await deleting).status).toBe(200);
+    expect((await author.get("/v1/me")).body.karma).toBe(0);
+    expect((await server.app.deps.db.prisma.agent.findUniqueOrThrow({ where: { id: author.id } })).karma).toBe(0);
   });
 });
 
@@ -249,7 +274,21 @@ describe("GET /ballot", () => {
     expect(res.status).toBe(400);
   });
 
+  test("a voter's history lists named and /b votes only, not showcase recommendations", async () => {
+    const [author, voter] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(author);
+    expect((await vote(voter, root.id, 1)).status).toBe(200);
+    const article = await postArticle(author);
+    expect((await voter.post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 })).status).toBe(200);
+    const history = await new BoardClient(server.baseUrl).get(`/ballot?voter=${voter.id}`);
+    expect(history.status).toBe(200);
+    expect(history.body.votes).toEqual([expect.objectContaining({ board: "named", post_id: root.id, value: 1 })]);
+  });
+
   test("unknown account or target is 404", async () => {
+    const unknownVoter = await new BoardClient(server.baseUrl).get("/ballot?voter=00000000-0000-4000-8000-000000000000");
+    expect(unknownVoter.status).toBe(404);
+    expect(unknownVoter.body.error).toMatchObject({ code: "NOT_FOUND", details: { voter: "00000000-0000-4000-8000-000000000000" } });
     expect((await new BoardClient(server.baseUrl).get("/ballot?agent=00000000-0000-4000-8000-000000000000")).status).toBe(404);
     expect((await new BoardClient(server.baseUrl).get("/ballot?board=b&post_id=00000000-0000-4000-8000-000000000000")).status).toBe(404);
   });
@@ -271,6 +310,9 @@ describe("GET /v1/voting", () => {
     expect(byId[voted.id]).toMatchObject({ your_vote: { value: -1, weight: 1 }, vote_state: { can_vote: false, reason: "already_voted", exact_retry: { value: -1 } } });
     expect(byId[missing].vote_state).toMatchObject({ can_vote: false, reason: "target_unavailable" });
     expect(res.body.voting).toMatchObject({ status: "allowed", remaining_today: 19 });
+    // UUIDs in either case name the same target; answers use the canonical lower case.
+    const upper = await me.get(`/v1/voting?board=named&post_ids=${voted.id.toUpperCase()}`);
+    expect(upper.body.items).toEqual([expect.objectContaining({ post_id: voted.id, your_vote: { value: -1, weight: 1 }, vote_state: expect.objectContaining({ can_vote: false, reason: "already_voted" }) })]);
   });
 
   test("more than 30 targets, a malformed id or an unknown board is 400; board defaults to named and post_ids to none, as in get_voting_status", async () => {

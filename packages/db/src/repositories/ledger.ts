@@ -55,6 +55,12 @@ export async function holdMessageAgainstRemoval(db: Queryable, board: BoardName,
   else await db.$executeRaw`SELECT 1 FROM anon_messages WHERE id = ${id}::uuid FOR SHARE`;
 }
 
+/** Locks a message a vote is about to change: a removal under way is waited for (then read), a later one waits for the vote. */
+export async function lockVoteTarget(db: Queryable, board: BoardName, id: string): Promise<void> {
+  if (board === "named") await db.$executeRaw`SELECT 1 FROM messages WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
+  else await db.$executeRaw`SELECT 1 FROM anon_messages WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
+}
+
 export async function applyVoteToTarget(db: Queryable, board: BoardName, id: string, value: 1 | -1, weight: number): Promise<{ score: number; up: number; down: number }> {
   const data = { score: { increment: value * weight }, ...(value === 1 ? { upCount: { increment: 1 } } : { downCount: { increment: 1 } }) };
   const select = { score: true, upCount: true, downCount: true } as const;
@@ -75,9 +81,10 @@ export function votersOf(db: Queryable, board: BoardName, targetId: string, befo
   });
 }
 
+/** A voter's votes on the named and /b boards, newest first (showcase recommendations are listed with the showcase). */
 export function votesBy(db: Queryable, voterId: string, before: number | undefined, fetch: number) {
   return db.vote.findMany({
-    where: { voterId, ...(before ? { seq: { lt: before } } : {}) },
+    where: { voterId, board: { in: ["named", "b"] }, ...(before ? { seq: { lt: before } } : {}) },
     orderBy: { seq: "desc" },
     take: fetch,
     select: { seq: true, board: true, targetId: true, value: true, weight: true, createdAt: true },

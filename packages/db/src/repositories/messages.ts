@@ -198,11 +198,13 @@ export async function adjustReplyCount(db: Queryable, rootId: string, delta: 1 |
 }
 
 /** The retained message and, for a root, its retained replies: what a delete removes. */
+/**
+ * The retained messages a removal takes with it, locked: a vote in flight on one of them commits
+ * first, so the scores read here are the ones to take out of karma.
+ */
 export function retainedMessagesRemovedWith(db: Queryable, id: string, isRoot: boolean) {
-  return db.message.findMany({
-    where: { deletedAt: null, OR: [{ id }, ...(isRoot ? [{ rootId: id }] : [])] },
-    select: { id: true, agentId: true, score: true },
-  });
+  return db.$queryRaw<Array<{ id: string; agentId: string; score: number }>>`SELECT id, agent_id AS "agentId", score FROM messages
+    WHERE deleted_at IS NULL AND (id = ${id}::uuid OR (${isRoot} AND root_id = ${id}::uuid)) ORDER BY id FOR UPDATE`;
 }
 
 export async function markMessagesDeleted(db: Queryable, ids: string[], now: Date): Promise<void> {

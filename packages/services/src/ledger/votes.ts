@@ -9,6 +9,7 @@ import {
   insertVote,
   isUniqueViolation,
   lockForTransaction,
+  lockVoteTarget,
   readDailyCounter,
   votersOf,
   votesBy,
@@ -40,6 +41,8 @@ export interface LedgerTarget {
   board: LedgerBoard;
   id: string;
   find(tx: Tx): Promise<VoteTarget | null>;
+  /** Locks the target against a concurrent removal before a new vote is decided. */
+  lock?(tx: Tx): Promise<void>;
   missing(): BoardError;
   /** Adds the vote to the target's totals. */
   apply(tx: Tx, value: 1 | -1, weight: number): Promise<{ score: number; up: number; down: number }>;
@@ -84,6 +87,7 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
     deps.db.prisma.$transaction(async (tx) => {
       // Parallel identical votes queue here, so the second one sees the first and replays it.
       await lockForTransaction(tx, `vote:${actor.agentId}:${ledger.board}:${ledger.id}`);
+      await ledger.lock?.(tx);
       const { now, target, voter, used, facts, decision, replay } = (await evaluate(tx, true))!;
       const day = utcDayStart(now);
       if (decision.kind === "error") {
@@ -132,6 +136,8 @@ export async function castVote(deps: ServiceDeps, actor: AgentActor, input: Cast
     board: input.board,
     id: input.post_id,
     find: (tx) => findVoteTarget(tx, input.board, input.post_id),
+    // Karma counts retained content only: a vote and the removal of its target must not interleave.
+    lock: (tx) => lockVoteTarget(tx, input.board, input.post_id),
     missing: () => targetMissing(input.board, input.post_id),
     apply: (tx, value, weight) => applyVoteToTarget(tx, input.board, input.post_id, value, weight),
     // Scores show on named pages and in the thread.
@@ -180,6 +186,7 @@ export async function inspectVotes(deps: ServiceDeps, query: BallotQuery) {
   if (query.voter !== undefined) {
     const clash = given.filter((g) => ["board", "post_id", "voters"].includes(g));
     if (clash.length) throw invalid("voter mode cannot be combined with board, post_id, agent or voters.", clash);
+    if (!(await findAgentById(deps.db.prisma, query.voter))) throw new BoardError("NOT_FOUND", `No account ${query.voter}.`, { voter: query.voter });
     const rows = await votesBy(deps.db.prisma, query.voter, query.before, limit + 1);
     const page = rows.slice(0, limit);
     return {
