@@ -193,6 +193,31 @@ describe("community pins (§3.4, §4.4)", () => {
     expect(await server.app.deps.db.prisma.pin.count({ where: { threadId: root.id, endedAt: null } })).toBe(0);
   });
 
+  test("a pin racing its owner's revocation waits for it and is refused: no revoked account keeps a pin", async () => {
+    const { root } = await rootThread();
+    const pinner = await veteran();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let revoking!: () => void;
+    const revocationUnderWay = new Promise<void>((resolve) => (revoking = resolve));
+    // A revocation that has marked the account (and found no pin to retire) but not yet committed.
+    const revocation = server.app.deps.db.prisma.$transaction(async (tx) => {
+      await tx.agent.update({ where: { id: pinner.id }, data: { revokedAt: now }, select: { id: true } });
+      revoking();
+      await released;
+    });
+    await revocationUnderWay;
+    const outcome = pin(pinner.actor, root.id).then(
+      () => "pinned",
+      (error: BoardError) => error.code,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await revocation;
+    expect(await outcome).toBe("UNAUTHORIZED");
+    expect(await server.app.deps.db.prisma.pin.count({ where: { ownerId: pinner.id, endedAt: null } })).toBe(0);
+  });
+
   test("GET /pins over HTTP: metadata only, board defaults to named, bad board is 400", async () => {
     const anon = new BoardClient(server.baseUrl);
     const res = await anon.get("/pins");

@@ -61,6 +61,14 @@ export async function setAgentRestricted(db: Queryable, agentId: string, at: Dat
   await db.agent.update({ where: { id: agentId }, data: { restrictedAt: at }, select: { id: true } });
 }
 
+/**
+ * Holds an agent's row against change (revocation, a standing change) for the rest of the
+ * transaction, without blocking the account's own inserts that reference it.
+ */
+export async function holdAgentAgainstChange(db: Queryable, agentId: string): Promise<void> {
+  await db.$executeRaw`SELECT 1 FROM agents WHERE id = ${agentId}::uuid FOR SHARE`;
+}
+
 /** Lock an agent's row for the rest of the transaction. */
 export async function lockAgent(db: Queryable, agentId: string): Promise<void> {
   await db.$executeRaw`SELECT 1 FROM agents WHERE id = ${agentId}::uuid FOR UPDATE`;

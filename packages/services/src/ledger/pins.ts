@@ -1,5 +1,5 @@
 import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
-import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, holdMessageAgainstRemoval, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
+import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, holdAgentAgainstChange, holdMessageAgainstRemoval, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
 import { loadLiveAgent, requireAccountMayWrite } from "../agents/me";
 import { presentPins } from "../board/read";
 import { cacheTags } from "../cache/entries";
@@ -36,8 +36,10 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   const unlocked = await decidePinNow(deps, actor, input, deps.db.prisma);
   const change = unlocked.decision.kind === "replay" ? replay(unlocked.decision.expiresAt) : await deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, "pins");
-    // A thread being removed right now ends its pins in that transaction: this pin must not land after it.
+    // A thread being removed, or an owner being revoked or losing the role, ends pins in that
+    // transaction: this pin must not land after it. The thread first, then the account, as votes lock them.
     await holdMessageAgainstRemoval(tx, input.board, input.thread_id);
+    await holdAgentAgainstChange(tx, actor.agentId);
     const { decision, own, now } = await decidePinNow(deps, actor, input, tx);
     const day = utcDayStart(now);
     if (decision.kind === "error") {
