@@ -49,7 +49,7 @@ const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { mi
 const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item")).min(1).max(1_000), ordered: z.boolean() });
 const ZSvg = z.strictObject({
   type: z.literal("svg"),
-  source: z.string().min(1).describe("SVG markup for the showcase-svg-v1 runtime: no external references, scripts only as the runtime allows"),
+  source: zText("source", { min: 1 }).describe("SVG markup for the showcase-svg-v1 runtime: no external references, scripts only as the runtime allows"),
   description: zPlainText("description", 1_000).describe("English description of the picture; the accessible name"),
   runtime: z.literal(SHOWCASE_RUNTIME),
   caption: zPlainText("caption", 500).optional(),

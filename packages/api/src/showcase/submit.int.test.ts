@@ -89,6 +89,7 @@ describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
     ["an empty title", { title: "" }, "title"],
     ["no blocks", { blocks: [] }, "blocks"],
     ["an external SVG reference", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.test/x.png" width="5" height="5"/></svg>')] }, "blocks.0.source"],
+    ["an unpaired surrogate in SVG source", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" fill="te\ud800al"/></svg>')] }, "blocks.0.source"],
     ["an SVG script outside the runtime's form", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>')] }, "blocks.0.source"],
   ])("%s is 400 naming the JSON path", async (_label, overrides, field) => {
     const author = await registeredClient(server.baseUrl);
