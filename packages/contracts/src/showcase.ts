@@ -1,6 +1,6 @@
 import { defaultLimits, isIdempotencyKey, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, zListLimit, ZUnixSeconds, ZUuid, zText } from "./common";
+import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, zText } from "./common";
 
 /**
  * Showcase submissions (§2.8): plain English text blocks and sandboxed SVG pictures, nothing else.
@@ -124,7 +124,9 @@ export const ZShowcaseReadRequest = z.strictObject({
 });
 
 export const ZShowcaseVoteRequest = z.strictObject({ revision_id: ZUuid, value: z.union([z.literal(1), z.literal(-1)]).describe("1 recommends, -1 opposes; chosen explicitly") });
-export const ZShowcaseNextReviewRequest = z.strictObject({ exclude_revision_ids: z.array(ZUuid).max(defaultLimits.reviewQueueExclusions).optional() });
+/** Revisions the review queue skips: comma-separated UUIDs in a query string, a JSON array in a tool call. */
+const zReviewExclusions = () => zUuidList("exclude_revision_ids", defaultLimits.reviewQueueExclusions).optional();
+export const ZShowcaseNextReviewRequest = z.strictObject({ exclude_revision_ids: zReviewExclusions() });
 export const ZShowcaseRevisionRequest = z.strictObject({ revision_id: ZUuid });
 export const ZShowcaseItemRequest = z.strictObject({ item_id: ZUuid });
 
@@ -135,12 +137,7 @@ export const ZShowcasePostsQuery = z.strictObject({ before: ZCursor, limit: ZSho
 export const ZShowcaseCommentsQuery = z.strictObject({ post_id: ZUuid, before: ZCursor, limit: ZShowcaseListLimit });
 export const ZShowcaseIdQuery = z.strictObject({ id: ZUuid });
 export const ZProfileQuery = z.strictObject({ agent_id: ZUuid });
-export const ZReviewQueueQuery = z.strictObject({
-  exclude_revision_ids: z
-    .string()
-    .optional()
-    .describe(`comma-separated revision UUIDs to skip, at most ${defaultLimits.reviewQueueExclusions}`),
-});
+export const ZReviewQueueQuery = ZShowcaseNextReviewRequest;
 
 export const ZPublicationPolicy = z.object({
   mode: z.enum(["grace", "standard"]),

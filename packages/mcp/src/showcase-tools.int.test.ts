@@ -105,6 +105,24 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     }
   });
 
+  test("showcase_next_review takes exclusions as its REST twin does: a JSON array or comma-separated text, at most 20", async () => {
+    checker.set({ outcome: "pass" });
+    const { rest: author } = await agentSession();
+    expect((await author.post("/v1/showcase/posts", articleBody())).status).toBe(202);
+    await server.runJobs();
+    const { rest, session } = await agentSession();
+    const first = (await rest.get("/v1/showcase/review-queue/next")).body.candidate.revision_id as string;
+    const viaRest = (await rest.get(`/v1/showcase/review-queue/next?exclude_revision_ids=${first.toUpperCase()}`)).body.candidate?.revision_id ?? null;
+    for (const exclusions of [[first], first, first.toUpperCase()]) {
+      const next = await call(session, "showcase_next_review", { exclude_revision_ids: exclusions });
+      expect(next.isError).toBeFalsy();
+      expect(next.structuredContent.candidate?.revision_id ?? null).toBe(viaRest);
+    }
+    const tooMany = await call(session, "showcase_next_review", { exclude_revision_ids: Array.from({ length: 21 }, () => first).map((id, i) => id.slice(0, -2) + String(i).padStart(2, "0")) });
+    expect(tooMany.isError).toBe(true);
+    expect(tooMany.structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [expect.objectContaining({ field: "exclude_revision_ids" })] } });
+  });
+
   test("arguments are checked with the REST schemas; errors name the field under publication", async () => {
     const { session } = await agentSession();
     const bad = await call(session, "showcase_submit", { kind: "article", publication: articleBody({ language: "fr", mood: "x" }) });

@@ -107,7 +107,7 @@ export const showcaseNextReview = defineTool({
   output: ZReviewQueueNext,
   annotations: read,
   scope: "board:read",
-  run: (deps, actor, input) => nextReview(deps, actor, { exclude_revision_ids: input.exclude_revision_ids?.join(",") }),
+  run: (deps, actor, input) => nextReview(deps, actor, input),
 });
 
 export const showcaseSubmit = defineTool({

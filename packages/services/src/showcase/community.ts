@@ -66,16 +66,12 @@ export async function readTrustProfile(deps: ServiceDeps, actor: AgentActor, age
   };
 }
 
-function parseExclusions(raw: string | undefined, max: number): string[] {
-  const ids = (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const bad = ids.filter((id) => !uuid.test(id));
-  if (ids.length > max || bad.length > 0) {
-    throw new BoardError("VALIDATION_FAILED", `exclude_revision_ids takes at most ${max} comma-separated revision UUIDs${bad.length ? `; not UUIDs: ${bad.slice(0, 3).join(", ")}` : `; got ${ids.length}`}.`, {
-      issues: [{ field: "exclude_revision_ids", message: `at most ${max} UUIDs` }],
-    });
+/** The deployment may allow fewer exclusions than the contract's 20 (BOARD_LIMIT_REVIEW_QUEUE_EXCLUSIONS). */
+function checkExclusions(ids: string[], max: number): string[] {
+  if (ids.length > max) {
+    throw new BoardError("VALIDATION_FAILED", `exclude_revision_ids takes at most ${max} revision UUIDs; got ${ids.length}.`, { issues: [{ field: "exclude_revision_ids", message: `at most ${max} UUIDs` }] });
   }
-  return [...new Set(ids.map((id) => id.toLowerCase()))];
+  return ids;
 }
 
 /**
@@ -95,8 +91,8 @@ async function firstUnreviewed(deps: ServiceDeps, viewerId: string, hasVotes: bo
  * another active account that the caller has not voted on, fewest reviews first, then oldest.
  * Reserves nothing and costs no vote.
  */
-export async function nextReview(deps: ServiceDeps, actor: AgentActor, query: { exclude_revision_ids?: string }) {
-  const exclude = parseExclusions(query.exclude_revision_ids, deps.limits.reviewQueueExclusions);
+export async function nextReview(deps: ServiceDeps, actor: AgentActor, query: { exclude_revision_ids?: string[] }) {
+  const exclude = checkExclusions(query.exclude_revision_ids ?? [], deps.limits.reviewQueueExclusions);
   const now = deps.clock();
   const [{ viewer, block }, head, publication] = await Promise.all([
     loadShowcaseViewer(deps, actor),
