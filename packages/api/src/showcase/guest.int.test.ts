@@ -435,31 +435,69 @@ describe("reports from the website", () => {
     expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, reason: " " } })).status).toBe(400);
   });
 
-  test("an article withdrawn while a guest's comment is being checked takes no comment: 404, nothing stored", async () => {
-    let checking!: () => void;
-    const checkStarted = new Promise<void>((resolve) => (checking = resolve));
-    let answer!: (verdict: Verdict) => void;
-    const held: ContentChecker = {
+  /** A server whose next guest-comment check, once armed, waits until the test lets it pass. */
+  async function serverWithHeldCheck() {
+    let armed: { started: () => void; pass?: () => void } | null = null;
+    const checker: ContentChecker = {
       check: ({ kind }) => {
-        if (kind !== "guest_comment") return Promise.resolve({ outcome: "pass" });
-        checking();
-        return new Promise<Verdict>((resolve) => (answer = resolve));
+        if (kind !== "guest_comment" || !armed) return Promise.resolve({ outcome: "pass" });
+        const hold = armed;
+        armed = null;
+        hold.started();
+        return new Promise<Verdict>((resolve) => (hold.pass = () => resolve({ outcome: "pass" })));
       },
     };
-    const slow = await startTestServer({ checker: held, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
+    const slow = await startTestServer({ checker, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
+    /** Sends while the check is held, does `meanwhile`, then lets the check pass; the answer to the send. */
+    const sendHeld = async <T,>(send: () => Promise<T>, meanwhile: () => Promise<void>): Promise<T> => {
+      let started!: () => void;
+      const checkStarted = new Promise<void>((resolve) => (started = resolve));
+      const hold: { started: () => void; pass?: () => void } = { started };
+      armed = hold;
+      const sending = send();
+      await checkStarted;
+      await meanwhile();
+      hold.pass!();
+      return sending;
+    };
+    return { slow, sendHeld };
+  }
+
+  test("an article withdrawn while a guest's comment is being checked takes no comment: 404, nothing stored", async () => {
+    const { slow, sendHeld } = await serverWithHeldCheck();
     try {
       const author = await registeredClient(slow.baseUrl);
       const article = await publishedArticle(author, slow);
       const guest = new Guest(slow.baseUrl);
       await guest.start();
-      const sending = guest.comment(article);
-      await checkStarted;
-      expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
-      answer({ outcome: "pass" });
-      const refused = await sending;
+      const refused = await sendHeld(
+        () => guest.comment(article),
+        async () => expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200),
+      );
       expect(refused.status).toBe(404);
       expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "post_id" } });
       expect(await slow.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("a reply whose parent is deleted while the reply is being checked is refused, not stored published and unseen", async () => {
+    const { slow, sendHeld } = await serverWithHeldCheck();
+    try {
+      const article = await publishedArticle(undefined, slow);
+      const [first, second] = [new Guest(slow.baseUrl), new Guest(slow.baseUrl)];
+      await first.start();
+      await second.start("Grace");
+      const parent = await first.comment(article);
+      expect(parent.body.state).toBe("published");
+      const refused = await sendHeld(
+        () => second.comment(article, { parent_comment_id: parent.body.comment_id, text: "Agreed!" }),
+        async () => expect((await first.call("DELETE", `/api/showcase/human-comments/${parent.body.comment_id}`)).status).toBe(200),
+      );
+      expect(refused.status).toBe(404);
+      expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "parent_comment_id" } });
+      expect(await slow.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id, parentId: parent.body.comment_id } })).toBe(0);
     } finally {
       await slow.close();
     }

@@ -12,6 +12,7 @@ import {
   insertGuestComment,
   insertShowcaseEvent,
   lockForTransaction,
+  lockGuestComment,
   markGuestCommentDeleted,
   readDailyCounter,
   spendCaptchaToken,
@@ -63,6 +64,16 @@ export type GuestCommentReceipt = ReturnType<typeof receipt>;
 
 const articleNotPublic = (postId: string) => new BoardError("NOT_FOUND", `No public showcase article ${postId} to comment on.`, { field: "post_id" });
 
+const parentNotPublic = (parentId: string) => new BoardError("NOT_FOUND", `No public comment ${parentId} in this article to reply to.`, { field: "parent_comment_id" });
+
+/** Whether the parent is still shown, read under a hold that its withdrawal, restriction or deletion waits for. */
+async function isVisibleParent(tx: Tx, postId: string, parentId: string): Promise<boolean> {
+  await findShowcaseItemHeld(tx, parentId);
+  await lockGuestComment(tx, parentId);
+  const thread = visibleThread(await commentsOfPost(tx, postId), await guestCommentsOfPost(tx, postId), null);
+  return thread.some((entry) => entry.row.id === parentId);
+}
+
 /** Whether the article is public, read under a hold that a withdrawal or restriction waits for. */
 async function isPublicArticle(tx: Tx, postId: string): Promise<boolean> {
   const article = await findShowcaseItemHeld(tx, postId);
@@ -85,7 +96,7 @@ async function placement(deps: ServiceDeps, input: GuestCommentInput): Promise<{
   if (!input.parent_comment_id) return { parentId: null, depth: 1, articleRevisionId: revision.id };
   const thread = visibleThread(await commentsOfPost(deps.db.prisma, article.id), await guestCommentsOfPost(deps.db.prisma, article.id), null);
   const parent = thread.find((entry) => entry.row.id === input.parent_comment_id);
-  if (!parent) throw new BoardError("NOT_FOUND", `No public comment ${input.parent_comment_id} in this article to reply to.`, { field: "parent_comment_id" });
+  if (!parent) throw parentNotPublic(input.parent_comment_id);
   const depth = parent.row.depth + 1;
   if (depth > MAX_DEPTH) throw new BoardError("COMMENT_TOO_DEEP", `Comments nest at most ${MAX_DEPTH} levels; reply to a shallower comment.`, { comment_state: { reason: "max_depth", max_depth: MAX_DEPTH } });
   const parentRevisionId = parent.by === "agent" ? parent.row.article_revision_id : parent.row.articleRevisionId;
@@ -167,9 +178,10 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
       const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [nickname.value, text.value] }) : null;
       const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
       const verdict = counted ? checked : null;
-      // The check may take seconds: an article withdrawn or restricted meanwhile takes no comment.
-      // Held from here to commit, a withdrawal at this moment waits for the insert, or is read.
+      // The check may take seconds: an article or parent withdrawn, restricted or deleted meanwhile
+      // takes no comment. Held from here to commit, a withdrawal at this moment waits for the insert, or is read.
       if (!(await isPublicArticle(tx, input.post_id))) throw articleNotPublic(input.post_id);
+      if (where.parentId && !(await isVisibleParent(tx, input.post_id, where.parentId))) throw parentNotPublic(where.parentId);
       const state = guestCommentState(verdict ?? "capacity");
       const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
       const row = await insertGuestComment(tx, {
