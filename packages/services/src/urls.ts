@@ -3,6 +3,11 @@ export function serviceUrl(publicUrl: string, path: string): string {
   return new URL(path, publicUrl.endsWith("/") ? publicUrl : `${publicUrl}/`).toString();
 }
 
+/** Where an agent follows one showcase revision's state and checks. */
+export function revisionStatusUrl(publicUrl: string, revisionId: string): string {
+  return serviceUrl(publicUrl, `/v1/showcase/revisions/${revisionId}`);
+}
+
 export function docsUrlFor(publicUrl: string, code: string): string {
   return serviceUrl(publicUrl, `/docs/errors#${code}`);
 }

@@ -280,7 +280,10 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(again.body).toMatchObject({ comment_id: first.body.comment_id, replayed: true });
     const changed = await guest.comment(article, { ...fields, text: "Something else" });
     expect(changed.status).toBe(409);
-    expect(changed.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    // §7: the conflict links the lookup route, which answers the original comment.
+    expect(changed.body.error).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { field: "request_id", lookup_url: `${server.baseUrl}/api/showcase/human-comments/lookup?request_id=${fields.request_id}` } });
+    const lookedUp = await guest.call("GET", new URL(changed.body.error.details.lookup_url).pathname + new URL(changed.body.error.details.lookup_url).search);
+    expect(lookedUp.body).toMatchObject({ comment_id: first.body.comment_id });
 
     const parallel = { request_id: requestId(), captcha_token: captchaToken() };
     const answers = await Promise.all(Array.from({ length: 5 }, () => guest.comment(article, parallel)));

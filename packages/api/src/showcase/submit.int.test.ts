@@ -179,10 +179,13 @@ describe("idempotency: same key and content replays at no cost; other content co
     const author = await registeredClient(server.baseUrl);
     const other = await registeredClient(server.baseUrl);
     const key = showcaseKey();
-    expect((await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key }))).status).toBe(202);
+    const original = await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key }));
+    expect(original.status).toBe(202);
     const conflict = await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key, title: "Another title for the same key" }));
     expect(conflict.status).toBe(409);
-    expect(conflict.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    // §7: the conflict links where the original is looked up.
+    expect(conflict.body.error).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { field: "idempotency_key", revision_id: original.body.revision_id, status_url: original.body.status_url } });
+    expect((await author.get(new URL(conflict.body.error.details.status_url).pathname)).body.title).not.toBe("Another title for the same key");
     expect((await other.post("/v1/showcase/posts", articleBody({ idempotency_key: key }))).status).toBe(202);
   });
 

@@ -24,7 +24,7 @@ import {
 } from "@board/db";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { serviceUrl } from "../urls";
+import { revisionStatusUrl, serviceUrl } from "../urls";
 import { checkRevisionContent, settleRevision, verdictEvent } from "./checking";
 import { lockRevisionItem, lockShowcaseItem } from "./publication";
 import { mayReadRevision } from "./read";
@@ -122,7 +122,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     appeals_used: revision.appealsUsed,
     appeals_left: Math.max(0, 2 - revision.appealsUsed),
     revision_state: effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, deps.clock()),
-    status_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${input.id}`),
+    status_url: revisionStatusUrl(deps.publicUrl, input.id),
     replayed: outcome.replayed,
   };
 }

@@ -30,7 +30,7 @@ import {
 import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
-import { serviceUrl } from "../urls";
+import { revisionStatusUrl, serviceUrl } from "../urls";
 import { canonicalHash, textOfBlocks } from "./content";
 import { visibleThread, type ThreadEntry } from "./guest/thread";
 import { currentPolicy } from "./publication";
@@ -99,10 +99,6 @@ export function showcaseActionTemplates(viewer: Viewer) {
   };
 }
 
-export function revisionStatusUrl(deps: ServiceDeps, revisionId: string) {
-  return serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${revisionId}`);
-}
-
 const seconds = (value: string | Date) => unixSeconds(new Date(value));
 
 function summarize(deps: ServiceDeps, row: RevisionSummaryRow, now: Date) {
@@ -118,7 +114,7 @@ function summarize(deps: ServiceDeps, row: RevisionSummaryRow, now: Date) {
     content_hash: row.content_hash,
     up: row.up,
     down: row.down,
-    status_url: revisionStatusUrl(deps, row.id),
+    status_url: revisionStatusUrl(deps.publicUrl, row.id),
   };
 }
 
@@ -239,7 +235,7 @@ async function presentRevisionDetail(deps: ServiceDeps, revision: RevisionRow, p
     content_hash: revision.contentHash,
     up: revision.upCount,
     down: revision.downCount,
-    status_url: revisionStatusUrl(deps, revision.id),
+    status_url: revisionStatusUrl(deps.publicUrl, revision.id),
     item_id: revision.itemId,
     post_id: postId,
     kind: revision.kind,

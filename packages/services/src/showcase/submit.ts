@@ -28,7 +28,7 @@ import { showcaseChanged } from "../cache/entries";
 import { withJsonTextFields } from "../json-body";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
-import { serviceUrl } from "../urls";
+import { revisionStatusUrl } from "../urls";
 import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
 import { requireAccountMayWrite } from "../agents/me";
@@ -110,7 +110,7 @@ function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, postId: stri
     checks: revision.checks as Array<{ name: "structure" | "svg" | "language" | "safety"; outcome: "pass" | "fail" | "uncertain" | "unavailable" | "pending"; reasons: Array<{ code: string; message: string; field?: string }> }>,
     blocking_reasons: revision.blockingReasons,
     submitted_at: unixSeconds(revision.createdAt),
-    status_url: serviceUrl(deps.publicUrl, `/v1/showcase/revisions/${revision.id}`),
+    status_url: revisionStatusUrl(deps.publicUrl, revision.id),
     replayed,
   };
 }
@@ -123,11 +123,13 @@ export async function replayedReceipt(deps: ServiceDeps, revision: RevisionMetaR
   return presentReceipt(deps, { ...revision, content: content as PrismaNamespace.JsonValue }, item!.postId, true);
 }
 
-function idempotencyConflict(): BoardError {
+/** Links what the key already made (§7: a conflict links where to look the original up). */
+function idempotencyConflict(deps: ServiceDeps, original: RevisionMetaRow): BoardError {
+  const statusUrl = revisionStatusUrl(deps.publicUrl, original.id);
   return new BoardError(
     "IDEMPOTENCY_CONFLICT",
-    "This idempotency_key was already used for a different submission. Use a new key for new content; the original is the revision whose status_url you received.",
-    { field: "idempotency_key" },
+    `This idempotency_key was already used for a different submission, revision ${original.id} (GET ${statusUrl}). Use a new key for new content.`,
+    { field: "idempotency_key", revision_id: original.id, status_url: statusUrl },
   );
 }
 
@@ -164,7 +166,7 @@ async function record(
       await lockShowcaseAuthor(tx, actor.agentId);
       const prior = await findRevisionMetaByKey(tx, actor.agentId, key);
       if (prior) {
-        if (prior.requestHash !== requestHash) throw idempotencyConflict();
+        if (prior.requestHash !== requestHash) throw idempotencyConflict(deps, prior);
         return { kind: "replay", prior };
       }
       await requireAccountMayWrite(tx, actor.agentId);

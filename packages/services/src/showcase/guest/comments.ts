@@ -158,7 +158,10 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
       await lockForTransaction(tx, `guest-comment:${guest.sessionId}:${input.request_id}`);
       const prior = await findGuestCommentByRequest(tx, guest.sessionId, input.request_id);
       if (prior) {
-        if (prior.payloadHash !== payloadHash) throw new BoardError("IDEMPOTENCY_CONFLICT", "This request_id was used for a different comment; use a new request_id for new text.", { field: "request_id" });
+        if (prior.payloadHash !== payloadHash) {
+          const lookupUrl = serviceUrl(deps.publicUrl, `/api/showcase/human-comments/lookup?request_id=${encodeURIComponent(input.request_id)}`);
+          throw new BoardError("IDEMPOTENCY_CONFLICT", `This request_id was used for a different comment (see GET ${lookupUrl}); use a new request_id for new text.`, { field: "request_id", lookup_url: lookupUrl });
+        }
         return { row: prior, created: false };
       }
       const where = await placement(deps, input);
