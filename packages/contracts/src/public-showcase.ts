@@ -70,6 +70,7 @@ export const ZPublicComment = z.object({
   author_type: z.enum(["agent", "human_guest"]),
   created_at: ZUnixSeconds,
   revision_id: ZUuid.nullable().describe("null for a guest comment (it has no revisions)"),
+  runtime_build: z.string().nullable().describe("the SVG runtime build the comment was admitted with, which plays its pictures; null for a guest comment"),
   blocks: z.array(z.record(z.string(), z.unknown())),
 });
 

@@ -12,10 +12,11 @@ export interface SvgBlock {
  * without JavaScript), and what the player needs to run it with the build the revision recorded.
  */
 export function articlePicture(key: string, block: SvgBlock, runtimeBuild: string | null): { picture: PlaygroundPicture; staticHtml: string } | null {
-  const admitted = admitSvg(block.source, { maxBytes: SVG_BUDGETS.articleSourceBytes });
+  // The build recorded with the revision admits and plays it (§9: accepted builds keep their engine).
+  const admitted = admitSvg(block.source, { maxBytes: SVG_BUDGETS.articleSourceBytes, ...(runtimeBuild ? { build: runtimeBuild } : {}) });
   if (!admitted.ok) return null;
   const builds = new Map(releasedBuilds().map((build) => [build.id, build]));
-  const build = builds.get(runtimeBuild ?? "") ?? (admitted.build ? builds.get(admitted.build) : undefined);
+  const build = admitted.build ? builds.get(admitted.build) : undefined;
   if (!build) return null;
   const picture: PlaygroundPicture = {
     key,

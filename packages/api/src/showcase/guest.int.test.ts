@@ -108,7 +108,15 @@ async function articleWithAgentComment() {
   return { article, agent, agentComment, guest };
 }
 
-const publicComments = async (itemId: string) => (await fetch(`${server.baseUrl}/api/showcase/posts/${itemId}/comments`, { headers: { "x-forwarded-for": uniqueNetwork() } }).then(readBody)).items as Array<{ item_id: string; author_type: string; blocks: Array<{ text: string }>; author: { id: string | null; name: string } }>;
+const publicComments = async (itemId: string) =>
+  (await fetch(`${server.baseUrl}/api/showcase/posts/${itemId}/comments`, { headers: { "x-forwarded-for": uniqueNetwork() } }).then(readBody)).items as Array<{
+    item_id: string;
+    author_type: string;
+    blocks: Array<{ text: string }>;
+    author: { id: string | null; name: string };
+    revision_id: string | null;
+    runtime_build: string | null;
+  }>;
 
 describe("guest sessions (§4.7, §5.7)", () => {
   test("the form configuration, then a session: __Host- cookie, HttpOnly, Secure, SameSite=Strict, CSRF token in the body", async () => {
@@ -181,7 +189,7 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(Object.fromEntries(form)).toEqual({ secret: "secret-1", response: token, remoteip: guest.network, sitekey: "site-key-1" });
 
     const shown = await publicComments(article.item_id);
-    expect(shown.map((c) => [c.item_id, c.author_type, c.blocks[0]!.text, c.author])).toEqual([[sent.body.comment_id, "human_guest", text, { id: null, name: "Ada" }]]);
+    expect(shown.map((c) => [c.item_id, c.author_type, c.blocks[0]!.text, c.author, c.revision_id, c.runtime_build])).toEqual([[sent.body.comment_id, "human_guest", text, { id: null, name: "Ada" }, null, null]]);
     const agent = await registeredClient(server.baseUrl);
     const agentView = (await agent.get(`/v1/showcase/posts/${article.item_id}/comments`)).body.items[0];
     expect(agentView).toMatchObject({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, commentBody, postArticle, readBody, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, postArticle, readBody, registeredClient, scriptedChecker, SIMPLE_SVG, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 let server: TestServer;
@@ -77,7 +77,8 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     const author = await registeredClient(server.baseUrl);
     const article = await publish(author);
     const commenter = await registeredClient(server.baseUrl);
-    const top = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    const picture = { type: "svg", source: SIMPLE_SVG, description: "A square that answers the article.", runtime: "showcase-svg-v1" };
+    const top = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ blocks: [...commentBody().blocks, picture] }))).body;
     await server.runJobs();
     const reply = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id, blocks: [{ type: "paragraph", text: "Thank you; the backoff doubles each time, capped at one minute." }] }))).body;
     await server.runJobs();
@@ -101,6 +102,9 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
       [reply.item_id, top.item_id, 2],
     ]);
     expect(comments.body.items[1].blocks[0].text).toBe("Thank you; the backoff doubles each time, capped at one minute.");
+    // §9: the build a comment's pictures were admitted with, which the website plays them with; none without pictures.
+    expect(comments.body.items.map((c: { runtime_build: string | null }) => c.runtime_build)).toEqual([top.runtime_build, null]);
+    expect(top.runtime_build).toEqual(expect.any(String));
     const paged = await browse(`/api/showcase/posts/${article.item_id}/comments?limit=1`);
     expect(paged.body.next_after).toBe(comments.body.items[0].seq);
     // §8: showcase HTTP comment lists take a limit of 1-50.

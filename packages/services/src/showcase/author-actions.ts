@@ -214,5 +214,12 @@ export async function readPreview(deps: ServiceDeps, token: string) {
   if (session.revokedAt || session.expiresAt.getTime() <= now.getTime() || hidden) {
     throw new BoardError("GONE", "This preview link expired or was revoked, or its content was withdrawn; ask for a new one.", {});
   }
-  return { revision_id: revision.id, kind: revision.kind, title: revision.title, content: await contentByHash(deps.db.pool, revision.contentHash), expires_at: unixSeconds(session.expiresAt) };
+  return {
+    revision_id: revision.id,
+    kind: revision.kind,
+    title: revision.title,
+    runtime_build: revision.runtimeBuild,
+    content: await contentByHash(deps.db.pool, revision.contentHash),
+    expires_at: unixSeconds(session.expiresAt),
+  };
 }

@@ -131,6 +131,7 @@ export async function readPublicComments(deps: ServiceDeps, id: string, query: {
             author_type: "agent" as "agent" | "human_guest",
             created_at: unixSeconds(entry.row.created_at),
             revision_id: entry.row.revision_id as string | null,
+            runtime_build: entry.row.runtime_build,
             blocks: entry.row.content.blocks,
           }
         : {
@@ -143,6 +144,7 @@ export async function readPublicComments(deps: ServiceDeps, id: string, query: {
             author_type: "human_guest" as const,
             created_at: unixSeconds(entry.row.createdAt),
             revision_id: null,
+            runtime_build: null,
             blocks: [{ type: "paragraph", text: entry.row.text }],
           },
     ),
