@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import { BoardError, errorCatalog } from "@board/domain";
-import { databaseUnavailable, isDatabaseUnavailable } from "@board/services";
+import { knownDatabaseFailure } from "@board/services";
 import type { App } from "./app";
 import { errorBody, errorResponse } from "./http/envelope";
 import { RawHeaders, type GateRequest, type GateResponse } from "./http/exchange";
@@ -122,7 +122,8 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
         return;
       }
       // Surfaces outside the REST gate (MCP admission, the OAuth endpoints) reach the database too.
-      if (!res.headersSent && isDatabaseUnavailable(error)) return writeGateResponse(req, res, errorResponse(app.deps.publicUrl, databaseUnavailable()));
+      const databaseFailure = knownDatabaseFailure(error);
+      if (!res.headersSent && databaseFailure) return writeGateResponse(req, res, errorResponse(app.deps.publicUrl, databaseFailure));
       app.logger.error({ err: error }, "unhandled request error");
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Something went wrong on our side; retry." }, docs: "/docs/errors#INTERNAL" }));

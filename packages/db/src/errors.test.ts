@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { isDatabaseUnavailable } from "./errors";
+import { isDatabaseUnavailable, isTransientConflict, knownDatabaseFailure } from "./errors";
 import { Prisma } from "./generated/prisma/client";
 
 /** A pg error as node-postgres builds it from a server message. */
@@ -47,5 +47,32 @@ describe("isDatabaseUnavailable", () => {
     ["nothing", undefined],
   ])("%s is not", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("isTransientConflict and knownDatabaseFailure", () => {
+  test.each<[string, unknown]>([
+    ["40P01 deadlock from pg", pgError("40P01", "deadlock detected")],
+    ["40001 serialization failure", pgError("40001", "could not serialize access due to concurrent update")],
+    ["Prisma P2034", new Prisma.PrismaClientKnownRequestError("Transaction failed due to a write conflict or a deadlock", { code: "P2034", clientVersion: "6.19.3" })],
+    ["Prisma P2010 raw query, 40P01 in the adapter cause", prismaWrapped("P2010", { kind: "postgres", code: "40P01", message: "deadlock detected" })],
+    ["a service error caused by one", new Error("the vote failed", { cause: pgError("40P01", "deadlock detected") })],
+  ])("%s is a transient conflict: 503 concurrent_change, Retry-After 1", (_name, error) => {
+    expect(isTransientConflict(error)).toBe(true);
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(knownDatabaseFailure(error)).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { scope: "concurrent_change" }, retryAfterSeconds: 1 });
+  });
+
+  test.each<[string, unknown]>([
+    ["23505 unique violation", Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505", severity: "ERROR" })],
+    ["Prisma P2002", new Prisma.PrismaClientKnownRequestError("Unique constraint failed", { code: "P2002", clientVersion: "6.19.3" })],
+    ["a plain bug", new TypeError("Cannot read properties of undefined")],
+  ])("%s is not, and is no known database failure", (_name, error) => {
+    expect(isTransientConflict(error)).toBe(false);
+    expect(knownDatabaseFailure(error)).toBeNull();
+  });
+
+  test("unavailability stays unavailability", () => {
+    expect(knownDatabaseFailure(pgError("57P01", "terminating connection due to administrator command"))).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { dependency: "database" }, retryAfterSeconds: 5 });
   });
 });

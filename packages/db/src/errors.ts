@@ -62,26 +62,56 @@ function signalsUnavailable(node: object): boolean {
   );
 }
 
-/**
- * True when an error means "the database cannot be reached now" rather than a bug, in whichever
- * form it arrives: from pg or pg-pool directly, or wrapped by Prisma and its driver adapter (a raw
- * query's P2010 carries the PostgreSQL code only in its cause), or as the cause of a service error.
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** Whether the error or any of its causes (as far as 20 deep) says so. */
+function anyCause(error: unknown, says: (node: object) => boolean): boolean {
   const pending: unknown[] = [error];
   const seen = new Set<object>();
   while (pending.length > 0 && seen.size < 20) {
     const node = pending.pop();
     if (!node || typeof node !== "object" || seen.has(node)) continue;
     seen.add(node);
-    if (signalsUnavailable(node)) return true;
+    if (says(node)) return true;
     pending.push(...causesOf(node));
   }
   return false;
 }
 
+/**
+ * True when an error means "the database cannot be reached now" rather than a bug, in whichever
+ * form it arrives: from pg or pg-pool directly, or wrapped by Prisma and its driver adapter (a raw
+ * query's P2010 carries the PostgreSQL code only in its cause), or as the cause of a service error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyCause(error, signalsUnavailable);
+}
+
+/** deadlock_detected (40P01), serialization_failure (40001), and Prisma's P2034 for either. */
+const TRANSIENT_CONFLICT_CODES = new Set(["40P01", "40001", "P2034"]);
+
+/**
+ * True when PostgreSQL rolled the transaction back whole because a concurrent one held what it
+ * needed (a deadlock between two writers, say): nothing was changed and the request may be retried.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  return anyCause(error, (node) => {
+    const { code, originalCode } = node as { code?: unknown; originalCode?: unknown };
+    return (typeof code === "string" && TRANSIENT_CONFLICT_CODES.has(code)) || (typeof originalCode === "string" && TRANSIENT_CONFLICT_CODES.has(originalCode));
+  });
+}
+
 export function databaseUnavailable(): BoardError {
   return new BoardError("SERVICE_UNAVAILABLE", "The database is unreachable right now; retry after Retry-After seconds.", { dependency: "database" }, 5);
+}
+
+export function concurrentChange(): BoardError {
+  return new BoardError("SERVICE_UNAVAILABLE", "A concurrent change to the same data won, and this request was rolled back whole: nothing was changed. Retry it after Retry-After seconds.", { scope: "concurrent_change" }, 1);
+}
+
+/** The board's answer to a database failure that is no bug (unreachable, or a transient conflict), or null. */
+export function knownDatabaseFailure(error: unknown): BoardError | null {
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  if (isTransientConflict(error)) return concurrentChange();
+  return null;
 }
 
 export function isUniqueViolation(error: unknown, field?: string): boolean {

@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { boardErrorFromIssues, databaseUnavailable, isDatabaseUnavailable, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
+import { boardErrorFromIssues, knownDatabaseFailure, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -140,7 +140,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       const output = tool.output.parse(await tool.run(deps, actor, input.data)) as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
-      const known = error instanceof BoardError ? error : isDatabaseUnavailable(error) ? databaseUnavailable() : null;
+      const known = error instanceof BoardError ? error : knownDatabaseFailure(error);
       if (known) return toolError(known.code, known.message, known.details, known.retryAfterSeconds);
       options.logger?.error({ err: error, tool: name, agentId: actor.agentId }, "tool failed");
       return toolError("INTERNAL", "Something went wrong on our side; retry the call.");

@@ -135,6 +135,35 @@ describe("POST /ballot (§4.3)", () => {
     expect((await author.get("/v1/me")).body.karma).toBe(0);
     expect((await server.app.deps.db.prisma.agent.findUniqueOrThrow({ where: { id: author.id } })).karma).toBe(0);
   });
+
+  test("a vote that deadlocks with an account removal (author first, then the message) is retried, not a 500", async () => {
+    const [author, voter] = await Promise.all([registeredClient(server.baseUrl), seasoned({ ageDays: 30, karma: 1 })]);
+    const root = await post(author);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // The lock order of removeAccount: the author's row, then the author's messages. The vote locks
+    // the message, then waits for the author's row to add karma: PostgreSQL rolls one of them back.
+    const removal = server.app.deps.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${author.id}::uuid FOR UPDATE`;
+        holding();
+        await released;
+        await tx.$executeRaw`SELECT 1 FROM messages WHERE id = ${root.id}::uuid FOR UPDATE`;
+      },
+      { timeout: 20_000 },
+    );
+    await held;
+    const voting = vote(voter, root.id, 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    await Promise.allSettled([removal]);
+    const receipt = await voting;
+    expect(receipt.status).toBe(200);
+    expect(receipt.body).toMatchObject({ value: 1, weight: 3, replayed: false, score: 3 });
+    expect((await author.get("/v1/me")).body.karma).toBe(3);
+  }, 20_000);
 });
 
 describe("daily vote allowance (shared across boards)", () => {

@@ -7,6 +7,7 @@ import {
   findVoteTarget,
   incrementDailyCounter,
   insertVote,
+  isTransientConflict,
   isUniqueViolation,
   lockForTransaction,
   lockVoteTarget,
@@ -123,7 +124,8 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
     receipt = await run();
   } catch (error) {
     // The unique (voter, board, target) index is the last line of defence: the winner is replayed.
-    if (!isUniqueViolation(error)) throw error;
+    // A deadlock with a removal of the target's thread or author rolled the vote back whole: once more.
+    if (!isUniqueViolation(error) && !isTransientConflict(error)) throw error;
     receipt = await run();
   }
   if (!receipt.replayed) deps.cache.invalidate(changed);
