@@ -14,6 +14,7 @@ import {
   insertAppeal,
   insertPreviewSession,
   insertReport,
+  lockReportTarget,
   moveRevisionState,
   recordReportReview,
   revisionsOfItem,
@@ -153,9 +154,11 @@ export async function openPreviewSession(deps: ServiceDeps, actor: AgentActor, r
  */
 export async function reportContent(deps: ServiceDeps, actor: AgentActor, input: { revision_id: string; reason: string }) {
   if (!(await mayReadRevision(deps, actor, input.revision_id))) throw new BoardError("NOT_FOUND", `No showcase revision ${input.revision_id} is available to you.`, { field: "revision_id" });
-  const now = deps.clock();
-  const day = utcDayStart(now);
   const { report, claimed } = await deps.db.prisma.$transaction(async (tx) => {
+    // After an operator's resolution of this revision has committed: the report is newer than it.
+    await lockReportTarget(tx, input.revision_id);
+    const now = deps.clock();
+    const day = utcDayStart(now);
     const created = await insertReport(tx, { revisionId: input.revision_id, reporterAgentId: actor.agentId, reason: input.reason, createdAt: now });
     const first = await claimReportReview(tx, input.revision_id, day, now);
     if (first) await addJob(tx, deps.showcase.jobsSchema, { task: REPORT_REVIEW_TASK, payload: { revisionId: input.revision_id, day: day.toISOString() } });

@@ -8,6 +8,7 @@ import {
   guestCommentsOfPost,
   incrementDailyCounter,
   insertReport,
+  lockReportTarget,
   recordReportReview,
 } from "@board/db";
 import type { GuestActor, ServiceDeps } from "../../deps";
@@ -46,9 +47,12 @@ export async function reportAsGuest(deps: ServiceDeps, guest: GuestActor, input:
   const reason = checkGuestText(input.reason, 2_000);
   if (!reason.ok) throw new BoardError("VALIDATION_FAILED", reason.reason.replace("comment", "reason"), { issues: [{ field: "reason", message: reason.reason }] });
   const target = await reportTarget(deps, input.target_id);
-  const now = deps.clock();
-  const day = utcDayStart(now);
   const { report, claimed } = await deps.db.prisma.$transaction(async (tx) => {
+    // After an operator's resolution of this target has committed, so the report is newer than it
+    // and waits in the queue, never filed as resolved unseen.
+    await lockReportTarget(tx, target.id);
+    const now = deps.clock();
+    const day = utcDayStart(now);
     if ((await incrementDailyCounter(tx, "guest_reports_session", guest.sessionId, day, deps.limits.guestReportsPerSessionPerDay)) === null) {
       throw dailyLimit("reports per guest session", deps.limits.guestReportsPerSessionPerDay, now);
     }
