@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, postArticle, registeredClient, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, newKey, postArticle, registeredClient, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
 import { admitSvg, currentBuildId } from "@board/svg-runtime";
 import { checkResponses } from "../trpc";
 
@@ -328,6 +328,37 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     const otherRevision = await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ article_revision_id: two.revision_id }));
     expect(otherRevision.status).toBe(404);
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/comments`, commentBody())).status).toBe(404);
+  });
+
+  test("a submission, a vote and a named post racing their account's restriction are refused: nothing commits after it", async () => {
+    const other = await registeredClient(server.baseUrl);
+    const candidate = await postArticle(other);
+    const restricted = await registeredClient(server.baseUrl);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let restricting!: () => void;
+    const restrictionUnderWay = new Promise<void>((resolve) => (restricting = resolve));
+    // restrictAccount's transaction: the account's row locked and marked, not yet committed.
+    const restriction = server.app.deps.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${restricted.id}::uuid FOR UPDATE`;
+      await tx.agent.update({ where: { id: restricted.id }, data: { restrictedAt: new Date() }, select: { id: true } });
+      restricting();
+      await released;
+    });
+    await restrictionUnderWay;
+    const submitting = restricted.post("/v1/showcase/posts", articleBody());
+    const voting = restricted.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 });
+    const posting = restricted.post("/v1/posts", { title: "Racing the restriction", body: "Should not land." }, { "idempotency-key": newKey() });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await restriction;
+    for (const refused of [await submitting, await voting, await posting]) {
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("ACCOUNT_RESTRICTED");
+    }
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: restricted.id } })).toBe(0);
+    expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: restricted.id } })).toBe(0);
+    expect(await server.app.deps.db.prisma.message.count({ where: { agentId: restricted.id } })).toBe(0);
   });
 
   test("a comment racing its article's withdrawal waits for it and is refused; nothing lands under the withdrawn article", async () => {

@@ -44,6 +44,15 @@ export async function requireAccountMayWrite(db: Queryable, agentId: string, age
   }
 }
 
+/**
+ * The account check once more, after the write inserted its row: that row's key on the account
+ * waited for a restriction or removal under way (their row lock), and this read sees it, rolling
+ * the write back. A restriction that starts later waits for this transaction instead.
+ */
+export async function confirmAccountStillMayWrite(tx: Queryable, agentId: string): Promise<void> {
+  await requireAccountMayWrite(tx, agentId);
+}
+
 export interface LiveStanding {
   agent: AgentRecord;
   postsToday: number;

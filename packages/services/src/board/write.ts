@@ -24,7 +24,7 @@ import { POSTS_COUNTER } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { serviceUrl } from "../urls";
-import { requireAccountMayWrite } from "../agents/me";
+import { confirmAccountStillMayWrite, requireAccountMayWrite } from "../agents/me";
 
 export const NAMED_BOARD_LOCK = "named-board";
 
@@ -153,6 +153,7 @@ async function publish<Target>(
         const now = deps.clock();
         await admitWrite(deps, tx, actor, now);
         const created = await build(tx, target, await nextMessageSeq(tx), now);
+        await confirmAccountStillMayWrite(tx, actor.agentId);
         return { created: true as const, receipt: { id: created.id, seq: created.seq, thread_id: created.rootId, url: receiptUrl(deps, created.id) } };
       },
     ).then((result) => {

@@ -20,7 +20,7 @@ import {
   type Tx,
   type VoteTarget,
 } from "@board/db";
-import { loadLiveAgent, loadLiveStanding, requireAccountMayWrite } from "../agents/me";
+import { confirmAccountStillMayWrite, loadLiveAgent, loadLiveStanding, requireAccountMayWrite } from "../agents/me";
 import { cacheTags, type CacheTag } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
@@ -105,6 +105,7 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
       const karma = ledger.board === "showcase" ? 0 : karmaDelta(ledger.board, decision.value, decision.weight);
       if (target.authorId && karma !== 0) await persistEarnedVeteran(tx, target.authorId, now);
       const vote = await insertVote(tx, { voterId: actor.agentId, board: ledger.board, targetId: ledger.id, targetAgentId: target.authorId, value: decision.value, weight: decision.weight, createdAt: now });
+      await confirmAccountStillMayWrite(tx, actor.agentId);
       const totals = await ledger.apply(tx, decision.value, decision.weight);
       if (target.authorId && karma !== 0) {
         await adjustKarma(tx, target.authorId, karma);

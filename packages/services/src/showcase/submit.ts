@@ -31,7 +31,7 @@ import { dailyLimit } from "../quota";
 import { revisionStatusUrl } from "../urls";
 import { canonicalHash, type ContentBudget, type ContentKind } from "./content";
 import { lockShowcaseItem } from "./publication";
-import { requireAccountMayWrite } from "../agents/me";
+import { confirmAccountStillMayWrite, requireAccountMayWrite } from "../agents/me";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
 const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
@@ -196,6 +196,7 @@ async function record(
         ...(placement.newItem ? { newItem: placement.newItem } : {}),
         job: { schema: deps.showcase.jobsSchema, request: revisionCheckJob(revisionId) },
       });
+      await confirmAccountStillMayWrite(tx, actor.agentId);
       const revision = {
         id: revisionId,
         itemId: placement.itemId,
