@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, newKey, postArticle, registeredClient, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
+import type { Tx } from "@board/db";
 import { admitSvg, currentBuildId } from "@board/svg-runtime";
 import { checkResponses } from "../trpc";
 
@@ -330,29 +331,47 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/comments`, commentBody())).status).toBe(404);
   });
 
+  /**
+   * Sends while another transaction holds `change` uncommitted (a withdrawal or restriction under
+   * way), then commits it; the answer to the send.
+   */
+  async function sendDuring<T>(change: (tx: Tx) => Promise<unknown>, send: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let changed!: () => void;
+    const underWay = new Promise<void>((resolve) => (changed = resolve));
+    const holder = server.app.deps.db.prisma.$transaction(async (tx) => {
+      await change(tx);
+      changed();
+      await released;
+    });
+    await underWay;
+    const sending = send();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await holder;
+    return sending;
+  }
+
+  const withdraw = (itemId: string) => (tx: Tx) => tx.showcaseItem.update({ where: { id: itemId }, data: { withdrawnAt: new Date() }, select: { id: true } });
+
   test("a submission, a vote and a named post racing their account's restriction are refused: nothing commits after it", async () => {
     const other = await registeredClient(server.baseUrl);
     const candidate = await postArticle(other);
     const restricted = await registeredClient(server.baseUrl);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let restricting!: () => void;
-    const restrictionUnderWay = new Promise<void>((resolve) => (restricting = resolve));
     // restrictAccount's transaction: the account's row locked and marked, not yet committed.
-    const restriction = server.app.deps.db.prisma.$transaction(async (tx) => {
+    const restrict = async (tx: Tx) => {
       await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${restricted.id}::uuid FOR UPDATE`;
       await tx.agent.update({ where: { id: restricted.id }, data: { restrictedAt: new Date() }, select: { id: true } });
-      restricting();
-      await released;
-    });
-    await restrictionUnderWay;
-    const submitting = restricted.post("/v1/showcase/posts", articleBody());
-    const voting = restricted.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 });
-    const posting = restricted.post("/v1/posts", { title: "Racing the restriction", body: "Should not land." }, { "idempotency-key": newKey() });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await restriction;
-    for (const refused of [await submitting, await voting, await posting]) {
+    };
+    const answers = await sendDuring(restrict, () =>
+      Promise.all([
+        restricted.post("/v1/showcase/posts", articleBody()),
+        restricted.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 }),
+        restricted.post("/v1/posts", { title: "Racing the restriction", body: "Should not land." }, { "idempotency-key": newKey() }),
+      ]),
+    );
+    for (const refused of answers) {
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe("ACCOUNT_RESTRICTED");
     }
@@ -365,25 +384,37 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     const author = await registeredClient(server.baseUrl);
     const article = await postArticle(author);
     const commenter = await registeredClient(server.baseUrl);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let withdrawing!: () => void;
-    const withdrawalUnderWay = new Promise<void>((resolve) => (withdrawing = resolve));
-    // A withdrawal that has marked the article but not yet committed.
-    const withdrawal = server.app.deps.db.prisma.$transaction(async (tx) => {
-      await tx.showcaseItem.update({ where: { id: article.item_id }, data: { withdrawnAt: new Date() }, select: { id: true } });
-      withdrawing();
-      await released;
-    });
-    await withdrawalUnderWay;
-    const commenting = commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await withdrawal;
-    const refused = await commenting;
+    const refused = await sendDuring(withdraw(article.item_id), () => commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody()));
     expect(refused.status).toBe(404);
     expect(refused.body.error.details.field).toBe("post_id");
     expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { postId: article.post_id, kind: "comment" } })).toBe(0);
+  });
+
+  test("a reply racing the withdrawal of a comment above its parent is refused (§3.1 rule 6)", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const top = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    const middle = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id }))).body;
+    await server.runJobs();
+    const replier = await registeredClient(server.baseUrl);
+    // Answerable before the withdrawal: both comments are published.
+    expect((await replier.get(`/v1/showcase/revisions/${middle.revision_id}`)).body.state).toBe("published");
+    const refused = await sendDuring(withdraw(top.item_id), () => replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: middle.item_id })));
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.details.field).toBe("parent_id");
+    expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { parentId: middle.item_id } })).toBe(0);
+  });
+
+  test("a vote on a comment racing its article's withdrawal is refused and counts nothing", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const comment = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect((await author.get(`/v1/showcase/revisions/${comment.revision_id}`)).body.state).toBe("published");
+    const voter = await registeredClient(server.baseUrl);
+    const refused = await sendDuring(withdraw(article.item_id), () => voter.post("/v1/showcase/votes", { revision_id: comment.revision_id, value: 1 }));
+    expect(refused.status).toBe(404);
+    expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: voter.id } })).toBe(0);
   });
 
   test("level 32 is the deepest: a deeper reply is 400 COMMENT_TOO_DEEP with comment_state.reason max_depth", async () => {

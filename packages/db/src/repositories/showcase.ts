@@ -429,6 +429,23 @@ export function visibleCommentCount(postId: Prisma.Sql): Prisma.Sql {
     SELECT count(*)::int FROM visible)`;
 }
 
+/**
+ * Holds an article and a comment with every comment above it (agent items and guest comments)
+ * against change until the transaction ends: a withdrawal, restriction or deletion of any of them
+ * under way is waited for (then read), one that comes later waits for this transaction.
+ */
+export async function holdShowcaseLineage(db: Queryable, postId: string, commentId: string | null): Promise<void> {
+  const lineage = Prisma.sql`WITH RECURSIVE up AS (
+      SELECT ${commentId}::uuid AS node_id WHERE ${commentId}::uuid IS NOT NULL
+      UNION ALL
+      SELECT COALESCE(i.parent_id, g.parent_id) FROM up u
+        LEFT JOIN showcase_items i ON i.id = u.node_id LEFT JOIN showcase_guest_comments g ON g.id = u.node_id
+      WHERE COALESCE(i.parent_id, g.parent_id) IS NOT NULL)
+    SELECT node_id FROM up`;
+  await db.$queryRaw`SELECT 1 FROM showcase_items WHERE id = ${postId}::uuid OR id IN (${lineage}) ORDER BY id FOR SHARE`;
+  if (commentId) await db.$queryRaw`SELECT 1 FROM showcase_guest_comments WHERE id IN (${lineage}) ORDER BY id FOR SHARE`;
+}
+
 /** Why a comment's ancestry hides it (§3.1 rule 6): an ancestor taken back (withdrawn, restricted, deleted), or one not published (yet). */
 export interface HiddenAncestry {
   takenBack: boolean;

@@ -6,7 +6,7 @@ import {
   findRevisionMetaByKey,
   findRevisionMeta,
   findShowcaseItem,
-  findShowcaseItemHeld,
+  holdShowcaseLineage,
   hiddenCommentAncestry,
   incrementDailyCounter,
   insertRevision,
@@ -342,12 +342,13 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     content_hash: admitted.hash,
   }).hash;
   return record(deps, actor, "comment", input.idempotency_key, requestHash, admitted, async (tx, now) => {
-    // Held: a comment never lands on an article or parent withdrawn or restricted at the same moment.
-    const article = await findShowcaseItemHeld(tx, input.post_id);
+    // Held: a comment never lands under an article or comment withdrawn or restricted at the same moment.
+    await holdShowcaseLineage(tx, input.post_id, parent.parentId);
+    const article = await findShowcaseItem(tx, input.post_id);
     if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt) throw notFound("post_id", input.post_id, "showcase article");
     let parentComment: ShowcaseItemRow | null = null;
     if (parent.parentId) {
-      parentComment = await findShowcaseItemHeld(tx, parent.parentId);
+      parentComment = await findShowcaseItem(tx, parent.parentId);
       if (!parentComment || parentComment.kind !== "comment" || parentComment.postId !== article.id || !(await mayAnswerComment(tx, parentComment, actor.agentId))) {
         throw notFound("parent_id", parent.parentId, `comment of article ${article.id}`);
       }

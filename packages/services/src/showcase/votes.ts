@@ -1,5 +1,5 @@
 import { BoardError, effectiveRevisionState, type RevisionState } from "@board/domain";
-import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, hiddenCommentAncestry, type Tx, type VoteTarget } from "@board/db";
+import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, hiddenCommentAncestry, holdShowcaseLineage, type Tx, type VoteTarget } from "@board/db";
 import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { castLedgerVote } from "../ledger/votes";
@@ -24,6 +24,8 @@ export async function votableRevision(tx: Tx, revisionId: string, now: Date): Pr
   const item = await findShowcaseItem(tx, revision.itemId);
   if (!item || item.withdrawnAt || item.restrictedAt) return null;
   if (revision.kind === "comment") {
+    // A vote never lands on a comment whose article or ancestor is withdrawn or restricted at the same moment.
+    await holdShowcaseLineage(tx, item.postId, item.id);
     const article = await findShowcaseItem(tx, item.postId);
     if (!article || article.withdrawnAt || article.restrictedAt) return null;
     if (item.parentId && (await hiddenCommentAncestry(tx, [item.id])).has(item.id)) return null;

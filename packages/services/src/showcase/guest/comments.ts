@@ -7,12 +7,12 @@ import {
   findRevisionMeta,
   findShowcaseItem,
   findShowcaseItemHeld,
+  holdShowcaseLineage,
   guestCommentsOfPost,
   incrementDailyCounter,
   insertGuestComment,
   insertShowcaseEvent,
   lockForTransaction,
-  lockGuestComment,
   markGuestCommentDeleted,
   readDailyCounter,
   spendCaptchaToken,
@@ -68,8 +68,7 @@ const parentNotPublic = (parentId: string) => new BoardError("NOT_FOUND", `No pu
 
 /** Whether the parent is still shown, read under a hold that its withdrawal, restriction or deletion waits for. */
 async function isVisibleParent(tx: Tx, postId: string, parentId: string): Promise<boolean> {
-  await findShowcaseItemHeld(tx, parentId);
-  await lockGuestComment(tx, parentId);
+  await holdShowcaseLineage(tx, postId, parentId);
   const thread = visibleThread(await commentsOfPost(tx, postId), await guestCommentsOfPost(tx, postId), null);
   return thread.some((entry) => entry.row.id === parentId);
 }
