@@ -94,15 +94,6 @@ export async function findShowcaseItem(db: Queryable, id: string): Promise<Showc
   return rows[0] ?? null;
 }
 
-/**
- * An item, held against change until the transaction ends: a withdrawal or restriction under way
- * is waited for (and read), one that comes later waits for this transaction.
- */
-export async function findShowcaseItemHeld(db: Queryable, id: string): Promise<ShowcaseItemRow | null> {
-  const rows = await db.$queryRaw<ShowcaseItemRow[]>`SELECT ${ITEM_COLUMNS} FROM showcase_items i WHERE i.id = ${id}::uuid FOR SHARE`;
-  return rows[0] ?? null;
-}
-
 /** A revision and its item, in one query (state machines read both after taking the item's lock). */
 export async function findRevisionMetaAndItem(db: Queryable, id: string): Promise<{ revision: RevisionMetaRow; item: ShowcaseItemRow } | null> {
   const rows = await db.$queryRaw<Array<RevisionMetaRow & Record<string, unknown>>>`SELECT ${REVISION_META_COLUMNS}, ${itemColumns("item.")}

@@ -6,7 +6,6 @@ import {
   findGuestCommentByRequest,
   findRevisionMeta,
   findShowcaseItem,
-  findShowcaseItemHeld,
   holdShowcaseLineage,
   guestCommentsOfPost,
   incrementDailyCounter,
@@ -75,7 +74,8 @@ async function isVisibleParent(tx: Tx, postId: string, parentId: string): Promis
 
 /** Whether the article is public, read under a hold that a withdrawal or restriction waits for. */
 async function isPublicArticle(tx: Tx, postId: string): Promise<boolean> {
-  const article = await findShowcaseItemHeld(tx, postId);
+  await holdShowcaseLineage(tx, postId, null);
+  const article = await findShowcaseItem(tx, postId);
   return article !== null && article.kind === "article" && (await publicRevisionId(tx, article)) !== null;
 }
 
