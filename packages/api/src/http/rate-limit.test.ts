@@ -78,6 +78,17 @@ describe("one instance counts exactly, without waiting for the store", () => {
     expect(limiter.consume([{ limit: perMinute(5), key: "b" }])[0]!.remaining).toBe(4);
   });
 
+  test("a refused call counts against no limit: one network at its limit leaves the shared ceiling to the others", () => {
+    const limiter = limiters(new MemoryCounters());
+    const ceiling: WindowLimit = { name: "ceiling", points: 5, windowSeconds: 60 };
+    const from = (network: string) => [{ limit: perMinute(2), key: network }, { limit: ceiling, key: "all" }];
+    limiter.consume(from("busy"));
+    limiter.consume(from("busy"));
+    for (let i = 0; i < 10; i++) expect(refusal(() => limiter.consume(from("busy"))).details).toMatchObject({ policy: "network" });
+    expect(limiter.consume(from("quiet"))[1]).toMatchObject({ limit: ceiling, remaining: 2 });
+    expect(limiter.busiest(5).find((row) => row.policy === "ceiling")!.top).toEqual([{ key: "all", used: 3 }]);
+  });
+
   test("a new window starts when the old one ends", () => {
     const limiter = limiters(new MemoryCounters());
     const check = [{ limit: perMinute(1), key: "a" }];
@@ -149,7 +160,8 @@ describe("instances share counts through the store", () => {
     store.reachable = true;
     await limiter.flush();
     expect(changes).toEqual([false, true]);
-    expect(store.rows.get("network:net")!.total).toBe(3);
+    // The two admitted calls; the refused one counted nowhere.
+    expect(store.rows.get("network:net")!.total).toBe(2);
   });
 
   test("an answer about a window that has since ended is ignored", async () => {

@@ -154,20 +154,28 @@ export class WindowLimiters {
     return this.shared.kind;
   }
 
-  /** Counts one call against each applicable limit; throws BOARD_RATE_LIMIT naming an exhausted one. */
+  /**
+   * Counts one call against each applicable limit, or against none when one of them is exhausted
+   * (throwing BOARD_RATE_LIMIT naming it): a refused call takes nothing from the other limits, so
+   * one network held at its own limit cannot use up the board-wide ceiling.
+   */
   consume(checks: Array<{ limit: WindowLimit; key: string }>): LimitOutcome[] {
     const now = this.now();
-    const outcomes: LimitOutcome[] = [];
-    let exhausted: LimitOutcome | null = null;
-    for (const { limit, key } of checks) {
+    const counters = checks.map(({ limit, key }) => {
       const counter = this.counterFor(`${limit.name}:${key}`, limit, key, now);
       counter.limit = limit;
-      counter.pending++;
-      const used = counter.shared + counter.sending + counter.pending;
+      return counter;
+    });
+    const outcomes: LimitOutcome[] = [];
+    let exhausted: LimitOutcome | null = null;
+    for (const counter of counters) {
+      const { limit } = counter;
+      const used = counter.shared + counter.sending + counter.pending + 1;
       const outcome = { limit, remaining: Math.max(0, limit.points - used), resetSeconds: Math.max(1, Math.ceil((counter.windowEnd - now) / 1000)) };
       outcomes.push(outcome);
       if (used > limit.points) exhausted ??= outcome;
     }
+    if (!exhausted) for (const counter of counters) counter.pending++;
     if (exhausted) {
       const { limit, resetSeconds } = exhausted;
       throw new BoardError(
