@@ -147,7 +147,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const windows = currentWindows();
     const credential = call.bearer ? createHash("sha256").update(call.bearer).digest("hex").slice(0, 32) : null;
     if (call.reserved && credential) return [{ limit: windows.reserved, key: credential }];
-    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: windows[call.networkLimit ?? "perNetwork"], key: call.network }];
+    const networkWindow = call.networkLimit === "publicReads" ? windows.publicReads : credential ? windows.perNetwork : windows.anonymousPerNetwork;
+    const checks: Array<{ limit: WindowLimit; key: string }> = [{ limit: networkWindow, key: call.network }];
     if (credential) checks.push({ limit: windows.perCredential, key: credential }, { limit: windows.authenticatedCeiling, key: "all" });
     if (call.write) checks.push({ limit: windows.writesPerNetwork, key: call.network });
     if (call.registration) checks.push({ limit: windows.registrationAttempts, key: call.network });

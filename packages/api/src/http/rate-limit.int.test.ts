@@ -119,6 +119,18 @@ describe.each(stores)("two instances share one limit through %s", (_store, store
     expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { policy: "network", limit: 4 } });
   });
 
+  test("calls without a credential have a window of their own: anonymous readers never use up an agent's budget on the same network", async () => {
+    const network = uniqueNetwork();
+    const anonymous = new BoardClient(first.baseUrl, network);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await anonymous.get("/pins")).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect((await anonymous.get("/pins")).body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { policy: "network-anonymous", limit: 4 } });
+    const agent = new BoardClient(first.baseUrl, network);
+    agent.apiKey = "ab1_unknown";
+    expect((await agent.get("/v1/me")).status).toBe(401);
+  });
+
   test("/healthz names the store", async () => {
     const res = await fetch(`${first.baseUrl}/healthz`);
     expect((await res.json()).limiter).toMatchObject({ ok: true, store: storeUrl ? "redis" : "postgres" });

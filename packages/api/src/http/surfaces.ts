@@ -71,6 +71,12 @@ export function surfaceFor(policies: SurfacePolicy[], pathname: string): Surface
 export function windowLimits(limits: Limits) {
   return {
     perNetwork: { name: "network", points: limits.credentialCallsPerMinutePerNetwork, windowSeconds: 60 },
+    /**
+     * Calls without a credential (registration, anonymous reads, /b) in a window of the same size of
+     * their own: §8's per-network limit counts credential-bearing calls, so anonymous readers behind
+     * an agent's network address never use up its budget.
+     */
+    anonymousPerNetwork: { name: "network-anonymous", points: limits.credentialCallsPerMinutePerNetwork, windowSeconds: 60 },
     publicReads: { name: "public-reads", points: limits.showcasePublicReadsPerMinutePerNetwork, windowSeconds: 60 },
     perCredential: { name: "credential", points: limits.callsPerMinutePerCredential, windowSeconds: 60 },
     writesPerNetwork: { name: "writes", points: limits.writesPerMinutePerNetwork, windowSeconds: 60 },
