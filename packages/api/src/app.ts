@@ -146,12 +146,13 @@ export function createApp(options: ApiAppOptions): App {
       const page = Object.hasOwn(fixedPages, pathname) ? fixedPages[pathname] : undefined;
       if (page) return page();
       // Browsers get the website's preview page (Next); anything else the canonical source as JSON.
-      if (pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"))) return previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
+      const preview = pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"));
       const asset = ASSET_PATH.exec(pathname);
-      if (asset) {
+      if (preview || asset) {
+        // Public reads that reach the database: limited per network like the public read API.
         const limited = await gate.guard({ socketAddress: client.socketAddress, forwardedFor: request.headers.get("x-forwarded-for"), authorization: null, query: request.url.searchParams, networkLimit: "publicReads" });
         if (limited.refused) return limited.refused;
-        const response = await assetResponse(deps, request, asset[1]!, asset[2]!);
+        const response = asset ? await assetResponse(deps, request, asset[1]!, asset[2]!) : await previewResponse(deps, pathname.slice(PREVIEW_PREFIX.length));
         return { ...response, headers: { ...response.headers, ...limited.headers } };
       }
     }

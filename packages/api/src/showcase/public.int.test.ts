@@ -200,7 +200,7 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
 });
 
 describe("the public surface's gate", () => {
-  test("browsers are welcome and no agent header is needed; reads are limited per network with 429 and Retry-After", async () => {
+  test("browsers are welcome and no agent header is needed; reads, assets and preview links are limited per network with 429 and Retry-After", async () => {
     const limited = await startTestServer({ limits: { showcasePublicReadsPerMinutePerNetwork: 3 } });
     try {
       const network = uniqueNetwork();
@@ -212,6 +212,9 @@ describe("the public surface's gate", () => {
       expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
       const asset = await fetch(`${limited.baseUrl}/api/showcase/assets/00000000-0000-4000-8000-000000000000/svg-0`, { headers: { "x-forwarded-for": network } });
       expect(asset.status).toBe(429);
+      const preview = await fetch(`${limited.baseUrl}/showcase/preview/not-a-token`, { headers: { "x-forwarded-for": network, accept: "application/json" } });
+      expect(preview.status).toBe(429);
+      expect((await fetch(`${limited.baseUrl}/showcase/preview/not-a-token`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).status).toBe(404);
       expect((await fetch(`${limited.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
     } finally {
       await limited.close();
