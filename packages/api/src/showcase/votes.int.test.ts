@@ -277,6 +277,26 @@ describe("quorum and publication (§3.1 rules 1-4)", () => {
     }
   });
 
+  test("a sweep that runs past a candidate's 30 days expires it, never publishes it: each candidate is settled at its own time", async () => {
+    const saved = clock.now;
+    try {
+      clock.now = at(GRACE + 3 * DAY);
+      const backers = await peers(3);
+      const { revision_id } = await awaitingArticle();
+      const enteredAt = (await db().prisma.showcaseRevision.findUniqueOrThrow({ where: { id: revision_id } })).stateEnteredAt;
+      for (const r of await Promise.all(Array.from({ length: 11 }, () => reviewer(backers, { settledHours: 1 })))) await vote(r, revision_id);
+      expect(await revisionState(revision_id)).toBe("awaiting_votes");
+      // The sweep starts a second before the deadline (eligibility long ripe) and reaches the candidate at it.
+      let calls = 0;
+      const slowSweep = { ...server.app.deps, clock: () => new Date(enteredAt.getTime() + 30 * DAY - (calls++ === 0 ? 1000 : 0)) };
+      clock.now = new Date(enteredAt.getTime() + 30 * DAY);
+      expect(await sweepQuorum(slowSweep, 1)).toBe(0);
+      expect(await revisionState(revision_id)).toBe("expired");
+    } finally {
+      clock.now = saved;
+    }
+  });
+
   test("parallel recommendations reaching the quorum publish exactly once", async () => {
     const { revision_id } = await awaitingArticle();
     const voters = await Promise.all(Array.from({ length: 8 }, () => registeredClient(server.baseUrl)));

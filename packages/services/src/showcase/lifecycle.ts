@@ -37,11 +37,13 @@ export async function sweepQuorum(deps: ServiceDeps, pageSize = 200): Promise<nu
   for (;;) {
     const page = await revisionsAwaitingVotes(deps.db.prisma, { minUp: threshold, overdueFrom, after, limit: pageSize });
     for (const revision of page) {
-      if (effectiveRevisionState("awaiting_votes", revision.stateEnteredAt, now) === "expired") {
+      // Each candidate at the time it is settled: a long sweep never publishes one past its deadline.
+      const at = deps.clock();
+      if (effectiveRevisionState("awaiting_votes", revision.stateEnteredAt, at) === "expired") {
         await expireRevision(deps, revision.id);
         continue;
       }
-      const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revision.id, "quorum_reached", null, now));
+      const tags = await deps.db.prisma.$transaction((tx) => settleRevision(deps, tx, revision.id, "quorum_reached", null, at));
       if (tags?.length) {
         published++;
         deps.cache.invalidate(tags);
