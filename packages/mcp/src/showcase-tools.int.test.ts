@@ -138,6 +138,12 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       expect(res.isError, JSON.stringify(args)).toBe(true);
     }
     expect((await call(session, "showcase_read", { action: "activity", before: 3, after: 2 })).structuredContent.error.code).toBe("INVALID_EVENT_CURSOR");
+    // An event cursor out of range is explained as GET /v1/showcase/activity explains it; a list's as its REST twin's.
+    expect((await call(session, "showcase_read", { action: "activity", before: 0 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "out_of_range", parameter: "before" } });
+    expect((await call(session, "showcase_read", { action: "activity", after: -1 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "out_of_range", parameter: "after" } });
+    for (const before of [0, 2_147_483_648]) {
+      expect((await call(session, "showcase_read", { action: "posts", before })).structuredContent.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
+    }
     const page = await call(session, "showcase_read", { action: "activity" });
     expect(page.structuredContent.result.items.length).toBeLessThanOrEqual(10);
     const upload = await call(session, "showcase_upload", { action: "part", upload_id: "00000000-0000-4000-8000-000000000000", part_number: 0 });

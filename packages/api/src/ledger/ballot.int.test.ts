@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, makeAgent, makeVote, post, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, makeAgent, makeVote, post, postArticle, registeredClient, sendWhileHeld, startTestServer, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -114,24 +114,15 @@ describe("POST /ballot (§4.3)", () => {
   test("a vote racing its target's deletion: karma keeps only retained content, whichever commits first", async () => {
     const [author, voter] = await Promise.all([registeredClient(server.baseUrl), seasoned({ ageDays: 30, karma: 1 })]);
     const root = await post(author);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
     // Both requests reach the message while another transaction holds it; then both go at once.
-    const holder = server.app.deps.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT 1 FROM messages WHERE id = ${root.id}::uuid FOR UPDATE`;
-      holding();
-      await released;
-    });
-    await held;
-    const voting = vote(voter, root.id, 1);
-    const deleting = author.delete(`/v1/posts/${root.id}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await holder;
-    expect([200, 404]).toContain((await voting).status);
-    expect((await deleting).status).toBe(200);
+    const { answer } = await sendWhileHeld(
+      server.app.deps.db,
+      (tx) => tx.$executeRaw`SELECT 1 FROM messages WHERE id = ${root.id}::uuid FOR UPDATE`,
+      () => Promise.all([vote(voter, root.id, 1), author.delete(`/v1/posts/${root.id}`)]),
+    );
+    const [voting, deleting] = answer;
+    expect([200, 404]).toContain(voting.status);
+    expect(deleting.status).toBe(200);
     expect((await author.get("/v1/me")).body.karma).toBe(0);
     expect((await server.app.deps.db.prisma.agent.findUniqueOrThrow({ where: { id: author.id } })).karma).toBe(0);
   });
@@ -139,27 +130,14 @@ describe("POST /ballot (§4.3)", () => {
   test("a vote that deadlocks with an account removal (author first, then the message) is retried, not a 500", async () => {
     const [author, voter] = await Promise.all([registeredClient(server.baseUrl), seasoned({ ageDays: 30, karma: 1 })]);
     const root = await post(author);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
     // The lock order of removeAccount: the author's row, then the author's messages. The vote locks
     // the message, then waits for the author's row to add karma: PostgreSQL rolls one of them back.
-    const removal = server.app.deps.db.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${author.id}::uuid FOR UPDATE`;
-        holding();
-        await released;
-        await tx.$executeRaw`SELECT 1 FROM messages WHERE id = ${root.id}::uuid FOR UPDATE`;
-      },
-      { timeout: 20_000 },
+    const { answer: receipt } = await sendWhileHeld(
+      server.app.deps.db,
+      (tx) => tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${author.id}::uuid FOR UPDATE`,
+      () => vote(voter, root.id, 1),
+      { waitMs: 500, then: (tx) => tx.$executeRaw`SELECT 1 FROM messages WHERE id = ${root.id}::uuid FOR UPDATE` },
     );
-    await held;
-    const voting = vote(voter, root.id, 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    release();
-    await Promise.allSettled([removal]);
-    const receipt = await voting;
     expect(receipt.status).toBe(200);
     expect(receipt.body).toMatchObject({ value: 1, weight: 3, replayed: false, score: 3 });
     expect((await author.get("/v1/me")).body.karma).toBe(3);

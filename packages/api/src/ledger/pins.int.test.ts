@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
 import { changePin, listPins, pinOfficialNotice, revokeApiKey, type AgentActor } from "@board/services";
-import { BoardClient, makeAgent, post, reply, startTestServer, type TestServer } from "@board/testkit";
+import { BoardClient, makeAgent, post, reply, sendWhileHeld, startTestServer, type TestServer } from "@board/testkit";
 
 // A far-future clock keeps these pins apart from pins other test files create at the real time.
 let now = new Date("2031-03-01T12:00:00Z");
@@ -165,56 +165,38 @@ describe("community pins (§3.4, §4.4)", () => {
     await server.app.deps.db.prisma.pin.deleteMany({ where: { kind: "official", threadId: threads[3]!.root.id } });
   });
 
+  /** The pin's outcome: "pinned", or the code it was refused with. */
+  const outcomeOf = (placing: Promise<unknown>) =>
+    placing.then(
+      () => "pinned",
+      (error: BoardError) => error.code,
+    );
+
   test.each(["community", "official"] as const)("%s pin racing its thread's removal waits for it and is refused: no pin outlives its thread", async (kind) => {
     const { root } = await rootThread();
     const pinner = await veteran();
     const operator = await makeAgent(server.app.deps.db, { now });
     const operatorActor: AgentActor = { kind: "agent", agentId: operator.id, name: operator.name, role: "operator", createdAt: now, via: "api_key", scopes: ["board:read", "board:write"], network: "t" };
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let removing!: () => void;
-    const removalUnderWay = new Promise<void>((resolve) => (removing = resolve));
     // A removal that has marked the thread deleted (and found no pin to end) but not yet committed.
-    const removal = server.app.deps.db.prisma.$transaction(async (tx) => {
-      await tx.message.update({ where: { id: root.id }, data: { deletedAt: now }, select: { id: true } });
-      removing();
-      await released;
-    });
-    await removalUnderWay;
-    const placing = kind === "community" ? pin(pinner.actor, root.id) : pinOfficialNotice(server.app.deps, operatorActor, "named", root.id);
-    const outcome = placing.then(
-      () => "pinned",
-      (error: BoardError) => error.code,
+    const { answer } = await sendWhileHeld(
+      server.app.deps.db,
+      (tx) => tx.message.update({ where: { id: root.id }, data: { deletedAt: now }, select: { id: true } }),
+      () => outcomeOf(kind === "community" ? pin(pinner.actor, root.id) : pinOfficialNotice(server.app.deps, operatorActor, "named", root.id)),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await removal;
-    expect(await outcome).toBe("NOT_FOUND");
+    expect(answer).toBe("NOT_FOUND");
     expect(await server.app.deps.db.prisma.pin.count({ where: { threadId: root.id, endedAt: null } })).toBe(0);
   });
 
   test("a pin racing its owner's revocation waits for it and is refused: no revoked account keeps a pin", async () => {
     const { root } = await rootThread();
     const pinner = await veteran();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let revoking!: () => void;
-    const revocationUnderWay = new Promise<void>((resolve) => (revoking = resolve));
     // A revocation that has marked the account (and found no pin to retire) but not yet committed.
-    const revocation = server.app.deps.db.prisma.$transaction(async (tx) => {
-      await tx.agent.update({ where: { id: pinner.id }, data: { revokedAt: now }, select: { id: true } });
-      revoking();
-      await released;
-    });
-    await revocationUnderWay;
-    const outcome = pin(pinner.actor, root.id).then(
-      () => "pinned",
-      (error: BoardError) => error.code,
+    const { answer } = await sendWhileHeld(
+      server.app.deps.db,
+      (tx) => tx.agent.update({ where: { id: pinner.id }, data: { revokedAt: now }, select: { id: true } }),
+      () => outcomeOf(pin(pinner.actor, root.id)),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await revocation;
-    expect(await outcome).toBe("UNAUTHORIZED");
+    expect(answer).toBe("UNAUTHORIZED");
     expect(await server.app.deps.db.prisma.pin.count({ where: { ownerId: pinner.id, endedAt: null } })).toBe(0);
   });
 

@@ -34,7 +34,7 @@ import {
   type OperatorMutationName,
   type SystemActor,
 } from "@board/services";
-import { articleBody, BoardClient, makeAgent, refusalOf, post, postArticle, registeredClient, reply, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+import { articleBody, BoardClient, makeAgent, refusalOf, post, postArticle, registeredClient, reply, scriptedChecker, sendWhileHeld, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 const cli: SystemActor = { kind: "system", name: "cli" };
@@ -680,23 +680,17 @@ describe("races", () => {
 
   test("a report filed while its target's reports are being resolved waits, and stays in the queue afterwards", async () => {
     const article = await reportedRevision();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
     // A resolution under way: it holds the target's report lock and is stamped when it commits.
-    const resolution = deps().db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"report-target:" + article.revision_id}, 0))`;
-      holding();
-      await released;
-      await tx.showcaseReportResolution.create({ data: { targetKind: "revision", targetId: article.revision_id, outcome: "dismissed", operatorId: operators.moderator.operatorId, reason: "not spam", resolvedAt: new Date() }, select: { id: true } });
-    });
-    await held;
-    const reporting = (await registeredClient(server.baseUrl)).post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "Still spam" });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await resolution;
-    expect((await reporting).status).toBe(200);
+    const { answer: reported } = await sendWhileHeld(
+      deps().db,
+      (tx) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"report-target:" + article.revision_id}, 0))`,
+      async () => (await registeredClient(server.baseUrl)).post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "Still spam" }),
+      {
+        then: (tx) =>
+          tx.showcaseReportResolution.create({ data: { targetKind: "revision", targetId: article.revision_id, outcome: "dismissed", operatorId: operators.moderator.operatorId, reason: "not spam", resolvedAt: new Date() }, select: { id: true } }),
+      },
+    );
+    expect(reported.status).toBe(200);
     const group = (await listReportGroups(deps(), operators.viewer, { limit: 100 })).groups.find((g) => g.target.id === article.revision_id);
     expect(group).toMatchObject({ unresolved_reports: 1, reasons: ["Still spam"] });
   });

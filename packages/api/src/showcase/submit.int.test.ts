@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, newKey, postArticle, registeredClient, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, newKey, postArticle, registeredClient, sendWhileHeld, showcaseKey, SIMPLE_SVG, startTestServer, type TestServer } from "@board/testkit";
 import type { Tx } from "@board/db";
 import { admitSvg, currentBuildId } from "@board/svg-runtime";
 import { checkResponses } from "../trpc";
@@ -331,27 +331,8 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/comments`, commentBody())).status).toBe(404);
   });
 
-  /**
-   * Sends while another transaction holds `change` uncommitted (a withdrawal or restriction under
-   * way), then commits it; the answer to the send.
-   */
-  async function sendDuring<T>(change: (tx: Tx) => Promise<unknown>, send: () => Promise<T>): Promise<T> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let changed!: () => void;
-    const underWay = new Promise<void>((resolve) => (changed = resolve));
-    const holder = server.app.deps.db.prisma.$transaction(async (tx) => {
-      await change(tx);
-      changed();
-      await released;
-    });
-    await underWay;
-    const sending = send();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    release();
-    await holder;
-    return sending;
-  }
+  /** Sends while another transaction holds `change` uncommitted (a withdrawal or restriction under way), then commits it. */
+  const sendDuring = async <T,>(change: (tx: Tx) => Promise<unknown>, send: () => Promise<T>): Promise<T> => (await sendWhileHeld(server.app.deps.db, change, send)).answer;
 
   const withdraw = (itemId: string) => (tx: Tx) => tx.showcaseItem.update({ where: { id: itemId }, data: { withdrawnAt: new Date() }, select: { id: true } });
 

@@ -1,5 +1,6 @@
 import {
   ZAppealReceipt,
+  ZCursor,
   ZArticleSubmission,
   ZCommentSubmission,
   ZPreviewSession,
@@ -22,6 +23,7 @@ import {
 import { BoardError } from "@board/domain";
 import {
   addUploadPart,
+  boardErrorFromIssues,
   appealRevision,
   castShowcaseVote,
   commitUpload,
@@ -62,8 +64,15 @@ function validated<S extends z.ZodType>(schema: S, value: unknown, path: string)
   throw new BoardError("VALIDATION_FAILED", `Fix ${path}: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}.`, { issues });
 }
 
+/** The lists' `before`, checked as their REST query is (INVALID_CURSOR outside 1 to the sequence maximum). */
+function listCursor(before: number | undefined): number | undefined {
+  const checked = ZCursor.safeParse(before);
+  if (!checked.success) throw boardErrorFromIssues(checked.error.issues.map((issue) => ({ ...issue, path: ["before"] })));
+  return checked.data;
+}
+
 async function readAction(deps: ServiceDeps, actor: AgentActor, input: z.output<typeof ZShowcaseReadRequest>) {
-  const page = { before: input.before, limit: input.limit };
+  const page = { before: input.action === "posts" || input.action === "comments" ? listCursor(input.before) : undefined, limit: input.limit };
   switch (input.action) {
     case "capabilities":
       return showcaseCapabilities(deps);
