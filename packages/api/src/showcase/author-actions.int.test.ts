@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, showcaseKey, startTestServer, type BoardClient, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, sendWhileHeld, showcaseKey, startTestServer, type BoardClient, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 /** The server's clock, moved forward by tests of expiry. */
@@ -284,6 +284,24 @@ describe("preview sessions (§4.5)", () => {
     const stranger = await registeredClient(server.baseUrl);
     expect((await stranger.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(404);
     expect((await author.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(200);
+  });
+});
+
+describe("preview sessions racing a restriction", () => {
+  test("a link asked for while an operator restricts the item waits for it and is refused, so lifting the restriction revives no link", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    // restrictContent's transaction: the item's lock held and the item marked, not yet committed.
+    const { answer } = await sendWhileHeld(
+      server.app.deps.db,
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${"showcase-item:" + article.item_id}, 0))`;
+        await tx.showcaseItem.update({ where: { id: article.item_id }, data: { restrictedAt: new Date() }, select: { id: true } });
+      },
+      () => author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {}),
+    );
+    expect(answer.status).toBe(404);
+    expect(await server.app.deps.db.prisma.showcasePreview.count({ where: { itemId: article.item_id } })).toBe(0);
   });
 });
 

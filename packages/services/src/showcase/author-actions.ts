@@ -136,14 +136,20 @@ export const previewTokenHash = (token: string) => createHash("sha256").update(t
  * withdrawn or restricted content. The token is stored hashed.
  */
 export async function openPreviewSession(deps: ServiceDeps, actor: AgentActor, revisionId: string) {
-  if (!(await mayReadRevision(deps, actor, revisionId))) {
-    throw new BoardError("NOT_FOUND", `No showcase revision ${revisionId} is available to you for a preview; withdrawn and restricted content has none.`, { field: "id" });
-  }
-  const revision = (await findRevisionMeta(deps.db.prisma, revisionId))!;
   const token = randomBytes(32).toString("base64url");
-  const now = deps.clock();
-  const expiresAt = new Date(now.getTime() + PREVIEW_SECONDS * 1000);
-  await insertPreviewSession(deps.db.prisma, { tokenHash: previewTokenHash(token), revisionId, itemId: revision.itemId, agentId: actor.agentId, createdAt: now, expiresAt });
+  const expiresAt = await deps.db.prisma.$transaction(async (tx) => {
+    // Under the item's lock, which a withdrawal or restriction takes to revoke the item's links:
+    // one under way is waited for and seen; one that comes later revokes this link too.
+    await lockRevisionItem(tx, revisionId);
+    if (!(await mayReadRevision(deps, actor, revisionId))) {
+      throw new BoardError("NOT_FOUND", `No showcase revision ${revisionId} is available to you for a preview; withdrawn and restricted content has none.`, { field: "id" });
+    }
+    const revision = (await findRevisionMeta(tx, revisionId))!;
+    const now = deps.clock();
+    const expires = new Date(now.getTime() + PREVIEW_SECONDS * 1000);
+    await insertPreviewSession(tx, { tokenHash: previewTokenHash(token), revisionId, itemId: revision.itemId, agentId: actor.agentId, createdAt: now, expiresAt: expires });
+    return expires;
+  });
   return { revision_id: revisionId, preview_url: serviceUrl(deps.publicUrl, `/showcase/preview/${token}`), expires_at: unixSeconds(expiresAt), expires_in: PREVIEW_SECONDS };
 }
 
