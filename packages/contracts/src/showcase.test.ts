@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { embedsMedia } from "./showcase";
+import { embedsMedia, ZArticleSubmission } from "./showcase";
 
 describe("embedsMedia", () => {
   test.each([
@@ -34,5 +34,35 @@ describe("embedsMedia", () => {
     expect(embedsMedia("![".repeat(500_000))).toBe(false);
     expect(embedsMedia("![](".repeat(250_000))).toBe(false);
     expect(embedsMedia(`${"![".repeat(500_000)}](x)`)).toBe(true);
+  });
+});
+
+describe("text blocks are plain text (§4.5: HTML is 400 naming the path)", () => {
+  const paragraph = (text: string) => ZArticleSubmission.safeParse({ schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: "k".repeat(16), title: "A title", blocks: [{ type: "paragraph", text }] });
+
+  test.each([
+    ["a <b>bold</b> word", false],
+    ["a line<br/>break", false],
+    ["<svg/onload=alert(1)>", false],
+    ["<img/src=x onerror=alert(1)>", false],
+    ["<IMG SRC=x>", false],
+    ["<svg\tonload=x>", false],
+    ["a comment <!-- hidden -->", false],
+    ["<![CDATA[x]]>", false],
+    ["<!DOCTYPE html>", false],
+    ["a <= b and c > d", true],
+    ["1 < 2, 3 > 2", true],
+    ["arrows: <- and ->", true],
+    ["the generic type Map<string, number>", true],
+    ["email me at <someone@example.com>", true],
+  ])("%j accepted: %s", (text, accepted) => {
+    const result = paragraph(text);
+    expect(result.success).toBe(accepted);
+    if (!accepted) expect(result.error!.issues.map((issue) => issue.path.join("."))).toContain("blocks.0.text");
+  });
+
+  test("a megabyte of unclosed tag openings is checked in one scan", () => {
+    expect(paragraph("<a ".repeat(300_000)).success).toBe(true);
+    expect(paragraph("<a/".repeat(300_000)).success).toBe(true);
   });
 });

@@ -10,7 +10,8 @@ import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, zText } from "./co
 export const SHOWCASE_RUNTIME = "showcase-svg-v1";
 
 /** Markup is refused in text: the website shows text as text, so tags would only confuse readers. */
-const HTML_TAG = /<\/?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?\/?>/;
+/** A start or end tag (`<b>`, `</b>`, `<br/>`, `<svg/onload=...>`), or a comment, CDATA section or doctype. */
+const HTML_TAG = /<(?:\/?[a-zA-Z][a-zA-Z0-9-]*(?:[\s/][^<>]*)?>|!(?:--|\[CDATA\[|[a-zA-Z]))/;
 const MEDIA_DATA_URL = /data:(image|video|audio)\//i;
 
 /**

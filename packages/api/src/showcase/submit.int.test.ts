@@ -91,6 +91,8 @@ describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
     ["no blocks", { blocks: [] }, "blocks"],
     ["an external SVG reference", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.test/x.png" width="5" height="5"/></svg>')] }, "blocks.0.source"],
     ["an unpaired surrogate in SVG source", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" fill="te\ud800al"/></svg>')] }, "blocks.0.source"],
+    ["HTML written with a slash after the tag name", { blocks: [{ type: "paragraph", text: "see <svg/onload=alert(1)>" }] }, "blocks.0.text"],
+    ["an HTML comment", { blocks: [{ type: "quote", text: "hidden <!-- note -->" }] }, "blocks.0.text"],
     ["an SVG script outside the runtime's form", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>')] }, "blocks.0.source"],
   ])("%s is 400 naming the JSON path", async (_label, overrides, field) => {
     const author = await registeredClient(server.baseUrl);
@@ -121,6 +123,18 @@ describe("§8 size limits: 413 with the measured scope and the offending block",
     const res = await author.post("/v1/showcase/posts", articleBody(overrides()));
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope, block_index: blockIndex, field: `blocks.${blockIndex}` } });
+  });
+
+  test("the budget holds for the canonical form too: a comment SVG whose escaping outgrows 256 KiB is 413, so stored content always re-checks", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    // 100 KB of source; each > becomes &gt; in the canonical form, about 400 KB.
+    const source = `<svg xmlns='http://www.w3.org/2000/svg'>${`<text>${">".repeat(10_000)}</text>`.repeat(10)}</svg>`;
+    const res = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ blocks: [{ type: "paragraph", text: "A picture follows." }, svgBlock(source)] }));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope: "showcase_comment_svg_source", block_index: 1, field: "blocks.1", measured: "canonical_form", max_bytes: 262_144 } });
+    expect(res.body.error.details.actual_bytes).toBeGreaterThan(262_144);
+    expect(res.body.error.message).toContain("canonical form");
   });
 
   test("the largest allowed article passes: 16 SVGs of 256 KiB (4 MiB) and 128 KiB of text", async () => {

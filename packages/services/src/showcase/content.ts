@@ -23,7 +23,8 @@ export interface CanonicalContent {
   blocks: ContentBlock[];
 }
 
-export type TooLarge = { scope: "text" | "svg_source" | "svg_total" | "svg_count"; actual: number; max: number; block_index?: number };
+/** `canonical`: measured on the canonical form, which escaping (`>` as `&gt;`, say) can make larger than the source. */
+export type TooLarge = { scope: "text" | "svg_source" | "svg_total" | "svg_count"; actual: number; max: number; block_index?: number; canonical?: true };
 
 export type ContentAdmission =
   /** The canonical content as its RFC 8785 text only: 4 MiB of objects are not worth cloning back from the worker. */
@@ -94,6 +95,9 @@ export function admitContent(kind: ContentKind, title: string | undefined, block
     runtimeBuild = admitted.build;
     canonicalBlocks.push({ ...block, source: admitted.canonical });
   }
+  // What is stored is what every re-check (appeals, a report's review) admits again: it keeps the budgets too.
+  const canonicalTooLarge = checkBudget(title, canonicalBlocks, budget);
+  if (canonicalTooLarge) return { ok: false, tooLarge: { ...canonicalTooLarge, canonical: true } };
   const content: CanonicalContent = {
     schema_version: 1,
     language: "en",

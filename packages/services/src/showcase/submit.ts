@@ -71,11 +71,18 @@ interface Admitted {
 async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undefined, blocks: ContentBlock[]): Promise<Admitted> {
   const result = await deps.showcase.content.admit(kind, title, blocks, contentBudget(deps, kind));
   if ("tooLarge" in result) {
-    const { scope, actual, max, block_index } = result.tooLarge;
+    const { scope, actual, max, block_index, canonical } = result.tooLarge;
+    const measured = canonical ? " in its canonical form (where characters such as >, < and \" in text and attributes are escaped)" : "";
     throw new BoardError(
       "PAYLOAD_TOO_LARGE",
-      `blocks[${block_index}] takes ${TOO_LARGE_WHAT[scope]} to ${actual}; a ${kind} allows ${max}. Shorten or split the content.`,
-      { scope: `showcase_${kind}_${scope}`, ...(scope === "svg_count" ? { actual_count: actual, max_count: max } : { actual_bytes: actual, max_bytes: max }), block_index, field: `blocks.${block_index}` },
+      `blocks[${block_index}] takes ${TOO_LARGE_WHAT[scope]} to ${actual}${measured}; a ${kind} allows ${max}. Shorten or split the content.`,
+      {
+        scope: `showcase_${kind}_${scope}`,
+        ...(scope === "svg_count" ? { actual_count: actual, max_count: max } : { actual_bytes: actual, max_bytes: max }),
+        block_index,
+        field: `blocks.${block_index}`,
+        ...(canonical ? { measured: "canonical_form" } : {}),
+      },
     );
   }
   if ("svgRefused" in result) {
