@@ -14,14 +14,18 @@ describe("embedsMedia", () => {
     ["![a](b", false],
     ["![a]b)(", false],
     ["[a](b) is a link, not a picture", false],
+    ["![a diagram][fig1] with [fig1]: diagram.png below", true],
+    ["![a diagram][]", true],
+    ["![a][b", false],
+    ["[a][b] is a reference link, not a picture", false],
     ["data:text/plain", false],
     ["", false],
   ])("%j -> %s", (text, expected) => {
     expect(embedsMedia(text)).toBe(expected);
   });
 
-  test("answers as the pattern it replaces, /!\\[[^\\]]*\\]\\([^)]*\\)/, on every short text of its characters", () => {
-    const pattern = /!\[[^\]]*\]\([^)]*\)/;
+  test("answers as the patterns it replaces, /!\\[[^\\]]*\\]\\([^)]*\\)/ and /!\\[[^\\]]*\\]\\[[^\\]]*\\]/, on every short text of its characters", () => {
+    const pattern = /!\[[^\]]*\]\([^)]*\)|!\[[^\]]*\]\[[^\]]*\]/;
     const alphabet = ["!", "[", "]", "(", ")", "a"];
     const texts = [""];
     for (let length = 1; length <= 6; length++) {

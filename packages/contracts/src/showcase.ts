@@ -15,17 +15,20 @@ const HTML_TAG = /<(?:\/?[a-zA-Z][a-zA-Z0-9-]*(?:[\s/][^<>]*)?>|!(?:--|\[CDATA\[
 const MEDIA_DATA_URL = /data:(image|video|audio)\//i;
 
 /**
- * A markdown image, `![alt](target)`: alt without "]", then "](", then a ")". Scanned by hand in
- * one pass: the equivalent pattern backtracks from every "![" to the end of the text, quadratic
- * on "![![![..." (a 128 KiB paragraph of it held the event loop for seconds).
+ * A markdown image, inline `![alt](target)` or by reference `![alt][label]` (`![alt][]`): alt
+ * without "]", then "](" and a later ")", or "][" and a later "]". Scanned by hand in one pass:
+ * the equivalent pattern backtracks from every "![" to the end of the text, quadratic on
+ * "![![![..." (a 128 KiB paragraph of it held the event loop for seconds).
  */
 function hasMarkdownImage(text: string): boolean {
   const lastParen = text.lastIndexOf(")");
+  const lastBracket = text.lastIndexOf("]");
   let bracket = -1;
   for (let start = text.indexOf("!["); start >= 0; start = text.indexOf("![", start + 1)) {
     if (bracket < start + 2) bracket = text.indexOf("]", start + 2);
     if (bracket < 0) return false;
     if (text[bracket + 1] === "(" && lastParen > bracket + 1) return true;
+    if (text[bracket + 1] === "[" && lastBracket > bracket + 1) return true;
   }
   return false;
 }

@@ -76,6 +76,7 @@ describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
     ["an unknown field in a block", { blocks: [{ type: "paragraph", text: "hi", html: "<b>x</b>" }] }, "blocks.0.html"],
     ["HTML in text", { blocks: [{ type: "paragraph", text: "Hello <b>world</b>" }] }, "blocks.0.text"],
     ["an embedded picture", { blocks: [{ type: "paragraph", text: "see ![cat](https://x.test/cat.png)" }] }, "blocks.0.text"],
+    ["a picture embedded by reference", { blocks: [{ type: "paragraph", text: "see ![cat][1]\n\n[1]: https://x.test/cat.png" }] }, "blocks.0.text"],
     ["a raster data URI", { blocks: [{ type: "quote", text: "data:image/png;base64,iVBOR" }] }, "blocks.0.text"],
     ["a heading level of 7", { blocks: [{ type: "heading", level: 7, text: "deep" }] }, "blocks.0.level"],
     ["a list without items", { blocks: [{ type: "list", items: [], ordered: false }] }, "blocks.0.items"],
