@@ -139,6 +139,16 @@ describe("sign-in throttling", () => {
     expect(await attempt(PASSWORD)).toMatchObject({ kind: "operator" });
   });
 
+  test("a burst of guesses sent at once gets no more than the same guesses one after another", async () => {
+    const email = uniqueEmail("burst");
+    await createOperator(server.app.deps, cli, { email, role: "viewer", password: PASSWORD });
+    const now = new Date("2032-03-01T00:00:00Z");
+    const codes = await Promise.all(Array.from({ length: 40 }, () => refusalOf(verifyOperatorCredentials(server.app.deps, { email, password: "wrong password!!", network: network(), now })).then((e) => e.code)));
+    // Five free failures and the sixth that starts the wait: as in sequence.
+    expect(codes.filter((code) => code === "UNAUTHORIZED")).toHaveLength(6);
+    expect(codes.filter((code) => code === "SIGN_IN_THROTTLED")).toHaveLength(34);
+  });
+
   test("per network: failures on unknown emails count, then the network waits for every account", async () => {
     const from = network();
     const now = new Date("2032-02-01T00:00:00Z");

@@ -22,33 +22,50 @@ function throttleSubjects(email: string, network: string): Array<{ kind: SignInS
   ];
 }
 
+type Failures = { failures: number; lastFailureAt: Date; blockedUntil: Date | null };
+
+const sameFailures = (a: Failures | null, b: Failures) =>
+  a !== null && a.failures === b.failures && a.lastFailureAt.getTime() === b.lastFailureAt.getTime() && (a.blockedUntil?.getTime() ?? null) === (b.blockedUntil?.getTime() ?? null);
+
 /**
  * Checks console credentials. Failed attempts count per account and per network, with backoff:
  * while either waits, the attempt is refused with 429 SIGN_IN_THROTTLED before the password is
  * looked at. A wrong password, an unknown email and a disabled operator all answer the same 401.
+ * Each attempt counts as a failure before its password is checked (under both subjects' locks),
+ * and a success takes that back: a burst sent at once gets no more guesses than the same attempts
+ * one after another, and no database connection waits on the password hash.
  */
 export async function verifyOperatorCredentials(deps: ServiceDeps, attempt: SignInAttempt): Promise<OperatorActor> {
   const email = attempt.email.trim().toLowerCase();
   const subjects = throttleSubjects(email, attempt.network);
-  const waits = await Promise.all(subjects.map(async (s) => signInWaitSeconds(await findSignInThrottle(deps.db.prisma, s.key), attempt.now)));
-  const wait = Math.max(...waits);
-  if (wait > 0) {
-    throw new BoardError("SIGN_IN_THROTTLED", `Too many failed sign-ins; try again in ${wait} seconds.`, { retry_after_seconds: wait }, wait);
+  const reservation = await deps.db.prisma.$transaction(async (tx) => {
+    for (const subject of subjects) await lockSignInSubject(tx, subject.key);
+    const before = await Promise.all(subjects.map((s) => findSignInThrottle(tx, s.key)));
+    const wait = Math.max(...before.map((throttle) => signInWaitSeconds(throttle, attempt.now)));
+    if (wait > 0) return { wait, before, counted: [] };
+    const counted = subjects.map((subject, i) => afterFailedSignIn(subject.kind, before[i] ?? null, attempt.now));
+    for (const [i, subject] of subjects.entries()) await saveSignInThrottle(tx, subject.key, counted[i]!);
+    return { wait: 0, before, counted };
+  });
+  if (reservation.wait > 0) {
+    throw new BoardError("SIGN_IN_THROTTLED", `Too many failed sign-ins; try again in ${reservation.wait} seconds.`, { retry_after_seconds: reservation.wait }, reservation.wait);
   }
   const operator = email.length > 0 ? await findOperatorCredentials(deps.db.prisma, email) : null;
   decoyHash ??= hashOperatorPassword("decoy password that matches nothing");
   const passwordMatches = await verify(operator?.passwordHash ?? (await decoyHash), attempt.password).catch(() => false);
   if (!operator || !passwordMatches || operator.disabledAt) {
-    await deps.db.prisma.$transaction(async (tx) => {
-      for (const subject of subjects) {
-        await lockSignInSubject(tx, subject.key);
-        await saveSignInThrottle(tx, subject.key, afterFailedSignIn(subject.kind, await findSignInThrottle(tx, subject.key), attempt.now));
-      }
-    });
     throw new BoardError("UNAUTHORIZED", "The email or password is wrong, or the operator is disabled.");
   }
   await deps.db.prisma.$transaction(async (tx) => {
+    for (const subject of subjects) await lockSignInSubject(tx, subject.key);
     await clearSignInThrottle(tx, subjects[0]!.key);
+    // The network's count goes back to what it was, unless other attempts have counted since.
+    const network = subjects[1]!;
+    if (sameFailures(await findSignInThrottle(tx, network.key), reservation.counted[1]!)) {
+      const previous = reservation.before[1];
+      if (previous) await saveSignInThrottle(tx, network.key, previous);
+      else await clearSignInThrottle(tx, network.key);
+    }
     await recordOperatorSignIn(tx, operator.id, attempt.now);
   });
   return { kind: "operator", operatorId: operator.id, role: operator.role, sessionVersion: operator.sessionVersion };
