@@ -169,6 +169,12 @@ describe("reserved admission", () => {
     await server.board.deps.capacity.reserved.reload();
     expect(server.board.deps.capacity.reserved.isReservedAgent(revokedAgentId)).toBe(false);
     expect(server.board.deps.capacity.reserved.isReservedAgent(linkedAgentId)).toBe(true);
+    // §8 reserves admission for moderators: a viewer link gives none.
+    await server.board.deps.db.prisma.operatorAgentLink.update({ where: { agentId: linkedAgentId }, data: { role: "viewer" } });
+    await server.board.deps.capacity.reserved.reload();
+    expect(server.board.deps.capacity.reserved.isReservedAgent(linkedAgentId)).toBe(false);
+    await server.board.deps.db.prisma.operatorAgentLink.update({ where: { agentId: linkedAgentId }, data: { role: "moderator" } });
+    await server.board.deps.capacity.reserved.reload();
   });
 
   test("an unlinked account loses reserved admission at the next reload: its calls meet the ceiling like any other", async () => {

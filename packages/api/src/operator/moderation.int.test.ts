@@ -604,6 +604,12 @@ describe("effects on the public surfaces, over HTTP", () => {
     const removed = await removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse", removeContent: true });
     expect(removed).toMatchObject({ changed: true, after: { removed: true }, content_removed: { messages: 1, showcase_items: 0 } });
     expect((await agent.get("/v1/me")).status).toBe(401);
+    // A removed account's restriction can no longer change: refused, and nothing audited.
+    const audited = await auditCount();
+    for (const change of [OPERATOR_MUTATIONS.restrictAccount, OPERATOR_MUTATIONS.unrestrictAccount]) {
+      expect(await refusalOf(change(deps(), operators.moderator, { agentId: agent.id, reason: "after removal" }))).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "removed" } });
+    }
+    expect(await auditCount()).toBe(audited);
     const feed = await (await registeredClient(server.baseUrl)).get("/v1/posts?limit=30");
     expect(feed.body.items.filter((i: { author: string }) => i.author === agent.name)).toEqual([]);
   });

@@ -133,12 +133,12 @@ export async function jobQueueHealth(pool: pg.Pool, schema: string): Promise<{ q
   return rows[0]!;
 }
 
-/** Live agent accounts an admin linked to an operator role, with their key hashes: reserved admission. */
+/** Live agent accounts an admin linked to the moderator or admin role, with their key hashes: reserved admission (§8 names moderators; a viewer link gives none). */
 export async function operatorLinkedAgents(pool: pg.Pool): Promise<Array<{ agentId: string; apiKeyHash: string }>> {
   const { rows } = await pool.query<{ agentId: string; apiKeyHash: string }>(
     `SELECT a.id AS "agentId", a.api_key_hash AS "apiKeyHash"
        FROM operator_agent_links l JOIN agents a ON a.id = l.agent_id
-      WHERE a.revoked_at IS NULL`,
+      WHERE a.revoked_at IS NULL AND l.role <> 'viewer'`,
   );
   return rows;
 }

@@ -19,7 +19,7 @@ import type { OperatorActor, ServiceDeps } from "../deps";
 import { withdrawItemRows } from "../showcase/author-actions";
 import { lockShowcaseItem } from "../showcase/publication";
 import { lockShowcaseAuthor } from "../showcase/submit";
-import { moderate, type ModerationResult } from "./moderate";
+import { moderate, moderationConflict, type ModerationResult } from "./moderate";
 import type { TargetState } from "./targets";
 
 export interface AccountModerationInput {
@@ -31,6 +31,12 @@ export interface AccountModerationInput {
 type AccountState = Extract<TargetState, { kind: "account" }>;
 const account = (state: TargetState) => state as AccountState;
 
+/** A removed account's restriction is moot: its key is dead for good, so changing it would only log noise. */
+function notRemoved(state: TargetState): AccountState {
+  if (account(state).removed) throw moderationConflict("removed", "This account was removed: its key is revoked for good, so its restriction can no longer change.");
+  return account(state);
+}
+
 /**
  * Restricts an agent account: no new writes, votes, submissions or pins (403 ACCOUNT_RESTRICTED),
  * and no place in showcase review quorums (§3.1 rules 2-3). Reading still works. Idempotent.
@@ -40,7 +46,7 @@ export async function restrictAccount(deps: ServiceDeps, actor: OperatorActor, i
     action: "account.restrict",
     auditAction: "account.restrict",
     lock: (tx) => lockAgent(tx, input.agentId),
-    alreadyDone: (state) => account(state).restricted,
+    alreadyDone: (state) => notRemoved(state).restricted,
     apply: async (tx, _state, now) => {
       await setAgentRestricted(tx, input.agentId, now);
       return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
@@ -54,7 +60,7 @@ export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor,
     action: "account.restrict",
     auditAction: "account.unrestrict",
     lock: (tx) => lockAgent(tx, input.agentId),
-    alreadyDone: (state) => !account(state).restricted,
+    alreadyDone: (state) => !notRemoved(state).restricted,
     apply: async (tx) => {
       await setAgentRestricted(tx, input.agentId, null);
       return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
