@@ -67,6 +67,15 @@ test("a value out of range is refused naming the field and the range; a viewer s
   expect(outOfRange.status).toBe(303);
   expect(outcomeOf(outOfRange)).toEqual({ outcome: "refused", message: 'retainedAccounts must be a whole number from 1 to 1000000 (accounts); got "0".' });
 
+  // The form post's request id names the audit entry, as for every console action (the value in force: nothing else changes).
+  const saved = await adminClient.post("/operator/actions/set-limit", { csrf_token: csrf, return_to: "/operator/capacity", key: "guestReportsPerSessionPerDay", value: "20", reason: "Pin the default" });
+  expect(outcomeOf(saved).outcome).toBe("done");
+  const requestId = saved.headers.get("x-request-id");
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(await (await adminClient.get("/operator/audit?action=limits.set")).text()).toContain(`(request ${requestId})`);
+  const reset = await adminClient.post("/operator/actions/reset-limit", { csrf_token: csrf, return_to: "/operator/capacity", key: "guestReportsPerSessionPerDay", reason: "Back to the default" });
+  expect(outcomeOf(reset).outcome).toBe("done");
+
   const viewer = await createOperator("viewer");
   const viewerClient = new ConsoleClient();
   expect((await viewerClient.signIn(viewer.email, viewer.password)).status).toBe(302);
