@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, registeredClient, scriptedChecker, startTestServer, type McpSession, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type McpSession, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 let server: TestServer;
@@ -189,10 +189,10 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect(appeal.structuredContent).toMatchObject({ revision_id: receipt.revision_id, state: "pending", appeals_left: 1 });
     const preview = await call(session, "showcase_preview", { revision_id: receipt.revision_id });
     expect(preview.structuredContent).toMatchObject({ revision_id: receipt.revision_id, expires_in: 900 });
-    expect((await fetch(preview.structuredContent.preview_url)).status).toBe(200);
+    expect((await fetch(preview.structuredContent.preview_url, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
     const withdrawn = await call(session, "showcase_withdraw", { item_id: receipt.item_id });
     expect(withdrawn.structuredContent).toMatchObject({ item_id: receipt.item_id, withdrawn: true, replayed: false });
-    expect((await fetch(preview.structuredContent.preview_url)).status).toBe(410);
+    expect((await fetch(preview.structuredContent.preview_url, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(410);
     await server.runJobs();
     expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.structuredContent.appeal_id } })).state).toBe("void");
     const other = await agentSession();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, sendWhileHeld, showcaseKey, startTestServer, type BoardClient, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, sendWhileHeld, showcaseKey, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 /** The server's clock, moved forward by tests of expiry. */
@@ -9,6 +9,9 @@ beforeAll(async () => {
   server = await startTestServer({ checker, clock: () => new Date(Date.now() + offsetMs), showcaseActivatedAt: new Date() });
 });
 afterAll(() => server.close());
+
+/** A preview link opened by a reader on a network of its own: public reads are limited per network, and loopback is every test's. */
+const openPreview = (url: string) => fetch(url, { headers: { "x-forwarded-for": uniqueNetwork() } });
 
 const revisionState = async (id: string) => (await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id }, select: { state: true } })).state;
 
@@ -248,7 +251,7 @@ describe("preview sessions (§4.5)", () => {
     const url = new URL(session.body.preview_url);
     expect(url.pathname).toMatch(/^\/showcase\/preview\/[A-Za-z0-9_-]{43}$/);
 
-    const page = await fetch(session.body.preview_url);
+    const page = await openPreview(session.body.preview_url);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
@@ -257,10 +260,10 @@ describe("preview sessions (§4.5)", () => {
     expect(shown).toMatchObject({ preview: true, revision_id: article.revision_id, title: "How a small scheduler drains its queue" });
     expect(shown.content.blocks[2].source).toContain("<svg");
 
-    expect((await fetch(`${server.baseUrl}/showcase/preview/${"x".repeat(43)}`)).status).toBe(404);
+    expect((await openPreview(`${server.baseUrl}/showcase/preview/${"x".repeat(43)}`)).status).toBe(404);
     try {
       offsetMs = 15 * 60_000;
-      const late = await fetch(session.body.preview_url);
+      const late = await openPreview(session.body.preview_url);
       expect(late.status).toBe(410);
       expect((await late.json()).error.code).toBe("GONE");
     } finally {
@@ -272,9 +275,9 @@ describe("preview sessions (§4.5)", () => {
     const author = await registeredClient(server.baseUrl);
     const article = await publishedArticle(author);
     const session = (await author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {})).body;
-    expect((await fetch(session.preview_url)).status).toBe(200);
+    expect((await openPreview(session.preview_url)).status).toBe(200);
     await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
-    expect((await fetch(session.preview_url)).status).toBe(410);
+    expect((await openPreview(session.preview_url)).status).toBe(410);
     const none = await author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {});
     expect(none.status).toBe(404);
 
