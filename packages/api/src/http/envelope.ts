@@ -6,9 +6,11 @@ export function errorBody(publicUrl: string, code: ErrorCode, message: string, d
   return { error: { code, message, ...(details ? { details } : {}) }, docs: docsUrlFor(publicUrl, code) };
 }
 
+/** Retry-After for a refusal that names a wait. */
+const retryAfter = (error: BoardError): Record<string, string> => (error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {});
+
 export function errorResponse(publicUrl: string, error: BoardError, headers: Record<string, string> = {}): GateResponse {
-  const retry: Record<string, string> = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-  return jsonResponse(errorCatalog[error.code].status, errorBody(publicUrl, error.code, error.message, error.details), { ...headers, ...retry });
+  return jsonResponse(errorCatalog[error.code].status, errorBody(publicUrl, error.code, error.message, error.details), { ...headers, ...retryAfter(error) });
 }
 
 /**
@@ -18,6 +20,5 @@ export function errorResponse(publicUrl: string, error: BoardError, headers: Rec
  */
 export function oauthErrorResponse(error: BoardError): GateResponse {
   const status = errorCatalog[error.code].status;
-  const retry: Record<string, string> = error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {};
-  return jsonResponse(status, { error: status === 400 ? "invalid_request" : "temporarily_unavailable", error_description: error.message }, { "Cache-Control": "no-store", ...retry });
+  return jsonResponse(status, { error: status === 400 ? "invalid_request" : "temporarily_unavailable", error_description: error.message }, { "Cache-Control": "no-store", ...retryAfter(error) });
 }
