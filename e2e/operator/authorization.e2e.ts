@@ -203,3 +203,24 @@ test("sign-in through the form is throttled after repeated failures, and a passw
   await page.goto("/operator/audit");
   await expect(page).toHaveURL(/\/operator\/sign-in/);
 });
+
+test("signing out ends the session: a copy of its cookie opens nothing afterwards, while another sign-in of the same operator goes on", async ({ page }) => {
+  const operator = await createOperator("moderator");
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
+  await signIn(page, operator.email, operator.password);
+  await expect(page).toHaveURL(/\/operator$/);
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === "__Secure-board-operator.session");
+  expect(session?.value).toBeTruthy();
+  const copy = new ConsoleClient();
+  copy.adoptCookie(session!.name, session!.value);
+  expect((await copy.get("/operator/audit")).status).toBe(200);
+  const elsewhere = new ConsoleClient();
+  expect((await elsewhere.signIn(operator.email, operator.password)).status).toBe(302);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/operator\/sign-in/);
+  const refused = await copy.get("/operator/audit");
+  expect(refused.status).toBe(307);
+  expect(refused.headers.get("location")).toMatch(/\/operator\/sign-in$/);
+  expect((await elsewhere.get("/operator/audit")).status).toBe(200);
+});

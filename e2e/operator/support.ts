@@ -69,6 +69,11 @@ export class ConsoleClient {
     return { "x-forwarded-for": this.network, ...(cookie ? { cookie } : {}), ...extra };
   }
 
+  /** Carries a cookie taken from elsewhere (a browser's session, say), as a copied token would be. */
+  adoptCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   async get(pathname: string, headers: Record<string, string> = {}): Promise<Response> {
     return this.absorb(await fetch(`${baseUrl}${pathname}`, { redirect: "manual", headers: this.headers(headers) }));
   }

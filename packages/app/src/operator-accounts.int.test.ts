@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { inject } from "vitest";
 import { SIGN_IN_FIRST_BACKOFF_SECONDS } from "@board/domain";
-import { bootstrapFirstAdmin, createOperator, disableOperator, loadOperatorSession, resetOperatorPassword, verifyOperatorCredentials, type SystemActor } from "@board/services";
+import { boardJobHandlers, bootstrapFirstAdmin, createOperator, disableOperator, endOperatorSession, loadOperatorSession, OPERATOR_SESSION_SWEEP_TASK, resetOperatorPassword, verifyOperatorCredentials, type SystemActor } from "@board/services";
 import { refusalOf, startTestServer, type TestServer } from "@board/testkit";
 import { startBoard } from "./composition-root";
 import { loadConfig } from "./config";
@@ -59,7 +59,7 @@ describe("the operator command line, run as a child process", () => {
     expect(reset.code).toBe(0);
     const generated = /Password \(shown once, store it now\): (\S+)\n$/.exec(reset.stdout)?.[1];
     expect(generated).toHaveLength(24);
-    expect(await loadOperatorSession(server.app.deps, { operatorId: row.id, sessionVersion: 1 })).toBeNull();
+    expect(await loadOperatorSession(server.app.deps, { operatorId: row.id, sessionVersion: 1, sid: "cli-session" })).toBeNull();
     expect((await refusalOf(verifyOperatorCredentials(server.app.deps, { email, password: PASSWORD, network: network(), now: new Date() }))).code).toBe("UNAUTHORIZED");
     expect(await verifyOperatorCredentials(server.app.deps, { email, password: generated!, network: network(), now: new Date() })).toMatchObject({ sessionVersion: 2 });
 
@@ -188,11 +188,12 @@ describe("bootstrap (npm start with OPERATOR_BOOTSTRAP_*)", () => {
 describe("console sessions", () => {
   test("a session lives while the operator is enabled and its version unchanged", async () => {
     const { operator } = await createOperator(server.app.deps, cli, { email: uniqueEmail("session"), role: "admin", password: PASSWORD });
-    const session = { operatorId: operator.id, sessionVersion: 1 };
+    const session = { operatorId: operator.id, sessionVersion: 1, sid: randomUUID() };
     expect(await loadOperatorSession(server.app.deps, session)).toEqual({ kind: "operator", operatorId: operator.id, role: "admin", sessionVersion: 1 });
     expect(await loadOperatorSession(server.app.deps, { ...session, sessionVersion: 2 })).toBeNull();
-    expect(await loadOperatorSession(server.app.deps, { operatorId: "not-a-uuid", sessionVersion: 1 })).toBeNull();
-    expect(await loadOperatorSession(server.app.deps, { operatorId: randomUUID(), sessionVersion: 1 })).toBeNull();
+    expect(await loadOperatorSession(server.app.deps, { ...session, operatorId: "not-a-uuid" })).toBeNull();
+    expect(await loadOperatorSession(server.app.deps, { ...session, operatorId: randomUUID() })).toBeNull();
+    expect(await loadOperatorSession(server.app.deps, { ...session, sid: "" })).toBeNull();
     await resetOperatorPassword(server.app.deps, cli, { operator: { operatorId: operator.id }, password: "another long password" });
     expect(await loadOperatorSession(server.app.deps, session)).toBeNull();
     const renewed = { ...session, sessionVersion: 2 };
@@ -200,6 +201,35 @@ describe("console sessions", () => {
     await disableOperator(server.app.deps, cli, { operator: { operatorId: operator.id } });
     expect(await loadOperatorSession(server.app.deps, renewed)).toBeNull();
     expect(await loadOperatorSession(server.app.deps, { ...session, sessionVersion: 3 })).toBeNull();
+  });
+
+  test("a signed-out session is refused from then on; other sessions of the operator live; the record is swept once the session would have expired", async () => {
+    const { operator } = await createOperator(server.app.deps, cli, { email: uniqueEmail("signout"), role: "moderator", password: PASSWORD });
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + 8 * 3600_000);
+    const signedOut = { operatorId: operator.id, sessionVersion: 1, sid: randomUUID() };
+    const otherDevice = { ...signedOut, sid: randomUUID() };
+    expect(await loadOperatorSession(server.app.deps, signedOut)).toMatchObject({ operatorId: operator.id });
+
+    await endOperatorSession(server.app.deps, { operatorId: operator.id, sid: signedOut.sid, expiresAt, now });
+    await endOperatorSession(server.app.deps, { operatorId: operator.id, sid: signedOut.sid, expiresAt: new Date(expiresAt.getTime() + 1000), now: new Date(now.getTime() + 1000) });
+    expect(await loadOperatorSession(server.app.deps, signedOut)).toBeNull();
+    expect(await loadOperatorSession(server.app.deps, otherDevice)).toMatchObject({ operatorId: operator.id });
+    const rows = await server.app.deps.db.prisma.operatorEndedSession.findMany({ where: { operatorId: operator.id } });
+    expect(rows).toEqual([{ sid: signedOut.sid, operatorId: operator.id, endedAt: now, expiresAt }]);
+
+    // Bad input records nothing: an unknown operator, an id that is not a uuid, a session already expired.
+    await endOperatorSession(server.app.deps, { operatorId: randomUUID(), sid: randomUUID(), expiresAt, now });
+    await endOperatorSession(server.app.deps, { operatorId: "not-a-uuid", sid: randomUUID(), expiresAt, now });
+    await endOperatorSession(server.app.deps, { operatorId: operator.id, sid: otherDevice.sid, expiresAt: now, now });
+    expect(await loadOperatorSession(server.app.deps, otherDevice)).toMatchObject({ operatorId: operator.id });
+    expect(await server.app.deps.db.prisma.operatorEndedSession.count({ where: { operatorId: operator.id } })).toBe(1);
+
+    const sweepAt = (at: Date) => boardJobHandlers({ ...server.app.deps, clock: () => at })[OPERATOR_SESSION_SWEEP_TASK]!({}, { number: 1, max: 1 });
+    await sweepAt(new Date(expiresAt.getTime() - 1));
+    expect(await server.app.deps.db.prisma.operatorEndedSession.count({ where: { sid: signedOut.sid } })).toBe(1);
+    await sweepAt(expiresAt);
+    expect(await server.app.deps.db.prisma.operatorEndedSession.count({ where: { sid: signedOut.sid } })).toBe(0);
   });
 
   test("an admin manages operators from the console; the last enabled admin cannot disable itself; others may not manage", async () => {

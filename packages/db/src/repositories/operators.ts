@@ -56,6 +56,20 @@ export async function recordOperatorSignIn(db: Queryable, id: string, now: Date)
   await db.operator.update({ where: { id }, data: { lastSignInAt: now }, select: { id: true } });
 }
 
+/** Records a signed-out console session; ending it twice keeps the first record. */
+export async function recordEndedOperatorSession(db: Queryable, session: { sid: string; operatorId: string; endedAt: Date; expiresAt: Date }): Promise<void> {
+  await db.operatorEndedSession.createMany({ data: [session], skipDuplicates: true });
+}
+
+export async function isOperatorSessionEnded(db: Queryable, sid: string): Promise<boolean> {
+  return (await db.operatorEndedSession.findUnique({ where: { sid }, select: { sid: true } })) !== null;
+}
+
+/** Forgets ended sessions that would have expired by `now` anyway; answers how many. */
+export async function sweepEndedOperatorSessions(db: Queryable, now: Date): Promise<number> {
+  return (await db.operatorEndedSession.deleteMany({ where: { expiresAt: { lte: now } } })).count;
+}
+
 export interface AuditEntryInput {
   operatorId: string | null;
   operatorRole: OperatorRole | null;

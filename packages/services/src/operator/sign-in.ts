@@ -1,6 +1,6 @@
 import { verify } from "@node-rs/argon2";
 import { afterFailedSignIn, BoardError, isUuid, signInWaitSeconds, type SignInSubject } from "@board/domain";
-import { clearSignInThrottle, findOperatorById, findOperatorCredentials, findSignInThrottle, lockSignInSubject, recordOperatorSignIn, saveSignInThrottle } from "@board/db";
+import { clearSignInThrottle, findOperatorById, findOperatorCredentials, findSignInThrottle, isOperatorSessionEnded, lockSignInSubject, recordEndedOperatorSession, recordOperatorSignIn, saveSignInThrottle } from "@board/db";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { hashOperatorPassword } from "./operators";
 
@@ -71,14 +71,32 @@ export async function verifyOperatorCredentials(deps: ServiceDeps, attempt: Sign
   return { kind: "operator", operatorId: operator.id, role: operator.role, sessionVersion: operator.sessionVersion };
 }
 
+export interface ConsoleSessionClaims {
+  operatorId: string;
+  sessionVersion: number;
+  /** Random per sign-in (the session token's own id). */
+  sid: string;
+}
+
 /**
  * The operator behind a console session, read on every request: null when the operator was
- * disabled or its session version moved (password changed, disabled), which ends the session.
+ * disabled or its session version moved (password changed, disabled), or when this session was
+ * signed out, which ends the session.
  */
-export async function loadOperatorSession(deps: ServiceDeps, session: { operatorId: string; sessionVersion: number }): Promise<OperatorActor | null> {
+export async function loadOperatorSession(deps: ServiceDeps, session: ConsoleSessionClaims): Promise<OperatorActor | null> {
   // A session token can carry anything; an id that is not a uuid is simply no operator.
-  if (!isUuid(session.operatorId) || !Number.isInteger(session.sessionVersion)) return null;
-  const operator = await findOperatorById(deps.db.prisma, session.operatorId);
-  if (!operator || operator.disabledAt || operator.sessionVersion !== session.sessionVersion) return null;
+  if (!isUuid(session.operatorId) || !Number.isInteger(session.sessionVersion) || typeof session.sid !== "string" || session.sid === "") return null;
+  const [operator, ended] = await Promise.all([findOperatorById(deps.db.prisma, session.operatorId), isOperatorSessionEnded(deps.db.prisma, session.sid)]);
+  if (!operator || ended || operator.disabledAt || operator.sessionVersion !== session.sessionVersion) return null;
   return { kind: "operator", operatorId: operator.id, role: operator.role, sessionVersion: operator.sessionVersion };
+}
+
+/**
+ * Signing out: the session's token is refused from now on, wherever a copy of it is kept (the
+ * browser only drops its cookie). Remembered until the token would have expired anyway.
+ */
+export async function endOperatorSession(deps: ServiceDeps, session: { operatorId: string; sid: string; expiresAt: Date; now: Date }): Promise<void> {
+  if (!isUuid(session.operatorId) || session.sid === "" || session.expiresAt <= session.now) return;
+  if (!(await findOperatorById(deps.db.prisma, session.operatorId))) return;
+  await recordEndedOperatorSession(deps.db.prisma, { sid: session.sid, operatorId: session.operatorId, endedAt: session.now, expiresAt: session.expiresAt });
 }

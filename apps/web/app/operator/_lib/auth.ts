@@ -76,6 +76,14 @@ export async function authOptions(): Promise<AuthOptions> {
         },
       }),
     ],
+    events: {
+      // next-auth only clears the cookie; a copy of the token would stay valid for its 8 hours.
+      async signOut({ token }) {
+        const { sub, sid, signedInAt } = token as ConsoleToken;
+        if (!sub || !sid || signedInAt === undefined) return;
+        await operator.endSession({ operatorId: sub, sid, expiresAt: new Date((signedInAt + SESSION_SECONDS) * 1000), now: deps.clock() });
+      },
+    },
     callbacks: {
       jwt({ token, user }) {
         if (user) {

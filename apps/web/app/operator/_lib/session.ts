@@ -28,7 +28,8 @@ export const signOutcome = (secret: string, message: string) => mac(secret, "ope
 
 /**
  * The signed-in operator, checked against the database on every request: a disabled operator, a
- * changed password (both bump the session version) or a session older than 8 hours is no session.
+ * changed password (both bump the session version), a signed-out session or one older than 8 hours
+ * is no session.
  * Cached per request, so the layout and the page share one check.
  */
 export const currentOperator = cache(async (): Promise<SignedInOperator | null> => {
@@ -37,7 +38,7 @@ export const currentOperator = cache(async (): Promise<SignedInOperator | null> 
   const claims = session?.operator;
   if (!claims) return null;
   if (deps.clock().getTime() / 1000 - claims.signedInAt > SESSION_SECONDS) return null;
-  const actor = await services.loadSession({ operatorId: claims.id, sessionVersion: claims.sessionVersion });
+  const actor = await services.loadSession({ operatorId: claims.id, sessionVersion: claims.sessionVersion, sid: claims.sid });
   if (!actor) return null;
   return { ...actor, email: claims.email, csrfToken: consoleCsrfToken(await services.sessionSecret(), claims.sid) };
 });
