@@ -73,7 +73,7 @@ export interface RunningBoard {
  */
 export async function startBoard(config: AppConfig, options: StartOptions = {}): Promise<RunningBoard> {
   const logger = createLogger(config.logLevel, options.logDestination);
-  const dbTimeouts = { connectionTimeoutMillis: config.dbConnectTimeoutMs, statementTimeoutMillis: config.dbStatementTimeoutMs };
+  const dbTimeouts = { connectionTimeoutMillis: config.dbConnectTimeoutMs, statementTimeoutMillis: config.dbStatementTimeoutMs, refuseNestedConnections: config.refuseNestedConnections };
   const db = openDatabase(config.databaseUrl, { poolSize: config.dbPoolSize, ...dbTimeouts });
   const reservedDb = openDatabase(config.databaseUrl, { poolSize: config.reservedDbPoolSize, ...dbTimeouts });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }) : null;

@@ -24,6 +24,8 @@ export interface AppConfig {
   limiterSyncMs: number;
   /** Whether every response is checked against its contract at run time (see responseContract). */
   checkResponses: boolean;
+  /** Refuse pool connections asked for inside a transaction (see DatabaseOptions); on outside production. */
+  refuseNestedConnections: boolean;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
   /** How long a request waits for a database connection before it answers 503. */
@@ -151,6 +153,7 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     feedCacheMs: Number(env.BOARD_FEED_CACHE_MS ?? 1_000),
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
     checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
+    refuseNestedConnections: env.BOARD_REFUSE_NESTED_CONNECTIONS === undefined ? env.NODE_ENV !== "production" : env.BOARD_REFUSE_NESTED_CONNECTIONS === "1",
     dbPoolSize: Number(env.BOARD_DB_POOL_SIZE ?? 20),
     dbConnectTimeoutMs: Number(env.BOARD_DB_CONNECT_TIMEOUT_MS ?? 3_000),
     dbStatementTimeoutMs: Number(env.BOARD_DB_STATEMENT_TIMEOUT_MS ?? 10_000),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client";
@@ -10,6 +11,13 @@ export interface DatabaseOptions {
   /** Fail fast instead of hanging when the database is unreachable. */
   connectionTimeoutMillis?: number;
   statementTimeoutMillis?: number;
+  /**
+   * Refuse a connection asked of the pool by code running inside an interactive transaction (the
+   * tests turn this on). Such code holds one connection and waits for a second: with as many
+   * requests in flight as the pool has connections, each waits for the others until the connect
+   * timeout. Inside a transaction every query goes through its `tx`.
+   */
+  refuseNestedConnections?: boolean;
 }
 
 /**
@@ -84,15 +92,47 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const prisma = makePrisma(releasingBrokenClients(pool));
+  const basePrisma = makePrisma(releasingBrokenClients(pool));
+  const prisma = options.refuseNestedConnections ? refusingNestedConnections(pool, basePrisma) : basePrisma;
   let closing: Promise<void> | null = null;
   return {
     prisma,
     pool,
     // Idempotent: a signal relayed twice (package runner, then tsx) must not end the pool twice.
     close() {
-      closing ??= prisma.$disconnect().then(() => pool.end());
+      closing ??= basePrisma.$disconnect().then(() => pool.end());
       return closing;
     },
   };
+}
+
+const NESTED_CONNECTION = "A query asked the pool for a second connection inside an interactive transaction; run it on the transaction's tx instead (the pool would deadlock under load).";
+
+/**
+ * The client as `refuseNestedConnections` sees it: the callback of every interactive transaction
+ * runs in a context the pool checks on each `connect` (which `pool.query` and Prisma's own
+ * queries go through). The transaction's own connection is taken before its callback starts.
+ */
+function refusingNestedConnections(pool: pg.Pool, prisma: Prisma): Prisma {
+  const inTransaction = new AsyncLocalStorage<true>();
+  const connect = pool.connect.bind(pool) as (callback?: (error: Error | undefined, client?: pg.PoolClient, done?: () => void) => void) => Promise<pg.PoolClient> | void;
+  pool.connect = ((callback?: (error: Error | undefined, client?: pg.PoolClient, done?: () => void) => void) => {
+    if (inTransaction.getStore()) {
+      const error = new Error(NESTED_CONNECTION);
+      if (callback) return void callback(error);
+      return Promise.reject(error);
+    }
+    return connect(callback);
+  }) as typeof pool.connect;
+  const transaction = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
+  return new Proxy(prisma, {
+    get(target, property) {
+      if (property !== "$transaction") {
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return (arg: unknown, options?: unknown) =>
+        typeof arg === "function" ? transaction((tx: Tx) => inTransaction.run(true, () => (arg as (tx: Tx) => unknown)(tx)), options) : transaction(arg, options);
+    },
+  });
 }

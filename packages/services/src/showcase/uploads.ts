@@ -10,6 +10,7 @@ import {
   recordUploadResult,
   uploadPartsInOrder,
   uploadProgress,
+  type Queryable,
   type UploadRow,
 } from "@board/db";
 import { ZArticleSubmission, ZCommentSubmission, ZRevisionSubmission } from "@board/contracts";
@@ -42,8 +43,8 @@ function gone(upload: UploadRow): BoardError {
   });
 }
 
-async function ownSession(deps: ServiceDeps, actor: AgentActor, id: string): Promise<UploadRow> {
-  const upload = await findUpload(deps.db.prisma, id);
+async function ownSession(deps: ServiceDeps, db: Queryable, actor: AgentActor, id: string): Promise<UploadRow> {
+  const upload = await findUpload(db, id);
   if (!upload || upload.agentId !== actor.agentId) throw new BoardError("NOT_FOUND", `No upload session ${id} of yours.`, { field: "id" });
   if (expired(upload, deps.clock())) throw gone(upload);
   return upload;
@@ -101,7 +102,7 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   return deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, `showcase-upload:${input.id}`);
-    const upload = await ownSession(deps, actor, input.id);
+    const upload = await ownSession(deps, tx, actor, input.id);
     const existing = await findUploadPart(tx, upload.id, input.part_number);
     const progress = await uploadProgress(tx, upload.id);
     const received = progress.parts;
@@ -144,7 +145,7 @@ function validated<S extends z.ZodType>(schema: S, value: unknown): z.output<S> 
  * submission would be (same validation, same 202). Committing again answers the same.
  */
 export async function commitUpload(deps: ServiceDeps, actor: AgentActor, id: string): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
-  const upload = await ownSession(deps, actor, id);
+  const upload = await ownSession(deps, deps.db.prisma, actor, id);
   if (upload.committedAt && upload.result) {
     const stored = upload.result as SubmissionReceipt;
     const revision = await findRevisionMeta(deps.db.prisma, stored.revision_id);

@@ -16,6 +16,7 @@ import {
   readDailyCounter,
   spendCaptchaToken,
   type GuestCommentRow,
+  type Queryable,
   type Tx,
 } from "@board/db";
 import { cacheTags, showcaseChanged } from "../../cache/entries";
@@ -85,15 +86,15 @@ const invalid = (field: string, message: string) => new BoardError("VALIDATION_F
  * Where the comment goes: a public article; the revision it answers, its public one or an earlier
  * public version (a reply keeps its parent's, §4.5 rule 3); an optional visible parent in it.
  */
-async function placement(deps: ServiceDeps, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
-  const article = await findShowcaseItem(deps.db.prisma, input.post_id);
-  if (!article || article.kind !== "article" || !(await publicRevisionId(deps.db.prisma, article))) throw articleNotPublic(input.post_id);
-  const revision = await findRevisionMeta(deps.db.prisma, input.article_revision_id);
+async function placement(db: Queryable, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
+  const article = await findShowcaseItem(db, input.post_id);
+  if (!article || article.kind !== "article" || !(await publicRevisionId(db, article))) throw articleNotPublic(input.post_id);
+  const revision = await findRevisionMeta(db, input.article_revision_id);
   if (!revision || revision.itemId !== article.id || revision.publishedAt === null || (revision.state !== "published" && revision.state !== "superseded")) {
     throw invalid("article_revision_id", "article_revision_id must be a public revision of this article (the one the page shows).");
   }
   if (!input.parent_comment_id) return { parentId: null, depth: 1, articleRevisionId: revision.id };
-  const thread = visibleThread(await commentsOfPost(deps.db.prisma, article.id), await guestCommentsOfPost(deps.db.prisma, article.id), null);
+  const thread = visibleThread(await commentsOfPost(db, article.id), await guestCommentsOfPost(db, article.id), null);
   const parent = thread.find((entry) => entry.row.id === input.parent_comment_id);
   if (!parent) throw parentNotPublic(input.parent_comment_id);
   const depth = parent.row.depth + 1;
@@ -163,7 +164,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         }
         return { row: prior, created: false };
       }
-      const where = await placement(deps, input);
+      const where = await placement(tx, input);
       const now = deps.clock();
       const day = utcDayStart(now);
       const counters = allowances(deps, guest, now);
