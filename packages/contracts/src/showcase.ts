@@ -209,6 +209,8 @@ export const ZCommentPreview = z.object({
   created_at: ZUnixSeconds,
   preview: z.string(),
   is_truncated: z.boolean(),
+  /** Set on a guest's comment: its preview is wrapped in <human>...</human> and escaped (§2.8). */
+  content_representation: z.literal("human_tagged_escaped").optional(),
 });
 
 export const ZShowcaseViewer = z.object({
@@ -453,7 +455,8 @@ export const ZWithdrawal = z.object({
   withdrawn_revision_ids: z.array(ZUuid),
   was_public: z.boolean(),
   replayed: z.boolean(),
-  resume: z.object({ method: z.literal("POST"), path: z.string(), requires: z.object({ resume_publication: z.literal(true) }) }),
+  /** How an article comes back; null for a comment, which is never resubmitted. */
+  resume: z.object({ method: z.literal("POST"), path: z.string(), requires: z.object({ resume_publication: z.literal(true) }) }).nullable(),
 });
 
 export const ZAppealRequest = z.strictObject({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { showcaseJobHandlers } from "@board/services";
 import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, sendWhileHeld, showcaseKey, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
@@ -85,7 +86,8 @@ describe("withdraw (§3.1 withdraw row, §4.5)", () => {
     await server.runJobs();
     expect(await revisionState(comment.revision_id)).toBe("published");
     const res = await commenter.post(`/v1/showcase/posts/${comment.item_id}/withdraw`, {});
-    expect(res.body).toMatchObject({ kind: "comment", withdrawn_revision_ids: [comment.revision_id] });
+    // A comment is never resubmitted, so no way back is offered.
+    expect(res.body).toMatchObject({ kind: "comment", withdrawn_revision_ids: [comment.revision_id], resume: null });
     const thread = (await author.get(`/v1/showcase/posts/${article.item_id}/comments`)).body;
     expect(thread.items.map((c: { item_id: string }) => c.item_id)).not.toContain(comment.item_id);
     expect(await revisionState(article.revision_id)).toBe("published");
@@ -226,6 +228,44 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     expect(await server.app.deps.db.prisma.showcaseAppeal.count({ where: { revisionId: article.revision_id } })).toBe(1);
   });
 
+  test("an appeal no checker answers is retried; when every attempt is unanswered it is recorded unavailable and given back", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const url = `/v1/showcase/revisions/${article.revision_id}/appeals`;
+    const appeal = await author.post(url, { reason: "Please look again.", request_key: showcaseKey() });
+    expect(appeal.body).toMatchObject({ appeals_used: 1, appeals_left: 1 });
+    const runAppealJob = showcaseJobHandlers(server.app.deps).showcase_appeal!;
+    const stored = () => server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.body.appeal_id } });
+    const appealsUsed = async () => (await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } })).appealsUsed;
+    checker.set({ outcome: "unavailable", reason: "moderation down" });
+    try {
+      await expect(runAppealJob({ appealId: appeal.body.appeal_id }, { number: 1, max: 8 })).rejects.toThrow(/unavailable/);
+      expect((await stored()).state).toBe("pending");
+      expect(await appealsUsed()).toBe(1);
+      await runAppealJob({ appealId: appeal.body.appeal_id }, { number: 8, max: 8 });
+      expect((await stored()).state).toBe("unavailable");
+      expect(await appealsUsed()).toBe(0);
+      expect(await revisionState(article.revision_id)).toBe("auto_review");
+    } finally {
+      checker.set({ outcome: "pass" });
+    }
+    // Both appeals are still there: the second one of them passes.
+    expect((await author.post(url, { reason: "Once more.", request_key: showcaseKey() })).body).toMatchObject({ appeals_used: 1, appeals_left: 1 });
+    expect((await author.post(url, { reason: "And the last.", request_key: showcaseKey() })).body).toMatchObject({ appeals_used: 2, appeals_left: 0 });
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
+  });
+
+  test("one request_key sent at once for appeals of two revisions: one appeal, the other request 409", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [first, second] = [await articleInAutoReview(author), await articleInAutoReview(author)];
+    const request_key = showcaseKey();
+    const answers = await Promise.all([first, second].map((article) => author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "Please look again.", request_key })));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    expect(await server.app.deps.db.prisma.showcaseAppeal.count({ where: { requestKey: request_key } })).toBe(1);
+  });
+
   test("a late appeal job after a withdrawal is void: the revision stays withdrawn", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await articleInAutoReview(author);
@@ -287,6 +327,35 @@ describe("preview sessions (§4.5)", () => {
     const stranger = await registeredClient(server.baseUrl);
     expect((await stranger.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(404);
     expect((await author.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(200);
+  });
+});
+
+describe("preview links under a withdrawn ancestor (§3.1 rule 6, withdraw row)", () => {
+  test("withdrawing a comment revokes its replies' links; withdrawing an article revokes its comments' links, and resuming it revives none", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const [commenter, replier] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    checker.set({ outcome: "pass" });
+    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }))).body;
+    const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect(await revisionState(reply.revision_id)).toBe("published");
+    const link = async (client: BoardClient, revisionId: string) => (await client.post(`/v1/showcase/revisions/${revisionId}/preview-session`, {})).body.preview_url as string;
+    const replyLink = await link(replier, reply.revision_id);
+    const siblingLink = await link(replier, sibling.revision_id);
+    expect((await openPreview(replyLink)).status).toBe(200);
+
+    await commenter.post(`/v1/showcase/posts/${comment.item_id}/withdraw`, {});
+    expect((await openPreview(replyLink)).status).toBe(410);
+    expect((await openPreview(siblingLink)).status).toBe(200);
+
+    await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect((await openPreview(siblingLink)).status).toBe(410);
+    const resumed = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Back again", resume_publication: true }));
+    expect(resumed.status).toBe(202);
+    expect((await openPreview(siblingLink)).status).toBe(410);
   });
 });
 

@@ -72,8 +72,17 @@ export function findPreviewSession(db: Queryable, tokenHash: string) {
 }
 
 /** Every live preview of an item ends with its withdrawal or restriction. */
+/**
+ * Revokes the preview links of an item and of everything under it (an article's comments, a
+ * comment's replies): taking an item back hides its descendants (§3.1 rule 6), and the links must
+ * not come back if the item is later resumed.
+ */
 export async function revokePreviewSessions(db: Queryable, itemId: string, at: Date): Promise<void> {
-  await db.showcasePreview.updateMany({ where: { itemId, revokedAt: null }, data: { revokedAt: at } });
+  await db.$executeRaw`WITH RECURSIVE under AS (
+      SELECT ${itemId}::uuid AS id
+      UNION ALL
+      SELECT i.id FROM showcase_items i JOIN under u ON i.parent_id = u.id OR (i.parent_id IS NULL AND i.post_id = u.id AND i.id <> u.id))
+    UPDATE showcase_previews SET revoked_at = ${at} WHERE item_id IN (SELECT id FROM under) AND revoked_at IS NULL`;
 }
 
 export function insertReport(db: Queryable, report: { revisionId: string; targetKind?: "revision" | "guest_comment"; reporterAgentId: string | null; reporterSessionId?: string | null; reason: string; createdAt: Date }) {

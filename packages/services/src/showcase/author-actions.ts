@@ -11,9 +11,11 @@ import {
   findPreviewSession,
   findRevisionMeta,
   findShowcaseItem,
+  hiddenCommentAncestry,
   insertAppeal,
   insertPreviewSession,
   insertReport,
+  lockForTransaction,
   lockReportTarget,
   moveRevisionState,
   recordReportReview,
@@ -21,14 +23,16 @@ import {
   revokePreviewSessions,
   setAppealsUsed,
   setItemWithdrawn,
+  type Queryable,
   type Tx,
 } from "@board/db";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { revisionStatusUrl, serviceUrl } from "../urls";
-import { checkRevisionContent, settleRevision, verdictEvent } from "./checking";
+import { checkRevisionContent, ChecksUnavailable, settleRevision, verdictEvent, type CheckResult } from "./checking";
 import { lockRevisionItem, lockShowcaseItem } from "./publication";
 import { mayReadRevision } from "./read";
+import { CHECK_ATTEMPTS } from "./submit";
 
 export const APPEAL_TASK = "showcase_appeal";
 export const REPORT_REVIEW_TASK = "showcase_report_review";
@@ -66,7 +70,7 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
     withdrawn_revision_ids: result.moved,
     was_public: result.item.firstPublishedAt !== null,
     replayed: result.replayed,
-    resume: { method: "POST" as const, path: `/v1/showcase/posts/${itemId}/revisions`, requires: { resume_publication: true as const } },
+    resume: result.item.kind === "article" ? { method: "POST" as const, path: `/v1/showcase/posts/${itemId}/revisions`, requires: { resume_publication: true as const } } : null,
   };
 }
 
@@ -94,7 +98,9 @@ export async function withdrawItemRows(tx: Tx, itemId: string, now: Date): Promi
  */
 export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input: { id: string; reason: string; request_key: string }) {
   const outcome = await deps.db.prisma.$transaction(async (tx) => {
-    // Locked first, so two requests with one key take turns and the second replays the first.
+    // The key first, so two requests with one key take turns (whatever revisions they name) and
+    // the second replays the first or conflicts with it; then the item, against a withdrawal.
+    await lockForTransaction(tx, `showcase-appeal-key:${actor.agentId}:${input.request_key}`);
     await lockRevisionItem(tx, input.id);
     const prior = await findAppealByKey(tx, actor.agentId, input.request_key);
     if (prior) {
@@ -112,7 +118,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     if (!decision.ok) throw new BoardError(decision.code, decision.reason, { state, appeals_used: revision.appealsUsed, appeals_allowed: 2 });
     const appeal = await insertAppeal(tx, { revisionId: input.id, agentId: actor.agentId, requestKey: input.request_key, reason: input.reason, createdAt: deps.clock() });
     await setAppealsUsed(tx, input.id, revision.appealsUsed + 1);
-    await addJob(tx, deps.showcase.jobsSchema, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}` });
+    await addJob(tx, deps.showcase.jobsSchema, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}`, maxAttempts: CHECK_ATTEMPTS });
     return { appeal, replayed: false };
   });
   const revision = (await findRevisionMeta(deps.db.prisma, input.id))!;
@@ -136,21 +142,36 @@ export const previewTokenHash = (token: string) => createHash("sha256").update(t
  * withdrawn or restricted content. The token is stored hashed.
  */
 export async function openPreviewSession(deps: ServiceDeps, actor: AgentActor, revisionId: string) {
+  const notAvailable = () => new BoardError("NOT_FOUND", `No showcase revision ${revisionId} is available to you for a preview; withdrawn and restricted content has none.`, { field: "id" });
+  if (!(await mayReadRevision(deps, actor, revisionId))) throw notAvailable();
   const token = randomBytes(32).toString("base64url");
   const expiresAt = await deps.db.prisma.$transaction(async (tx) => {
-    // Under the item's lock, which a withdrawal or restriction takes to revoke the item's links:
-    // one under way is waited for and seen; one that comes later revokes this link too.
+    // Read again under the item's lock, which a withdrawal or restriction takes to revoke the
+    // item's links: one under way is waited for and seen; one that comes later revokes this link too.
     await lockRevisionItem(tx, revisionId);
-    if (!(await mayReadRevision(deps, actor, revisionId))) {
-      throw new BoardError("NOT_FOUND", `No showcase revision ${revisionId} is available to you for a preview; withdrawn and restricted content has none.`, { field: "id" });
-    }
-    const revision = (await findRevisionMeta(tx, revisionId))!;
+    const shown = await notTakenBack(tx, revisionId);
+    if (!shown) throw notAvailable();
     const now = deps.clock();
     const expires = new Date(now.getTime() + PREVIEW_SECONDS * 1000);
-    await insertPreviewSession(tx, { tokenHash: previewTokenHash(token), revisionId, itemId: revision.itemId, agentId: actor.agentId, createdAt: now, expiresAt: expires });
+    await insertPreviewSession(tx, { tokenHash: previewTokenHash(token), revisionId, itemId: shown.item.id, agentId: actor.agentId, createdAt: now, expiresAt: expires });
     return expires;
   });
   return { revision_id: revisionId, preview_url: serviceUrl(deps.publicUrl, `/showcase/preview/${token}`), expires_at: unixSeconds(expiresAt), expires_in: PREVIEW_SECONDS };
+}
+
+/**
+ * A revision with its item, unless it, its item, its article or a comment above it was taken back
+ * (withdrawn, restricted, a guest's deleted): what a preview link may still show.
+ */
+async function notTakenBack(db: Queryable, revisionId: string) {
+  const revision = await findRevisionMeta(db, revisionId);
+  if (!revision || revision.state === "withdrawn") return null;
+  const item = await findShowcaseItem(db, revision.itemId);
+  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+  const article = item.kind === "article" ? item : await findShowcaseItem(db, item.postId);
+  if (!article || article.withdrawnAt || article.restrictedAt) return null;
+  if (item.parentId && (await hiddenCommentAncestry(db, [item.id])).get(item.id)?.takenBack) return null;
+  return { revision, item };
 }
 
 /**
@@ -182,17 +203,36 @@ export async function reportContent(deps: ServiceDeps, actor: AgentActor, input:
 /**
  * The appeal job: every check runs again (the SVGs re-admitted with the revision's recorded build)
  * and the verdict moves the revision by the appeal rows of §3.1. A revision that left auto_review
- * meanwhile, or whose item was withdrawn or restricted, stays as it is (the appeal is void).
+ * meanwhile, or whose item was withdrawn or restricted, stays as it is (the appeal is void). An
+ * unavailable checker is retried by the job runner; if no attempt gets an answer, the appeal is
+ * recorded as `unavailable` and given back, since the author got no review for it.
  */
-export async function runAppeal(deps: ServiceDeps, appealId: string): Promise<void> {
+export async function runAppeal(deps: ServiceDeps, appealId: string, attempt: { number: number; max: number }): Promise<void> {
   const appeal = await findAppeal(deps.db.prisma, appealId);
   if (!appeal || appeal.state !== "pending") return;
   const revision = await findRevisionMeta(deps.db.prisma, appeal.revisionId);
   if (!revision) return;
-  const results = await checkRevisionContent(deps, { ...revision, contentJson: await contentJsonByHash(deps.db.pool, revision.contentHash) }, { readmit: true });
-  const verdict = verdictEvent(results);
-  const event = verdict === "checks_passed" ? "appeal_passed" : verdict === "checks_failed" ? "appeal_failed" : "appeal_uncertain";
+  const lastAttempt = attempt.number >= attempt.max;
+  let results: CheckResult[] | null;
+  try {
+    results = await checkRevisionContent(deps, { ...revision, contentJson: await contentJsonByHash(deps.db.pool, revision.contentHash) }, { readmit: true });
+  } catch (error) {
+    if (!lastAttempt) throw error;
+    results = null;
+  }
+  const verdict = results ? verdictEvent(results) : "checks_unavailable";
+  if (verdict === "checks_unavailable" && !lastAttempt) {
+    throw new ChecksUnavailable(`A checker is unavailable for appeal ${appealId}; the job runner retries (attempt ${attempt.number} of ${attempt.max}).`);
+  }
   const tags = await deps.db.prisma.$transaction(async (tx) => {
+    if (verdict === "checks_unavailable" || !results) {
+      await lockRevisionItem(tx, revision.id);
+      const current = (await findRevisionMeta(tx, revision.id))!;
+      await setAppealsUsed(tx, revision.id, Math.max(0, current.appealsUsed - 1));
+      await decideAppealRow(tx, appeal.id, "unavailable", deps.clock());
+      return null;
+    }
+    const event = verdict === "checks_passed" ? "appeal_passed" : verdict === "checks_failed" ? "appeal_failed" : "appeal_uncertain";
     const moved = await settleRevision(deps, tx, revision.id, event, results, deps.clock());
     await decideAppealRow(tx, appeal.id, moved === null ? "void" : event.replace("appeal_", ""), deps.clock());
     return moved;
@@ -216,13 +256,11 @@ export async function readPreview(deps: ServiceDeps, token: string) {
   const session = await findPreviewSession(deps.db.prisma, previewTokenHash(token));
   if (!session) throw new BoardError("NOT_FOUND", "No such preview link.", {});
   const now = deps.clock();
-  const revision = await findRevisionMeta(deps.db.prisma, session.revisionId);
-  const item = await findShowcaseItem(deps.db.prisma, session.itemId);
-  const article = item ? await findShowcaseItem(deps.db.prisma, item.postId) : null;
-  const hidden = !revision || !item || !article || item.withdrawnAt !== null || item.restrictedAt !== null || article.withdrawnAt !== null || article.restrictedAt !== null || revision.state === "withdrawn";
-  if (session.revokedAt || session.expiresAt.getTime() <= now.getTime() || hidden) {
+  const shown = await notTakenBack(deps.db.prisma, session.revisionId);
+  if (session.revokedAt || session.expiresAt.getTime() <= now.getTime() || !shown) {
     throw new BoardError("GONE", "This preview link expired or was revoked, or its content was withdrawn; ask for a new one.", {});
   }
+  const { revision } = shown;
   return {
     revision_id: revision.id,
     kind: revision.kind,

@@ -35,7 +35,7 @@ export function showcaseJobHandlers(deps: ServiceDeps): Record<string, JobHandle
     [QUORUM_SWEEP_TASK]: async () => {
       await sweepQuorum(deps);
     },
-    [APPEAL_TASK]: async (payload) => runAppeal(deps, ZAppealJob.parse(payload).appealId),
+    [APPEAL_TASK]: async (payload, attempt) => runAppeal(deps, ZAppealJob.parse(payload).appealId, attempt),
     [REPORT_REVIEW_TASK]: async (payload) => {
       const { revisionId, day } = ZReportReviewJob.parse(payload);
       await runReportReview(deps, revisionId, new Date(day));
