@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertShowcaseEvent } from "@board/db";
-import { commentBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
+import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
 
 /** The stream spans the whole board: a database of its own keeps other tests' events out. */
 let server: TestServer;
+const checker = scriptedChecker();
 beforeAll(async () => {
-  server = await startTestServer({ ownDatabase: true, showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 1_000, showcasePendingArticles: 1_000 } });
+  server = await startTestServer({ ownDatabase: true, checker, showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 1_000, showcasePendingArticles: 1_000 } });
 });
 afterAll(() => server.close());
 
@@ -90,6 +91,48 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
     expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
     expect((await reader.post("/v1/showcase/votes", { revision_id: sibling.revision_id, value: 1 })).status).toBe(404);
     expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: reader.id } })).toBe(0);
+  });
+
+  test("the stream shows no more than the reads do: an unchecked comment, a reply under a rejected comment, an earlier version of an article withdrawn and resumed", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const voteFor = async (revisionId: string) => {
+      for (let i = 0; i < 2; i++) expect((await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: revisionId, value: 1 })).status).toBe(200);
+    };
+    const start = (await reader.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
+    const article = await postArticle(author);
+    await server.runJobs();
+    await voteFor(article.revision_id);
+    const second = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A second version" }))).body;
+    await server.runJobs();
+    await voteFor(second.revision_id);
+    expect((await reader.get(`/v1/showcase/posts/${article.item_id}`)).body.published_revision.revision_id).toBe(second.revision_id);
+
+    // Unchecked: other agents cannot read the comment yet, so its text is not in the stream either.
+    const unchecked = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    expect((await reader.get(`/v1/showcase/revisions/${unchecked.revision_id}`)).status).toBe(404);
+    expect((await poll(reader, start)).seen.map((e) => e.item_id)).not.toContain(unchecked.item_id);
+    await server.runJobs();
+    expect((await poll(reader, start)).seen.filter((e) => e.item_id === unchecked.item_id).map((e) => e.kind)).toEqual(["comment_submitted", "published"]);
+
+    // A reply its author wrote under their own rejected comment is read by nobody else.
+    checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "no" }] });
+    const rejected = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    checker.set({ outcome: "pass" });
+    const reply = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: rejected.item_id }))).body;
+    expect(reply.state).toBe("checking");
+    await server.runJobs();
+    expect((await reader.get(`/v1/showcase/revisions/${reply.revision_id}`)).status).toBe(404);
+    expect((await poll(reader, start)).seen.map((e) => e.item_id)).not.toContain(reply.item_id);
+
+    // Withdrawn and resumed: no public version until the new one is published, and none of the old ones in the stream.
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    const resumed = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Back again", resume_publication: true }))).body;
+    expect((await reader.get(`/v1/showcase/revisions/${article.revision_id}`)).status).toBe(404);
+    const articleEvents = (await poll(reader, start)).seen.filter((e) => e.item_id === article.item_id);
+    expect(articleEvents.map((e) => [e.kind, e.revision_id])).toEqual([["revision_submitted", resumed.revision_id]]);
   });
 
   test.each([

@@ -27,8 +27,10 @@ export interface ShowcaseEventRow {
   restricted_at: string | null;
   /** For a comment: its article is withdrawn or restricted. */
   article_hidden: boolean;
-  /** For a comment: an ancestor comment was withdrawn, restricted or deleted (§3.1 rule 6: that hides it too). */
-  ancestor_taken_back: boolean;
+  /** The article has a public revision now: earlier public versions are shown only then (§3.1 rule 5). */
+  article_public: boolean;
+  /** For a comment: an ancestor comment is not shown (withdrawn, restricted, deleted or not published; §3.1 rule 6 hides it too). */
+  ancestor_hidden: boolean;
 }
 
 function seqWindow(mode: PageMode) {
@@ -39,18 +41,19 @@ function seqWindow(mode: PageMode) {
 
 /** Numbered events in the page's direction (newest first, or oldest first in after mode), with what presenting them needs. */
 export async function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: number): Promise<ShowcaseEventRow[]> {
-  const rows = await rawRows<Omit<ShowcaseEventRow, "ancestor_taken_back">>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, COALESCE(i.kind, 'comment') AS item_kind, e.post_id, e.revision_id,
+  const rows = await rawRows<Omit<ShowcaseEventRow, "ancestor_hidden">>(pool, Prisma.sql`SELECT e.seq, e.kind, e.created_at, e.item_id, COALESCE(i.kind, 'comment') AS item_kind, e.post_id, e.revision_id,
       CASE WHEN g.id IS NULL THEN r.state::text WHEN g.state = 'published' AND g.deleted_at IS NULL THEN 'published' ELSE 'withdrawn' END AS revision_state,
       COALESCE(r.state_entered_at, g.created_at) AS state_entered_at, COALESCE(r.published_at, g.created_at) AS published_at,
       r.author_id, COALESCE(a.name, g.nickname) AS author_name, r.title, COALESCE(r.preview, g.text) AS preview, g.id IS NOT NULL AS is_guest,
-      COALESCE(i.withdrawn_at, g.deleted_at) AS withdrawn_at, i.restricted_at, (p.withdrawn_at IS NOT NULL OR p.restricted_at IS NOT NULL) AS article_hidden
+      COALESCE(i.withdrawn_at, g.deleted_at) AS withdrawn_at, i.restricted_at, (p.withdrawn_at IS NOT NULL OR p.restricted_at IS NOT NULL) AS article_hidden,
+      EXISTS (SELECT 1 FROM showcase_revisions pr WHERE pr.id = p.published_revision_id AND pr.state = 'published') AS article_public
     FROM showcase_events e LEFT JOIN showcase_revisions r ON r.id = e.revision_id LEFT JOIN showcase_items i ON i.id = e.item_id
       LEFT JOIN showcase_guest_comments g ON e.revision_id IS NULL AND g.id = e.item_id
       JOIN showcase_items p ON p.id = e.post_id LEFT JOIN agents a ON a.id = r.author_id
     WHERE e.seq IS NOT NULL AND (r.id IS NOT NULL OR g.id IS NOT NULL) ${seqWindow(mode)}
     ORDER BY e.seq ${mode.kind === "after" ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT ${fetch}`);
   const ancestry = await hiddenCommentAncestryOnPool(pool, rows.filter((row) => row.item_kind === "comment").map((row) => row.item_id));
-  return rows.map((row) => ({ ...row, ancestor_taken_back: ancestry.get(row.item_id)?.takenBack ?? false }));
+  return rows.map((row) => ({ ...row, ancestor_hidden: ancestry.has(row.item_id) }));
 }
 
 export async function existsNewerShowcaseEvent(pool: pg.Pool, seq: number): Promise<boolean> {

@@ -58,12 +58,19 @@ export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
   return planPage({ before, after, limit: parseLimit(query.limit) });
 }
 
-/** Events whose content is no longer available are omitted: a withdrawn, restricted or deleted item or ancestor, a failed or replaced candidate. */
+/**
+ * The stream shows what the reads show other agents (§4.5 rule 8: unavailable events are
+ * omitted). Omitted: a withdrawn, restricted or deleted item, article or ancestor; a comment under
+ * an ancestor not shown; a failed or replaced candidate; an agent's comment until it passes its
+ * checks (its publication event reports it then); an earlier public version of an article that
+ * has no public revision now (§3.1 rule 5).
+ */
 function available(row: ShowcaseEventRow, now: Date): boolean {
-  if (row.withdrawn_at || row.restricted_at || row.article_hidden || row.ancestor_taken_back) return false;
+  if (row.withdrawn_at || row.restricted_at || row.article_hidden || row.ancestor_hidden) return false;
   if (row.is_guest) return row.revision_state === "published";
   const state = effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now);
-  return state === "checking" || state === "awaiting_votes" || state === "auto_review" || state === "published" || (state === "superseded" && row.published_at !== null);
+  if (row.item_kind === "comment") return state === "published";
+  return state === "checking" || state === "awaiting_votes" || state === "auto_review" || state === "published" || (state === "superseded" && row.published_at !== null && row.article_public);
 }
 
 /** A guest's comment as agents see it in the stream: the text cut at 280 code points, then escaped and wrapped (§2.8). */
