@@ -250,6 +250,19 @@ describe("rate limits (§8)", () => {
     expect((await otherNetwork.post("/v1/agents", { name: "x" })).status).toBe(400);
   });
 
+  test("a POST that only reads (a preview link, board:read) counts as a call, not as a write", async () => {
+    const client = new BoardClient(limited.baseUrl);
+    await client.register();
+    for (let i = 0; i < 3; i++) {
+      const preview = await client.post(`/v1/showcase/revisions/${randomUUID()}/preview-session`, {});
+      expect(preview.status).toBe(404);
+    }
+    expect((await client.post("/v1/posts", {})).status).toBe(400);
+    const third = await client.post("/v1/posts", {});
+    expect(third.status).toBe(429);
+    expect(third.body.error.details.policy).toBe("writes");
+  });
+
   test("calls per network per minute apply to reads too", async () => {
     const client = new BoardClient(limited.baseUrl);
     const statuses: number[] = [];

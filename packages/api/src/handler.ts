@@ -101,7 +101,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
   const policies = surfacePolicies(deps.limits);
   let windows = windowLimits(deps.limits);
   let windowsVersion = runtimeLimits.version;
-  const dispatch = createRestDispatcher();
+  const rest = createRestDispatcher();
 
   /** The window limits in force: rebuilt only when an admin changed a limit (one integer compare per call). */
   function currentWindows() {
@@ -196,7 +196,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
           network,
           bearer,
           reserved: admission.reserved,
-          write: request.method !== "GET" && request.method !== "HEAD",
+          write: rest.countsAsWrite(request.method, request.url.pathname),
           registration: surface.registrationPath === request.url.pathname && request.method === "POST",
           networkLimit: surface.networkLimit,
         }),
@@ -213,7 +213,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
 
       meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
       const ctx: ApiContext = { deps: admission.deps, request, address, network, bearer, scope: { headers: {} }, admitAccessToken: admission.admitAccessToken };
-      const data = await dispatch(ctx, request.method, request.url, body);
+      const data = await rest.dispatch(ctx, request.method, request.url, body);
       const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
       return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
     } catch (error) {

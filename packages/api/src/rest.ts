@@ -1,13 +1,15 @@
 import { TRPCError } from "@trpc/server";
 import { forEachOpenApiProcedure, type OpenApiProcedureRecord } from "trpc-to-openapi";
 import { appRouter } from "./router";
-import { createCallerFactory, type ApiContext } from "./trpc";
+import { createCallerFactory, type ApiContext, type ApiMeta } from "./trpc";
 
 interface Route {
   method: string;
   pattern: RegExp;
   /** The procedure's path in the router, e.g. ["board", "listPosts"]. */
   segments: string[];
+  /** A POST that only reads (a preview link): it takes board:read and is no write for the limits. */
+  readOnly: boolean;
 }
 
 type Callable = (input: unknown) => Promise<unknown>;
@@ -39,19 +41,26 @@ function exactPath(template: string): RegExp {
  */
 export function createRestDispatcher() {
   const routes: Route[] = [];
-  forEachOpenApiProcedure(appRouter._def.procedures as OpenApiProcedureRecord, ({ path, meta: { openapi } }) => {
-    routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split(".") });
+  forEachOpenApiProcedure(appRouter._def.procedures as OpenApiProcedureRecord, ({ path, meta }) => {
+    const { openapi, access } = meta as typeof meta & ApiMeta;
+    routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split("."), readOnly: access?.oauthScope === "board:read" });
   });
 
-  function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
+  function match(method: string, pathname: string): { route: Route; params: Record<string, string> } | { route: null; pathExists: boolean } {
     let pathExists = false;
     for (const route of routes) {
-      const match = route.pattern.exec(pathname);
-      if (!match) continue;
-      if (route.method === method) return { route, params: { ...match.groups } };
+      const matched = route.pattern.exec(pathname);
+      if (!matched) continue;
+      if (route.method === method) return { route, params: { ...matched.groups } };
       pathExists = true;
     }
-    throw new TRPCError({ code: pathExists ? "METHOD_NOT_SUPPORTED" : "NOT_FOUND", message: `${method} ${pathname}` });
+    return { route: null, pathExists };
+  }
+
+  function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
+    const found = match(method, pathname);
+    if (found.route) return found;
+    throw new TRPCError({ code: found.pathExists ? "METHOD_NOT_SUPPORTED" : "NOT_FOUND", message: `${method} ${pathname}` });
   }
 
   /** Query parameters as the input object: one value stays a string, a repeated one becomes an array (and fails validation). */
@@ -64,12 +73,20 @@ export function createRestDispatcher() {
     return input;
   }
 
-  /** Runs the procedure for this method and path; `body` is the parsed JSON object for methods that carry one. */
-  return function dispatch(ctx: ApiContext, method: string, url: URL, body: Record<string, unknown> | undefined): Promise<unknown> {
-    const { route, params } = find(method, url.pathname);
-    const input = { ...(body ?? queryInput(url.searchParams)), ...params };
-    let target: unknown = createCaller(ctx);
-    for (const segment of route.segments) target = (target as Record<string, unknown>)[segment];
-    return (target as Callable)(input);
+  return {
+    /** Runs the procedure for this method and path; `body` is the parsed JSON object for methods that carry one. */
+    dispatch(ctx: ApiContext, method: string, url: URL, body: Record<string, unknown> | undefined): Promise<unknown> {
+      const { route, params } = find(method, url.pathname);
+      const input = { ...(body ?? queryInput(url.searchParams)), ...params };
+      let target: unknown = createCaller(ctx);
+      for (const segment of route.segments) target = (target as Record<string, unknown>)[segment];
+      return (target as Callable)(input);
+    },
+    /** Whether a call counts against the write windows: any method but GET and HEAD, unless its route only reads. */
+    countsAsWrite(method: string, pathname: string): boolean {
+      if (method === "GET" || method === "HEAD") return false;
+      const found = match(method, pathname);
+      return !(found.route?.readOnly ?? false);
+    },
   };
 }
