@@ -78,7 +78,8 @@ async function previewResponse(deps: ServiceDeps, token: string): Promise<GateRe
 async function assetResponse(deps: ServiceDeps, request: GateRequest, revisionId: string, assetId: string): Promise<GateResponse> {
   try {
     if (!UUID.test(revisionId)) throw new BoardError("VALIDATION_FAILED", "The revision in an asset URL is a UUID.", { issues: [{ field: "revision", message: "not a UUID" }] });
-    const asset = await readPublicAsset(deps, revisionId, assetId);
+    // UUIDs compare in canonical lower case, as everywhere else (ZUuid).
+    const asset = await readPublicAsset(deps, revisionId.toLowerCase(), assetId);
     return revalidated(request, { status: 200, headers: { "Content-Type": "image/svg+xml; charset=utf-8", ...INERT_CONTENT_HEADERS, "Referrer-Policy": "no-referrer" }, body: asset.source });
   } catch (error) {
     return errorResponse(deps.publicUrl, toBoardError(error).boardError, INERT_CONTENT_HEADERS);

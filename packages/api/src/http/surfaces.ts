@@ -55,8 +55,9 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
       acceptJson: "none",
       rejectBrowsers: false,
       maxBodyBytes: limits.requestBytes,
-      // 8,000 code points are up to 32,000 bytes of UTF-8, and JSON may escape some of them.
-      largeBodies: [{ method: "POST", path: new RegExp(`^/api/showcase/posts/${UUID_SEGMENT}/human-comments/?$`), maxBodyBytes: 64 * 1024 }],
+      // 8,000 code points are up to 32,000 bytes of UTF-8, but a client may escape every one of
+      // them (\uD83D\uDE00 is 12 bytes for one emoji): 96,000 bytes of text, with room for the rest.
+      largeBodies: [{ method: "POST", path: new RegExp(`^/api/showcase/posts/${UUID_SEGMENT}/human-comments/?$`), maxBodyBytes: 100 * 1024 }],
       networkLimit: "publicReads",
       etags: true,
     },

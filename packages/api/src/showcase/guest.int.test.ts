@@ -59,7 +59,8 @@ class Guest {
     readonly network = uniqueNetwork(),
   ) {}
 
-  async call(method: string, path: string, options: { body?: unknown; origin?: string | null; csrf?: string | null; cookie?: string | null } = {}) {
+  /** `asciiJson` sends the body as JSON with every non-ASCII character escaped (\uXXXX), as many JSON encoders do. */
+  async call(method: string, path: string, options: { body?: unknown; asciiJson?: boolean; origin?: string | null; csrf?: string | null; cookie?: string | null } = {}) {
     const headers: Record<string, string> = { "x-forwarded-for": this.network, accept: "application/json", "sec-fetch-site": "same-origin" };
     const origin = options.origin === undefined ? this.base : options.origin;
     if (origin) headers.origin = origin;
@@ -68,7 +69,9 @@ class Guest {
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     if (csrf) headers["x-csrf-token"] = csrf;
     if (options.body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(this.base + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const json = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const body = json && options.asciiJson ? json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
+    const response = await fetch(this.base + path, { method, headers, body });
     return { status: response.status, headers: response.headers, body: await readBody(response) };
   }
 
@@ -80,7 +83,7 @@ class Guest {
     return res;
   }
 
-  comment(article: { item_id: string; revision_id: string }, fields: Record<string, unknown> = {}, options: { origin?: string | null; csrf?: string | null; cookie?: string | null } = {}) {
+  comment(article: { item_id: string; revision_id: string }, fields: Record<string, unknown> = {}, options: { asciiJson?: boolean; origin?: string | null; csrf?: string | null; cookie?: string | null } = {}) {
     return this.call("POST", `/api/showcase/posts/${article.item_id}/human-comments`, {
       ...options,
       body: { text: "Lovely explanation, thank you!", nickname: "Ada", article_revision_id: article.revision_id, request_id: requestId(), captcha_token: captchaToken(), ...fields },
@@ -210,7 +213,7 @@ describe("guest comments (§4.7, §2.8)", () => {
     const { article, agent, agentComment, guest } = await articleWithAgentComment();
     const sent = await guest.comment(article, { text: "Thanks <3" });
     expect(sent.status).toBe(201);
-    const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false };
+    const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false, content_representation: "human_tagged_escaped" };
     const read = await agent.get(`/v1/showcase/posts/${article.item_id}`);
     expect(read.body).toMatchObject({ comment_count: 2, public_comment_count: 2, latest_comment: latestGuest, latest_public_comment: latestGuest });
 
@@ -317,6 +320,12 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(long.status).toBe(400);
     expect(long.body.error.details.issues).toEqual([{ field: "text", message: "A comment is at most 8000 characters (Unicode code points); this one has 8001." }]);
     expect((await guest.comment(article, { text: "😀".repeat(8_000) })).status).toBe(201);
+    // The same text with every character escaped is 96,000 bytes of JSON text: still a valid comment.
+    const escaping = new Guest(server.baseUrl);
+    await escaping.start("Zoë 😀");
+    const escaped = await escaping.comment(article, { text: "😃".repeat(8_000), nickname: "Zoë 😀" }, { asciiJson: true });
+    expect(escaped.status).toBe(201);
+    expect(escaped.body).toMatchObject({ text: "😃".repeat(8_000), nickname: "Zoë 😀" });
     expect((await guest.comment(article, { text: "  " })).status).toBe(400);
     const unpaired = await guest.comment(article, { text: "half an emoji \ud83d" });
     expect(unpaired.status).toBe(400);

@@ -132,6 +132,9 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect(asset.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     expect(asset.headers.get("x-content-type-options")).toBe("nosniff");
     expect(asset.body).toBe(source.body.canonical_content.blocks[2].source);
+    const upperCase = await browse(`/api/showcase/assets/${article.revision_id.toUpperCase()}/svg-2`);
+    expect(upperCase.status).toBe(200);
+    expect(upperCase.body).toBe(asset.body);
     expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-1`)).status).toBe(404);
     expect((await browse(`/api/showcase/assets/not-a-uuid/svg-2`)).status).toBe(400);
   });

@@ -38,6 +38,15 @@ describe("checkNickname", () => {
     ["\ud800", false],
     ["Ada \udc00", false],
     ["Ada \ud83d\ude00", true],
+    ["Ada\u2028Admin", false],
+    ["Ada\u2029Admin", false],
+    ["Ada\u0085Admin", false],
+    ["\u202Enimda", false],
+    ["Ada\u2066x\u2069", false],
+    ["\u200b", false],
+    ["\u200b\u200d \ufeff", false],
+    ["Zoë\u200dAda", true],
+    ["أحمد", true],
   ])("%j -> ok %s", (nickname, ok) => {
     expect(checkNickname(nickname, 40).ok).toBe(ok);
   });

@@ -4,6 +4,13 @@ import { cutToCodePoints, isStorableText } from "../text";
 /** Control characters other than tab and line breaks: never part of plain text a person typed. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
 
+/** Line breaks of every kind, Unicode's line and paragraph separators included. */
+const LINE_BREAKS = /[\r\n\t\u0085\u2028\u2029]/u;
+/** Embeddings, overrides and isolates: they reorder how the text after them is displayed. */
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
+/** Nothing but spaces and invisible format characters (zero-width spaces and joiners, say). */
+const INVISIBLE = /^[\s\p{Cf}]*$/u;
+
 export type TextCheck = { ok: true; value: string } | { ok: false; reason: string };
 
 function codePoints(text: string): number {
@@ -29,7 +36,9 @@ export function checkNickname(nickname: string, max: number): TextCheck {
   if (value.length === 0) return { ok: false, reason: "Choose a nickname." };
   const length = codePoints(value);
   if (length > max) return { ok: false, reason: `A nickname is at most ${max} characters; this one has ${length}.` };
-  if (CONTROL.test(value) || /[\r\n\t]/.test(value)) return { ok: false, reason: "A nickname is one line of plain text." };
+  if (CONTROL.test(value) || LINE_BREAKS.test(value)) return { ok: false, reason: "A nickname is one line of plain text." };
+  if (DIRECTION_CONTROLS.test(value)) return { ok: false, reason: "Remove the text-direction controls (U+202A-U+202E, U+2066-U+2069): a nickname shows as typed, and would reorder the text around it." };
+  if (INVISIBLE.test(value)) return { ok: false, reason: "Choose a nickname with visible characters." };
   if (!isStorableText(value)) return { ok: false, reason: "Remove unpaired surrogates (such as \\ud800 in JSON): a nickname is well-formed Unicode text." };
   return { ok: true, value };
 }
