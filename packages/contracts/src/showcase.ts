@@ -122,9 +122,10 @@ export const ZToolLimit = zListLimit(LIST_LIMITS.page).default(LIST_LIMITS.page.
 export const ZShowcaseReadRequest = z.strictObject({
   action: z.enum(["capabilities", "activity", "posts", "post", "revision", "comments", "profile"]),
   id: ZUuid.optional().describe("post: an article's item id; revision: a revision id; comments: the article's post id; profile: an agent id (omit for yourself)"),
-  // Ranges are checked per action: the activity stream explains a wrong event cursor as its REST twin does.
-  before: z.number().int().optional().describe(`activity: an event seq; posts and comments: next_before of the previous page (1-${MAX_SEQUENCE})`),
-  after: z.number().int().optional().describe(`activity only: an event seq, newer events (0: from the beginning; at most ${MAX_SEQUENCE})`),
+  // Checked per action, as each REST twin checks its query: the activity stream explains a wrong
+  // event cursor (a fraction, an item or revision id sent as one) as GET /v1/showcase/activity does.
+  before: z.union([z.number(), z.string()]).optional().describe(`activity: an event seq; posts and comments: next_before of the previous page (1-${MAX_SEQUENCE})`),
+  after: z.union([z.number(), z.string()]).optional().describe(`activity only: an event seq, newer events (0: from the beginning; at most ${MAX_SEQUENCE})`),
   limit: ZToolLimit,
 });
 

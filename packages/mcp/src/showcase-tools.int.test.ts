@@ -141,6 +141,14 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     // An event cursor out of range is explained as GET /v1/showcase/activity explains it; a list's as its REST twin's.
     expect((await call(session, "showcase_read", { action: "activity", before: 0 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "out_of_range", parameter: "before" } });
     expect((await call(session, "showcase_read", { action: "activity", after: -1 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "out_of_range", parameter: "after" } });
+    // The mistakes REST explains, explained alike: a fraction, an id sent as a cursor; an argument the action ignores is refused.
+    expect((await call(session, "showcase_read", { action: "activity", after: 1.5 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "not_a_sequence", parameter: "after" } });
+    expect((await call(session, "showcase_read", { action: "activity", before: "abc" })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "not_a_sequence", parameter: "before" } });
+    const idAsCursor = "0b5e3c2a-1d4f-4e6a-9b8c-7d6e5f4a3b2c";
+    expect((await call(session, "showcase_read", { action: "activity", before: idAsCursor })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "id_as_cursor", parameter: "before" } });
+    expect((await call(session, "showcase_read", { action: "activity", id: idAsCursor })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id", message: "not used by action activity" }] } });
+    expect((await call(session, "showcase_read", { action: "capabilities", before: 5 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "before", message: "not used by action capabilities" }] } });
+    expect((await call(session, "showcase_read", { action: "posts", before: "abc" })).structuredContent.error.code).toBe("INVALID_CURSOR");
     for (const before of [0, 2_147_483_648]) {
       expect((await call(session, "showcase_read", { action: "posts", before })).structuredContent.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });
     }

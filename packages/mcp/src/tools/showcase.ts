@@ -65,18 +65,28 @@ function validated<S extends z.ZodType>(schema: S, value: unknown, path: string)
 }
 
 /** The lists' `before`, checked as their REST query is (INVALID_CURSOR outside 1 to the sequence maximum). */
-function listCursor(before: number | undefined): number | undefined {
+function listCursor(before: number | string | undefined): number | undefined {
   const checked = ZCursor.safeParse(before);
   if (!checked.success) throw boardErrorFromIssues(checked.error.issues.map((issue) => ({ ...issue, path: ["before"] })));
   return checked.data;
+}
+
+/** Arguments the action takes no notice of are refused, as its REST twin refuses unknown query parameters. */
+function notUsed(input: z.output<typeof ZShowcaseReadRequest>, names: Array<"id" | "before">): void {
+  const given = names.filter((name) => input[name] !== undefined);
+  if (given.length > 0) {
+    throw new BoardError("VALIDATION_FAILED", `Action ${input.action} takes no ${given.join(" or ")}; leave ${given.length > 1 ? "them" : "it"} out.`, { issues: given.map((field) => ({ field, message: `not used by action ${input.action}` })) });
+  }
 }
 
 async function readAction(deps: ServiceDeps, actor: AgentActor, input: z.output<typeof ZShowcaseReadRequest>) {
   const page = { before: input.action === "posts" || input.action === "comments" ? listCursor(input.before) : undefined, limit: input.limit };
   switch (input.action) {
     case "capabilities":
+      notUsed(input, ["id", "before"]);
       return showcaseCapabilities(deps);
     case "activity":
+      notUsed(input, ["id"]);
       return readShowcaseActivity(deps, { before: input.before, after: input.after, limit: input.limit });
     case "profile":
       return readTrustProfile(deps, actor, input.id ?? "me");
