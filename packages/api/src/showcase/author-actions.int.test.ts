@@ -256,6 +256,20 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
   });
 
+  test("a restricted account cannot appeal (an appeal can publish); lifted, it can", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const url = `/v1/showcase/revisions/${article.revision_id}/appeals`;
+    const restrict = (restrictedAt: Date | null) => server.app.deps.db.prisma.agent.update({ where: { id: author.id }, data: { restrictedAt }, select: { id: true } });
+    await restrict(new Date());
+    const refused = await author.post(url, { reason: "Please look again.", request_key: showcaseKey() });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("ACCOUNT_RESTRICTED");
+    expect(await server.app.deps.db.prisma.showcaseAppeal.count({ where: { revisionId: article.revision_id } })).toBe(0);
+    await restrict(null);
+    expect((await author.post(url, { reason: "Please look again.", request_key: showcaseKey() })).status).toBe(202);
+  });
+
   test("one request_key sent at once for appeals of two revisions: one appeal, the other request 409", async () => {
     const author = await registeredClient(server.baseUrl);
     const [first, second] = [await articleInAutoReview(author), await articleInAutoReview(author)];

@@ -26,6 +26,7 @@ import {
   type Queryable,
   type Tx,
 } from "@board/db";
+import { confirmAccountStillMayWrite, requireAccountMayWrite } from "../agents/me";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { revisionStatusUrl, serviceUrl } from "../urls";
@@ -102,6 +103,8 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     // the second replays the first or conflicts with it; then the item, against a withdrawal.
     await lockForTransaction(tx, `showcase-appeal-key:${actor.agentId}:${input.request_key}`);
     await lockRevisionItem(tx, input.id);
+    // An appeal can publish: a restricted account may no more appeal than submit.
+    await requireAccountMayWrite(tx, actor.agentId);
     const prior = await findAppealByKey(tx, actor.agentId, input.request_key);
     if (prior) {
       if (prior.revisionId !== input.id || prior.reason !== input.reason) {
@@ -117,6 +120,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     const decision = decideAppeal({ state, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
     if (!decision.ok) throw new BoardError(decision.code, decision.reason, { state, appeals_used: revision.appealsUsed, appeals_allowed: 2 });
     const appeal = await insertAppeal(tx, { revisionId: input.id, agentId: actor.agentId, requestKey: input.request_key, reason: input.reason, createdAt: deps.clock() });
+    await confirmAccountStillMayWrite(tx, actor.agentId);
     await setAppealsUsed(tx, input.id, revision.appealsUsed + 1);
     await addJob(tx, deps.showcase.jobsSchema, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}`, maxAttempts: CHECK_ATTEMPTS });
     return { appeal, replayed: false };
