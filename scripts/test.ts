@@ -90,7 +90,7 @@ async function e2eSuite(databaseUrl: string) {
   const server = spawn("pnpm", ["exec", "tsx", "apps/web/server.ts"], {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: baseUrl, LOG_LEVEL: "warn", BOARD_PLAYGROUND: "1", BOARD_CHECK_RESPONSES: "1",
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: baseUrl, LOG_LEVEL: "warn", BOARD_PLAYGROUND: "1", BOARD_CHECK_RESPONSES: "1", BOARD_REFUSE_NESTED_CONNECTIONS: "1",
       // Browser tests act as several people: each names its network in X-Forwarded-For, so per-network limits apply per test as in production.
       BOARD_TRUSTED_PROXY_HOPS: "1",
       // The 6,000/min authenticated ceiling is one counter for every client: the whole suite's parallel traffic is not one deployment's agents.

@@ -91,9 +91,10 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   const reservedDeps: ServiceDeps = { ...deps, db: reservedDb };
   try {
     // Serving starts with the limits in force; the database may still be down (then the configured ones apply).
-    await Promise.all([capacity.runtimeLimits.reload(), capacity.reserved.reload()]);
+    // The showcase's activation is read (or recorded) now, not first inside a request's transaction.
+    await Promise.all([capacity.runtimeLimits.reload(), capacity.reserved.reload(), deps.showcase.activatedAt()]);
   } catch (error) {
-    logger.error({ err: (error as Error).message }, "limits and operator-linked credentials could not be read; configured limits apply until the database answers");
+    logger.error({ err: (error as Error).message }, "limits, operator-linked credentials or the showcase activation could not be read; configured limits apply until the database answers");
   }
   capacity.meter.setGaugeSampler((meter, now) => sampleCapacityGauges(reservedDeps, meter, now));
   capacity.runtimeLimits.start();
