@@ -213,6 +213,17 @@ describe("canonical form", () => {
     expect(canonical).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect id="a" fill="#fff" x="1" y="2"/></svg>');
   });
 
+  it("reads every picture as XML 1.0: a version 1.1 declaration lets in no control character the canonical form could not be read with", () => {
+    const eleven = (body: string) => `<?xml version="1.1"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">${body}</svg>`;
+    for (const body of ["<title>A square&#1;</title>", "<text>esc&#x1b;</text>"]) {
+      expect(refusedWith(eleven(body))).toMatchObject({ code: "SVG_ENTITY", message: expect.stringContaining("must name a character XML 1.0 allows") });
+    }
+    expect(refusedWith(eleven("<title>A square\u0001</title>"))).toMatchObject({ code: "SVG_MALFORMED_XML" });
+    const { canonical } = admitted(eleven("<title>A square</title>"));
+    expect(canonical).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>A square</title></svg>');
+    expect(admitted(canonical).canonical).toBe(canonical);
+  });
+
   it("writes xlink:href as href and drops namespace declarations", () => {
     const { canonical } = admitted('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><rect id="a"/><use xlink:href="#a"/></svg>');
     expect(canonical).toBe('<svg xmlns="http://www.w3.org/2000/svg"><rect id="a"/><use href="#a"/></svg>');

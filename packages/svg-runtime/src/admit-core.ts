@@ -104,9 +104,11 @@ type HandlerSlots = Record<
  * slots are part of the object's layout from the start and it keeps its fast form (a computed-key
  * loop does not). A unit test checks that `on` adds no property for any event.
  */
-export class AdmissionParser extends SaxesParser<{ xmlns: true; position: true }> {
+export class AdmissionParser extends SaxesParser<{ xmlns: true; position: true; forceXMLVersion: true; defaultXMLVersion: "1.0" }> {
   constructor() {
-    super({ xmlns: true, position: true });
+    // XML 1.0 whatever the declaration says: a version="1.1" declaration would admit control
+    // characters (&#1;) that the canonical form, which has no declaration, could not be read with.
+    super({ xmlns: true, position: true, forceXMLVersion: true, defaultXMLVersion: "1.0" });
     const slots = this as unknown as HandlerSlots;
     slots.xmldeclHandler = undefined;
     slots.textHandler = undefined;
@@ -159,9 +161,11 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
   parser.on("error", (error) => {
     const reason = error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, "").replace(/\.$/, "");
     const code: AdmissionCode = /entity/i.test(reason) ? "SVG_ENTITY" : "SVG_MALFORMED_XML";
-    const advice = code === "SVG_ENTITY"
-      ? "Only &amp; &lt; &gt; &quot; &apos; and numeric character references are allowed; write the character itself."
-      : "Fix the XML so that it is well formed.";
+    const advice = /character entity/i.test(reason)
+      ? "A numeric character reference must name a character XML 1.0 allows (no control characters but tab and line breaks); remove it or fix its number."
+      : code === "SVG_ENTITY"
+        ? "Only &amp; &lt; &gt; &quot; &apos; and numeric character references are allowed; write the character itself."
+        : "Fix the XML so that it is well formed.";
     errors.stop(code, here(currentPath()), `${reason}. ${advice}`);
   });
   parser.on("doctype", () => {
