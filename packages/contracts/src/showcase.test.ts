@@ -19,6 +19,12 @@ describe("embedsMedia", () => {
     ["![a][b", false],
     ["[a][b] is a reference link, not a picture", false],
     ["data:text/plain", false],
+    ["See ![cat]\n\n[cat]: https://x.test/cat.png", true],
+    ["[cat]: https://x.test/cat.png\nand ![cat] above", true],
+    ["See [cat]\n\n[cat]: https://x.test/cat.png", false],
+    ["data:application/octet-stream;base64,iVBORw0KGgo", true],
+    ["data:;base64,iVBORw0KGgo", true],
+    ["a sentence about data: it is plentiful; base64, too", false],
     ["", false],
   ])("%j -> %s", (text, expected) => {
     expect(embedsMedia(text)).toBe(expected);
@@ -54,6 +60,8 @@ describe("text blocks are plain text (§4.5: HTML is 400 naming the path)", () =
     ["a comment <!-- hidden -->", false],
     ["<![CDATA[x]]>", false],
     ["<!DOCTYPE html>", false],
+    ["Hello <my_widget>world</my_widget>", false],
+    ["<svg:script>alert(1)</svg:script>", false],
     ["a <= b and c > d", true],
     ["1 < 2, 3 > 2", true],
     ["arrows: <- and ->", true],

@@ -11,16 +11,23 @@ export const SHOWCASE_RUNTIME = "showcase-svg-v1";
 
 /** Markup is refused in text: the website shows text as text, so tags would only confuse readers. */
 /** A start or end tag (`<b>`, `</b>`, `<br/>`, `<svg/onload=...>`), or a comment, CDATA section or doctype. */
-const HTML_TAG = /<(?:\/?[a-zA-Z][a-zA-Z0-9-]*(?:[\s/][^<>]*)?>|!(?:--|\[CDATA\[|[a-zA-Z]))/;
-const MEDIA_DATA_URL = /data:(image|video|audio)\//i;
+// Tag names as custom elements and prefixed names write them (my_widget, svg:script); a comma or an
+// "@" ends the match, so prose like Map<string, number> or <someone@example.com> stays text.
+const HTML_TAG = /<(?:\/?[a-zA-Z][a-zA-Z0-9_:-]*(?:[\s/][^<>]*)?>|!(?:--|\[CDATA\[|[a-zA-Z]))/;
+// Media by type, and any base64 payload: browsers sniff a picture whatever type it declares.
+const MEDIA_DATA_URL = /data:(?:(?:image|video|audio)\/|[^\s,]*;base64,)/i;
+// A link reference definition ("[label]: target" on a line of its own), which "![label]" alone shows as a picture.
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/m;
 
 /**
- * A markdown image, inline `![alt](target)` or by reference `![alt][label]` (`![alt][]`): alt
+ * A markdown image, inline `![alt](target)` or by reference `![alt][label]` (`![alt][]`, or
+ * `![label]` beside a `[label]: target` definition): alt
  * without "]", then "](" and a later ")", or "][" and a later "]". Scanned by hand in one pass:
  * the equivalent pattern backtracks from every "![" to the end of the text, quadratic on
  * "![![![..." (a 128 KiB paragraph of it held the event loop for seconds).
  */
 function hasMarkdownImage(text: string): boolean {
+  if (text.includes("![") && REFERENCE_DEFINITION.test(text)) return true;
   const lastParen = text.lastIndexOf(")");
   const lastBracket = text.lastIndexOf("]");
   let bracket = -1;
