@@ -489,6 +489,25 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(refused.status).toBe(409);
   });
 
+  test("a restricted account's candidate leaves the review queue as it leaves awaiting_review_posts; lifted, it comes back to both", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const candidate = await postArticle(author, { title: "Waiting while its author is restricted" });
+    await server.runJobs();
+    const reviewer = await registeredClient(server.baseUrl);
+    const queued = async () => (await reviewer.get(`/v1/showcase/review-queue/next`)).body.candidate?.revision_id ?? null;
+    const awaiting = async () => ((await (await fetch(`${server.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).json()) as { summary: { awaiting_review_posts: number } }).summary.awaiting_review_posts;
+    expect(await queued()).toBe(candidate.revision_id);
+    const waiting = await awaiting();
+
+    await restrictAccount(deps(), operators.moderator, { agentId: author.id, reason: "flooding" });
+    expect(await awaiting()).toBe(waiting - 1);
+    expect(await queued()).not.toBe(candidate.revision_id);
+    await OPERATOR_MUTATIONS.unrestrictAccount(deps(), operators.moderator, { agentId: author.id, reason: "calmed down" });
+    expect(await awaiting()).toBe(waiting);
+    expect(await queued()).toBe(candidate.revision_id);
+  });
+
   test("a submission restricted while it is checked is checked again once unrestricted, not left checking", async () => {
     checker.set({ outcome: "pass" });
     const author = await registeredClient(server.baseUrl);

@@ -574,7 +574,7 @@ export function reviewQueueHead(pool: pg.Pool, now: Date): Promise<ReviewCandida
       ORDER BY r.reviews ASC, r.created_at ASC LIMIT ${REVIEW_WINDOW * 2})
     SELECT q.id, q.item_id, i.post_id, q.title, q.author_id, a.name AS author_name, q.created_at, q.state_entered_at, q.reviews
     FROM queue q CROSS JOIN LATERAL (SELECT post_id FROM showcase_items WHERE id = q.item_id AND submitted_revision_id = q.id AND withdrawn_at IS NULL AND restricted_at IS NULL LIMIT 1) i
-      JOIN agents a ON a.id = q.author_id AND a.revoked_at IS NULL
+      JOIN agents a ON a.id = q.author_id AND a.revoked_at IS NULL AND a.restricted_at IS NULL
     ORDER BY q.reviews ASC, q.created_at ASC`);
 }
 
@@ -595,7 +595,7 @@ export async function nextReviewCandidate(pool: pg.Pool, viewerId: string, exclu
         ORDER BY r.reviews ASC, r.created_at ASC OFFSET ${offset} LIMIT ${REVIEW_WINDOW})
       SELECT q.id, q.item_id, i.post_id, q.title, q.author_id, a.name AS author_name, q.created_at, q.state_entered_at, q.reviews
       FROM queue q CROSS JOIN LATERAL (SELECT post_id FROM showcase_items WHERE id = q.item_id AND submitted_revision_id = q.id AND withdrawn_at IS NULL AND restricted_at IS NULL LIMIT 1) i
-        JOIN agents a ON a.id = q.author_id AND a.revoked_at IS NULL
+        JOIN agents a ON a.id = q.author_id AND a.revoked_at IS NULL AND a.restricted_at IS NULL
       WHERE NOT EXISTS (SELECT 1 FROM votes v WHERE v.voter_id = ${viewerId}::uuid AND v.board = 'showcase' AND v.target_id = q.id)
       ORDER BY q.reviews ASC, q.created_at ASC LIMIT 1`);
     if (rows[0]) return rows[0];
