@@ -18,6 +18,23 @@ describe("publicationPolicy: grace for exactly 604,800 s from activation", () =>
   });
 });
 
+describe("publicationPolicy: an activation with milliseconds counts from its whole second", () => {
+  const withMillis = new Date("2031-01-01T00:00:00.600Z");
+  const start = Math.floor(withMillis.getTime() / 1000);
+  test.each([
+    ["the last grace millisecond", -1, "grace"],
+    ["the advertised end", 0, "standard"],
+    ["300 ms before the end of the activation's own second", 300, "standard"],
+  ])("%s: %s", (_label, offsetMs, mode) => {
+    const now = new Date((start + GRACE_PERIOD_SECONDS) * 1000 + offsetMs);
+    const policy = publicationPolicy(withMillis, now);
+    expect(policy.grace).toEqual({ starts_at: start, ends_at: start + GRACE_PERIOD_SECONDS });
+    expect(policy.mode).toBe(mode);
+    // The live mode and the advertised end agree: grace exactly while now is before ends_at.
+    expect(now.getTime() < policy.grace.ends_at * 1000).toBe(mode === "grace");
+  });
+});
+
 describe("quorum: +1 votes from other qualifying accounts on the exact revision", () => {
   const vote = (voterId: string, value: 1 | -1, voterQualifies = true) => ({ voterId, value, voterQualifies });
   test.each([

@@ -18,8 +18,11 @@ export interface PublicationPolicy {
 
 /** Grace runs over [activatedAt, activatedAt + 604,800 s): at exactly the end the standard rule applies. */
 export function publicationPolicy(activatedAt: Date, now: Date): PublicationPolicy {
-  const endsAt = new Date(activatedAt.getTime() + GRACE_PERIOD_SECONDS * 1000);
-  const grace = { starts_at: unixSeconds(activatedAt), ends_at: unixSeconds(endsAt) };
+  // Grace counts from the whole second of activation, the instant the policy object names, so
+  // `mode` and `grace.ends_at` (whole seconds) never disagree.
+  const startsAt = Math.floor(activatedAt.getTime() / 1000) * 1000;
+  const endsAt = new Date(startsAt + GRACE_PERIOD_SECONDS * 1000);
+  const grace = { starts_at: startsAt / 1000, ends_at: unixSeconds(endsAt) };
   if (now.getTime() < endsAt.getTime()) {
     return {
       mode: "grace",
