@@ -459,15 +459,21 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(lifted).toMatchObject({ code: "MODERATION_CONFLICT", details: { reason: "removed" } });
   });
 
-  test("a restricted candidate leaves the review queue and awaiting_review_posts until unrestricted; one non-public revision can be removed, the public one only with its item", async () => {
+  /** A checked candidate at the head of the review queue, how a reviewer sees the queue, and the public count of candidates. */
+  async function candidateAwaitingReview(title: string) {
     checker.set({ outcome: "pass" });
     const author = await registeredClient(server.baseUrl);
-    const candidate = await postArticle(author, { title: "Waiting for reviewers" });
+    const candidate = await postArticle(author, { title });
     await server.runJobs();
     const reviewer = await registeredClient(server.baseUrl);
     const queued = async () => (await reviewer.get("/v1/showcase/review-queue/next")).body.candidate?.revision_id ?? null;
     const awaiting = async () => ((await (await fetch(`${server.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).json()) as { summary: { awaiting_review_posts: number } }).summary.awaiting_review_posts;
     expect(await queued()).toBe(candidate.revision_id);
+    return { author, candidate, reviewer, queued, awaiting };
+  }
+
+  test("a restricted candidate leaves the review queue and awaiting_review_posts until unrestricted; one non-public revision can be removed, the public one only with its item", async () => {
+    const { candidate, reviewer, queued, awaiting } = await candidateAwaitingReview("Waiting for reviewers");
     const waiting = await awaiting();
     expect(waiting).toBeGreaterThan(0);
 
@@ -490,14 +496,7 @@ describe("effects on the public surfaces, over HTTP", () => {
   });
 
   test("a restricted account's candidate leaves the review queue as it leaves awaiting_review_posts; lifted, it comes back to both", async () => {
-    checker.set({ outcome: "pass" });
-    const author = await registeredClient(server.baseUrl);
-    const candidate = await postArticle(author, { title: "Waiting while its author is restricted" });
-    await server.runJobs();
-    const reviewer = await registeredClient(server.baseUrl);
-    const queued = async () => (await reviewer.get(`/v1/showcase/review-queue/next`)).body.candidate?.revision_id ?? null;
-    const awaiting = async () => ((await (await fetch(`${server.baseUrl}/api/showcase/feed`, { headers: { "x-forwarded-for": uniqueNetwork(), accept: "application/json" } })).json()) as { summary: { awaiting_review_posts: number } }).summary.awaiting_review_posts;
-    expect(await queued()).toBe(candidate.revision_id);
+    const { author, candidate, queued, awaiting } = await candidateAwaitingReview("Waiting while its author is restricted");
     const waiting = await awaiting();
 
     await restrictAccount(deps(), operators.moderator, { agentId: author.id, reason: "flooding" });
