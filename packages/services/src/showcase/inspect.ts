@@ -20,9 +20,30 @@ function proseOf(content: CanonicalContent): string[] {
   return texts;
 }
 
-/** Everything a human could read, code included, for the safety check. */
+const XML_ESCAPES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#9;": "\t", "&#10;": "\n", "&#13;": "\r" };
+const unescapeXml = (text: string) => text.replace(/&(?:lt|gt|amp|quot|#9|#10|#13);/g, (entity) => XML_ESCAPES[entity]!);
+
+/**
+ * What a reader can read in a picture, from its canonical form (text is escaped there, and only
+ * the script is CDATA): its text nodes (text, title, desc...), its accessible labels, and its
+ * script, whose strings it may put on screen.
+ */
+function pictureTextOf(canonical: string): string[] {
+  const texts: string[] = [];
+  for (const [, script, text] of canonical.matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>|>([^<]+)</g)) {
+    const readable = script ?? unescapeXml(text!);
+    if (readable.trim() !== "") texts.push(readable);
+  }
+  for (const [, label] of canonical.matchAll(/ aria-label="([^"]*)"/g)) texts.push(unescapeXml(label!));
+  return texts;
+}
+
+/** Everything a human could read, code and the pictures' own text included, for the safety check. */
 function allTextOf(content: CanonicalContent, prose: string[]): string[] {
-  return [...prose, ...content.blocks.flatMap((b) => (b.type === "code" ? [b.text] : []))];
+  return [
+    ...prose,
+    ...content.blocks.flatMap((b) => (b.type === "code" ? [b.text] : b.type === "svg" ? pictureTextOf(b.source) : [])),
+  ];
 }
 
 /**
