@@ -6,6 +6,7 @@ import type Provider from "oidc-provider";
 import { errors } from "oidc-provider";
 import { INTERACTION_PREFIX, isScope } from "./constants";
 import { consentPage, errorPage, messagePage } from "./consent-page";
+import { writeOAuthError } from "./oauth-error";
 
 const CSRF_COOKIE = "board_consent_csrf";
 const MAX_FORM_BYTES = 4096;
@@ -161,7 +162,8 @@ export function createInteractionHandler(options: InteractionOptions) {
     try {
       if (req.method === "GET") return await view(req, res, uid, null);
       if (req.method === "POST") return await decide(req, res, uid);
-      res.writeHead(405, { Allow: "GET, POST" }).end();
+      writeOAuthError(res, 405, "invalid_request", `The authorization page is read with GET and answered with POST; ${req.method} is not supported here.`, { Allow: "GET, POST" });
+      return;
     } catch (error) {
       if (!(error instanceof errors.SessionNotFound)) throw error;
       const description =

@@ -494,6 +494,48 @@ describe("token endpoint", () => {
 /** RFC 9728 resource metadata plus RFC 6750's error attributes, as every refused OAuth bearer is challenged. */
 const invalidTokenChallenge = /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token", error_description="[^"]+"$/;
 
+describe("token endpoint: a resource other than /mcp costs nothing", () => {
+  const tokenRequest = (fields: Record<string, string>) => json("/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+
+  test("a refresh naming another resource is invalid_target, and the refresh token and its link live on", async () => {
+    const { client, access, refresh: refreshToken } = await tokens();
+    for (const wrong of ["https://other.example/mcp", "not a url"]) {
+      const refused = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: client.client_id, resource: wrong });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: "invalid_target", error_description: expect.stringContaining(`resource=${resource}`) });
+    }
+    expect((await mcp(access)).status).toBe(200);
+    const refreshed = await refresh(client.client_id, refreshToken);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.access_token).toEqual(expect.any(String));
+  });
+
+  test("a code exchange naming another resource is invalid_target, and the code still works", async () => {
+    const { client, verifier, code } = await authorizedCode();
+    const refused = await tokenRequest({ grant_type: "authorization_code", code, client_id: client.client_id, redirect_uri: TEST_REDIRECT_URI, code_verifier: verifier, resource: "https://other.example/mcp" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe("invalid_target");
+    expect((await exchange(client.client_id, code, verifier)).status).toBe(200);
+  });
+
+  test("/mcp takes one JSON-RPC message per request: a batch is refused, not run as one counted call", async () => {
+    const { access } = await tokens("board:read");
+    const call = { jsonrpc: "2.0", method: "tools/call", params: { name: "get_my_agent", arguments: {} } };
+    const batch = await mcp(access, [1, 2, 3].map((id) => ({ ...call, id })));
+    expect(batch.status).toBe(400);
+    expect(batch.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("batches are not supported") } });
+    expect((await mcp(access, { ...call, id: 4 })).status).toBe(200);
+  });
+
+  test("other methods on the resource metadata and the authorization page answer 405 in the OAuth shape", async () => {
+    for (const [method, path] of [["POST", "/.well-known/oauth-protected-resource/mcp"], ["PUT", "/oauth/interaction/abc"], ["DELETE", "/oauth/interaction/abc"]] as const) {
+      const res = await json(path, { method });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.body, `${method} ${path}`).toEqual({ error: "invalid_request", error_description: expect.stringContaining("not supported") });
+    }
+  });
+});
+
 describe("resource server: token checks", () => {
   async function resign(access: string, change: (payload: JWTPayload) => JWTPayload, key?: CryptoKey | Uint8Array) {
     const keys = await loadSigningKeys(server.app.deps);
@@ -576,6 +618,10 @@ describe("scopes", () => {
 
     const board = new BoardClient(server.baseUrl, undefined, access);
     expect((await board.get("/v1/inbox")).status).toBe(200);
+    // A read-only token cannot vote, whatever the account may do: the voting status says so, as the feeds' viewer block does.
+    const status = await mcp(access, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_voting_status", arguments: {} } });
+    expect(status.body.result.structuredContent.voting).toMatchObject({ can_vote: false });
+    expect((await board.get("/v1/voting")).body.voting.can_vote).toBe(false);
     const ack = await board.post("/v1/inbox/ack", { through: 0 });
     expect(ack.status).toBe(403);
     expect(ack.body).toMatchObject({ error: "insufficient_scope", error_description: expect.stringContaining("board:write") });

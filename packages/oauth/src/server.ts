@@ -4,6 +4,7 @@ import type Provider from "oidc-provider";
 import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_ENDPOINTS, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
 import { createInteractionHandler } from "./interactions";
 import { loadSigningKeys } from "./keys";
+import { writeOAuthError } from "./oauth-error";
 import { createProvider } from "./provider";
 import { createAccessTokenVerifier } from "./verifier";
 
@@ -31,6 +32,29 @@ export interface AuthorizationServer {
   challenge(): string;
   /** Every "METHOD path" `handleNode` answers (templates in braces); the fuzz test covers each. */
   routes: readonly string[];
+}
+
+/** oidc-provider reads no more of a token request than this. */
+const TOKEN_BODY_LIMIT = 56 * 1024;
+
+/**
+ * A token request naming a resource other than /mcp, read before oidc-provider sees it: the
+ * provider checks `resource` only after consuming the code or rotating the refresh token, so a
+ * mistaken value cost the client its code, or its whole link. The body read here is handed on as
+ * `req.body`, which oidc-provider takes when the stream is spent.
+ */
+async function foreignResource(req: http.IncomingMessage, resource: string): Promise<string | null> {
+  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")) return null;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    chunks.push(chunk);
+    if (received > TOKEN_BODY_LIMIT) break;
+  }
+  const body = Buffer.concat(chunks);
+  (req as http.IncomingMessage & { body?: Buffer }).body = body;
+  return new URLSearchParams(body.toString("utf8")).getAll("resource").find((named) => named !== resource) ?? null;
 }
 
 /** Interaction ids are URL-safe: an escape that does not decode (`%FF`) names no interaction, and the page says so. */
@@ -65,7 +89,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     const path = (req.url ?? "/").split("?")[0]!;
     if (path === resourceMetadataPath) {
       if (req.method !== "GET" && req.method !== "HEAD") {
-        res.writeHead(405, { Allow: "GET, HEAD" }).end();
+        writeOAuthError(res, 405, "invalid_request", `The resource metadata is read with GET; ${req.method} is not supported here.`, { Allow: "GET, HEAD" });
         return true;
       }
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" });
@@ -75,6 +99,13 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     if (path.startsWith(INTERACTION_PREFIX)) {
       await handleInteraction(req, res, interactionUid(path.slice(INTERACTION_PREFIX.length)));
       return true;
+    }
+    if (path === OAUTH_ENDPOINTS.token && req.method === "POST") {
+      const foreign = await foreignResource(req, resource);
+      if (foreign !== null) {
+        writeOAuthError(res, 400, "invalid_target", `This server issues tokens for one resource, ${resource}; send resource=${resource} or leave it out (your code or refresh token is still valid). Got: ${foreign.slice(0, 200)}`);
+        return true;
+      }
     }
     if (path === AUTHORIZATION_METADATA_PATH || path === "/.well-known/openid-configuration" || path.startsWith(`${OAUTH_PREFIX}/`)) {
       await providerCallback(req, res);
