@@ -224,9 +224,11 @@ export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: 
   const voteByTarget = new Map(votes.map((v) => [v.targetId, v]));
   const targets = await Promise.all(postIds.map((id) => findVoteTarget(deps.db.prisma, board, id)));
   const canWrite = actor.scopes.includes("board:write");
+  const voting = votingDescriptor(agent, facts, used, deps.limits.votesPerAccountPerDay, now);
   return {
     board,
-    voting: votingDescriptor(agent, facts, used, deps.limits.votesPerAccountPerDay, now),
+    // A read-only token cannot vote whatever the account may do: the same answer as the feeds' viewer block.
+    voting: { ...voting, can_vote: voting.can_vote && canWrite },
     items: postIds.map((id, i) => {
       const existing = voteByTarget.get(id) ?? null;
       const target = targets[i];
