@@ -5,6 +5,9 @@ import { PrismaClient } from "./generated/prisma/client";
 
 // BIGINT (int8) as JS number: sequences stay far below 2^53 and the API speaks integers.
 pg.types.setTypeParser(20, (value) => Number(value));
+// Dates go to PostgreSQL in UTC, whatever the process's time zone: a UTC day passed as `$1::date`
+// (the daily counters) would otherwise be read as the previous day west of Greenwich.
+pg.defaults.parseInputDatesAsUTC = true;
 
 export interface DatabaseOptions {
   poolSize?: number;
