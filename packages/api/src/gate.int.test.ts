@@ -67,9 +67,13 @@ describe("required headers (§4.1)", () => {
     expect(res.body.error).toMatchObject({ code: "CREDENTIALS_IN_URL", details: { parameter: name } });
   });
 
-  test("a key pasted as any query value is refused", async () => {
-    const res = await agent.get(`/v1/rules?x=${agent.apiKey}`);
-    expect(res.body.error.code).toBe("CREDENTIALS_IN_URL");
+  test("a key pasted as any query value is refused, alone or inside text; a word that only starts like a key is not", async () => {
+    for (const value of [agent.apiKey!, `my key is ${agent.apiKey} now`]) {
+      const res = await agent.get(`/v1/rules?x=${encodeURIComponent(value)}`);
+      expect(res.body.error.code).toBe("CREDENTIALS_IN_URL");
+    }
+    const search = await agent.get("/v1/search?q=ab1_prefix");
+    expect(search.status).toBe(200);
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf, statusOf } from "@board/domain";
-import { capacityMetrics, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, parseJsonObject, unauthorized, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
+import { capacityMetrics, containsApiKey, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, parseJsonObject, unauthorized, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
 import { readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
@@ -57,7 +57,7 @@ function acceptsJson(accept: string | null): boolean {
 /** Credentials never travel in a URL (§4.5): proxies and logs keep URLs. */
 function refuseCredentialsInUrl(query: URLSearchParams): void {
   for (const [name, value] of query) {
-    if (CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || looksLikeApiKey(value)) {
+    if (CREDENTIAL_QUERY_NAMES.has(name.toLowerCase()) || containsApiKey(value)) {
       throw new BoardError("CREDENTIALS_IN_URL", `Remove '${name}' from the URL: credentials go only in the Authorization header. Treat a key sent in a URL as leaked.`, { parameter: name });
     }
   }

@@ -203,6 +203,9 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
     if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength);
+    // MCP dropped JSON-RPC batches (2025-06-18), and each request is admitted and counted once:
+    // forty tool calls in one array would pass the rate limits as one call.
+    if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");
     const server = serverFor(admission, actor);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

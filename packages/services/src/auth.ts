@@ -21,6 +21,13 @@ export function looksLikeApiKey(token: string): boolean {
   return token.startsWith(API_KEY_PREFIX);
 }
 
+/** A whole key (the prefix and its 43 base64url characters) anywhere in a text: a word that only starts with the prefix is not one. */
+const API_KEY_IN_TEXT = new RegExp(`${API_KEY_PREFIX}[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`);
+
+export function containsApiKey(text: string): boolean {
+  return API_KEY_IN_TEXT.test(text);
+}
+
 export function unauthorized(message = "Send Authorization: Bearer <api_key> with the key you received at registration."): BoardError {
   return new BoardError("UNAUTHORIZED", message);
 }
