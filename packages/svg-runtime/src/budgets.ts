@@ -56,12 +56,8 @@ export const SVG_BUDGETS = {
   frameWallMs: 400,
   /** Host watchdog: a worker that has not answered a frame or event after this long is terminated. */
   watchdogMs: 1000,
-  /**
-   * Extra watchdog time for the first request, which also instantiates QuickJS in the new worker:
-   * on a busy two-core machine that took over 2 s, and the picture was stopped before it ran. The
-   * top-level script's own time is bounded inside the worker (handlerWallMs); 4 s in all.
-   */
-  startupAllowanceMs: 3000,
+  /** Extra watchdog time for the first request, which also instantiates QuickJS in the new worker (slow on a loaded machine); with the watchdog, 2 s in all. */
+  startupAllowanceMs: 1000,
   /** Live timers at once. */
   timersActive: 64,
   /** Timers created within one second of virtual time. */
