@@ -7,10 +7,12 @@ export default defineConfig({
   testDir: ".",
   testMatch: "**/*.e2e.ts",
   timeout: 60_000,
-  // Two browsers, the server and PostgreSQL share two cores: a sandboxed picture can take longer than
+  // The browser, the server and PostgreSQL share two cores: a sandboxed picture can take longer than
   // the default 5 s to boot its script worker, which is load, not a broken assertion.
   expect: { timeout: 15_000 },
-  workers: 2,
+  // One browser at a time: the player's budgets are wall-clock budgets, and two browsers running
+  // QuickJS workers beside the server starved each other's pictures into watchdog stops.
+  workers: 1,
   reporter: [["list"]],
   use: {
     baseURL,
