@@ -46,7 +46,10 @@ export function createRestDispatcher() {
     routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split("."), readOnly: access?.oauthScope === "board:read" });
   });
 
-  function match(method: string, pathname: string): { route: Route; params: Record<string, string> } | { route: null; pathExists: boolean } {
+  // The few non-GET routes that only read: every other POST is a write without matching all routes.
+  const readOnlyWrites = routes.filter((route) => route.readOnly && route.method !== "GET");
+
+  function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
     let pathExists = false;
     for (const route of routes) {
       const matched = route.pattern.exec(pathname);
@@ -54,13 +57,7 @@ export function createRestDispatcher() {
       if (route.method === method) return { route, params: { ...matched.groups } };
       pathExists = true;
     }
-    return { route: null, pathExists };
-  }
-
-  function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
-    const found = match(method, pathname);
-    if (found.route) return found;
-    throw new TRPCError({ code: found.pathExists ? "METHOD_NOT_SUPPORTED" : "NOT_FOUND", message: `${method} ${pathname}` });
+    throw new TRPCError({ code: pathExists ? "METHOD_NOT_SUPPORTED" : "NOT_FOUND", message: `${method} ${pathname}` });
   }
 
   /** Query parameters as the input object: one value stays a string, a repeated one becomes an array (and fails validation). */
@@ -85,8 +82,7 @@ export function createRestDispatcher() {
     /** Whether a call counts against the write windows: any method but GET and HEAD, unless its route only reads. */
     countsAsWrite(method: string, pathname: string): boolean {
       if (method === "GET" || method === "HEAD") return false;
-      const found = match(method, pathname);
-      return !(found.route?.readOnly ?? false);
+      return !readOnlyWrites.some((route) => route.method === method && route.pattern.test(pathname));
     },
   };
 }
