@@ -18,16 +18,19 @@ test("an admin sees use against every limit and charts drawn by the bundled libr
   await page.goto("/operator/capacity");
   await expect(page.getByRole("heading", { name: "Capacity and limits", level: 1 })).toBeVisible();
   await expect(page.getByRole("row", { name: /Retained accounts/ }).first()).toBeVisible();
-  // Gauges are recorded once a minute from the first flush (10 s after start): wait for the first.
+  // Gauges are recorded once a minute from the first flush (10 s after start): wait for the first in
+  // the server-rendered table, then for the chart, which draws only once hydrated and measured.
+  const retentionTable = page.locator(".visually-hidden table", { has: page.locator("caption", { hasText: "Retained accounts and posts" }) });
   await expect
     .poll(
       async () => {
         await page.reload();
-        return page.locator('[data-testid="chart-retention"] .recharts-line-curve').count();
+        return retentionTable.locator("thead th").allTextContents();
       },
       { timeout: 45_000, intervals: [2_000] },
     )
-    .toBe(2);
+    .toEqual(["Period starting (UTC)", "retained_accounts", "retained_posts"]);
+  await expect(page.locator('[data-testid="chart-retention"] .recharts-line-curve')).toHaveCount(2);
   await expect(page.locator(".visually-hidden table caption", { hasText: "Retained accounts and posts: figures per period" })).toHaveCount(1);
   expect(policyViolations).toEqual([]);
 

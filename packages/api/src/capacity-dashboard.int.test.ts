@@ -101,6 +101,32 @@ describe("capacity dashboard", () => {
     expect(rows).toEqual([{ value: 3 }]);
   });
 
+  test("a gauge sample that fails still lets the counts through, and is tried again at the next flush rather than a minute later", async () => {
+    const { pool } = server.board.deps.db;
+    let now = new Date("2026-03-01T10:00:05Z");
+    const meter = new CapacityMeter(pool, { flushMs: 3_600_000, now: () => now });
+    const sampled: string[] = [];
+    let fail = true;
+    meter.setGaugeSampler(async (gauges, at) => {
+      if (fail) throw new Error("sample-test: the database did not answer");
+      sampled.push(at.toISOString());
+      gauges.gauge("sample-retry-test", 7);
+    });
+    meter.count("admitted", "sample-retry-test", 4);
+    await expect(meter.flush()).rejects.toThrow("sample-test: the database did not answer");
+    fail = false;
+    now = new Date("2026-03-01T10:00:15Z");
+    await meter.flush();
+    now = new Date("2026-03-01T10:00:25Z");
+    await meter.flush();
+    expect(sampled).toEqual(["2026-03-01T10:00:15.000Z"]);
+    const { rows } = await pool.query<{ metric: string; value: number }>("SELECT metric, value FROM capacity_samples WHERE subject = 'sample-retry-test' ORDER BY metric");
+    expect(rows).toEqual([
+      { metric: "admitted", value: 4 },
+      { metric: "gauge", value: 7 },
+    ]);
+  });
+
   test("a viewer whose operator was disabled is refused", async () => {
     const made = await server.board.deps.db.prisma.operator.create({ data: { email: `gone-${randomUUID()}@example.test`, passwordHash: "x", role: "admin", disabledAt: new Date() }, select: { id: true } });
     const error = await readCapacityDashboard(server.board.deps, { kind: "operator", operatorId: made.id, role: "admin", sessionVersion: 1 }, "24h").catch((e: unknown) => e);

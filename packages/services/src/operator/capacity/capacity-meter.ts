@@ -78,7 +78,7 @@ export class CapacityMeter {
     this.timer.unref();
   }
 
-  /** Samples the gauges when a minute has passed, then sends every count; one flush at a time. */
+  /** Samples the gauges when a minute has passed since the last sample that worked, then sends every count; one flush at a time. */
   flush(): Promise<void> {
     this.flushing ??= this.send().finally(() => {
       this.flushing = null;
@@ -88,9 +88,15 @@ export class CapacityMeter {
 
   private async send(): Promise<void> {
     const now = this.now();
+    let sampleError: Error | null = null;
     if (this.sampleGauges && now.getTime() - this.lastSample >= MINUTE_MS) {
-      this.lastSample = now.getTime();
-      await this.sampleGauges(this, now);
+      // A failed sample is tried again at the next flush, not a minute later, and holds back no count.
+      try {
+        await this.sampleGauges(this, now);
+        this.lastSample = now.getTime();
+      } catch (error) {
+        sampleError = error as Error;
+      }
     }
     const counts = [...this.counts.values()];
     const gauges = [...this.gauges.values()];
@@ -107,6 +113,7 @@ export class CapacityMeter {
       this.lastPrune = now.getTime();
       await pruneCapacitySamples(this.pool, new Date(now.getTime() - CAPACITY_RETENTION_MS));
     }
+    if (sampleError) throw sampleError;
   }
 
   private restoreCount(entry: CapacitySampleInput): void {
