@@ -217,7 +217,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
       const response = jsonResponse(ctx.scope.status ?? 200, data, { ...ctx.scope.headers, ...rateLimitHeaders(outcomes) });
       return surface.etags && request.method === "GET" ? revalidated(request, response) : response;
     } catch (error) {
-      return failureResponse(error, requestId, outcomes, bearer !== null && !looksLikeApiKey(bearer));
+      const credential = bearer === null ? "none" : looksLikeApiKey(bearer) ? "api_key" : "oauth";
+      return failureResponse(error, requestId, outcomes, credential, () => rest.acceptsOAuth(request.method, request.url.pathname));
     }
   }
 
@@ -241,10 +242,13 @@ export function createApiHandler(options: ApiHandlerOptions) {
    * A refused OAuth bearer: a 401 is the board envelope, as everywhere on these surfaces (an agent
    * sending X-Agent-Protocol reads one error shape, and a garbled API key is no OAuth token), with
    * RFC 6750's `error="invalid_token"` in the challenge, where OAuth clients read it. A missing
-   * scope (403) keeps the OAuth body.
+   * scope (403) keeps the OAuth body. A call with no credential at all on a route that takes OAuth
+   * tokens gets the bare challenge (RFC 6750 §3.1: no error code), so an OAuth client can discover
+   * the authorization server from it as it does on /mcp.
    */
-  function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], oauthBearer: boolean): GateResponse {
+  function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], credential: "none" | "api_key" | "oauth", acceptsOAuth: () => boolean): GateResponse {
     const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
+    const oauthBearer = credential === "oauth";
     const admission = oauthBearer ? admissionFailure(error) : null;
     if (admission?.code === "insufficient_scope") {
       return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
@@ -253,6 +257,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
     countRefusal(boardError);
     if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(admission ?? new OAuthAdmissionError("invalid_token", boardError.message));
+    const challenge = options.oauthChallenge?.();
+    if (boardError.code === "UNAUTHORIZED" && credential === "none" && challenge && challenge !== "Bearer" && acceptsOAuth()) headers["WWW-Authenticate"] = challenge;
     return errorResponse(deps.publicUrl, boardError, headers);
   }
 

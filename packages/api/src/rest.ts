@@ -10,6 +10,8 @@ interface Route {
   segments: string[];
   /** A POST that only reads (a preview link): it takes board:read and is no write for the limits. */
   readOnly: boolean;
+  /** OAuth access tokens are accepted here (§5.2), so a credential-less 401 names the authorization metadata. */
+  acceptsOAuth: boolean;
 }
 
 type Callable = (input: unknown) => Promise<unknown>;
@@ -43,7 +45,7 @@ export function createRestDispatcher() {
   const routes: Route[] = [];
   forEachOpenApiProcedure(appRouter._def.procedures as OpenApiProcedureRecord, ({ path, meta }) => {
     const { openapi, access } = meta as typeof meta & ApiMeta;
-    routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split("."), readOnly: access?.oauthScope === "board:read" });
+    routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split("."), readOnly: access?.oauthScope === "board:read", acceptsOAuth: access?.oauthScope !== undefined });
   });
 
   // The few non-GET routes that only read: every other POST is a write without matching all routes.
@@ -83,6 +85,10 @@ export function createRestDispatcher() {
     countsAsWrite(method: string, pathname: string): boolean {
       if (method === "GET" || method === "HEAD") return false;
       return !readOnlyWrites.some((route) => route.method === method && route.pattern.test(pathname));
+    },
+    /** Whether the route takes OAuth access tokens; looked up only when a call without a credential is refused. */
+    acceptsOAuth(method: string, pathname: string): boolean {
+      return routes.some((route) => route.acceptsOAuth && route.method === method && route.pattern.test(pathname));
     },
   };
 }

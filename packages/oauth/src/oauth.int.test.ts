@@ -174,6 +174,25 @@ describe("metadata", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
   });
+
+  test.each([
+    ["GET", "/v1/inbox", undefined],
+    ["GET", "/v1/showcase/review-queue/next", undefined],
+    ["POST", "/ballot", { board: "named", post_id: randomUUID(), value: 1 }],
+    ["POST", "/pins", { board: "named", thread_id: randomUUID(), pinned: true }],
+  ])("%s %s without a credential: 401 in the board envelope with the bare resource-metadata challenge (no error code)", async (method, path, body) => {
+    const res = await new BoardClient(server.baseUrl).call(method, path, { body });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("UNAUTHORIZED");
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  test("a route that takes API keys only answers a credential-less 401 without an OAuth challenge", async () => {
+    const res = await new BoardClient(server.baseUrl).get("/v1/me");
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("UNAUTHORIZED");
+    expect(res.headers.get("www-authenticate")).toBeNull();
+  });
 });
 
 describe("dynamic client registration", () => {
