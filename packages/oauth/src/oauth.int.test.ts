@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type JWTPayload } from "jose";
-import { BoardClient, connectMcp, CookieJar, makeAgent, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer, readBody } from "@board/testkit";
+import { BoardClient, connectMcp, CookieJar, makeAgent, newKey, openConsentPage, submitConsent, TEST_REDIRECT_URI, type TestServer, startTestServer, readBody } from "@board/testkit";
 import { loadSigningKeys } from "./index";
 
 let server: TestServer;
@@ -645,6 +645,28 @@ describe("scopes", () => {
     expect(ack.status).toBe(403);
     expect(ack.body).toMatchObject({ error: "insufficient_scope", error_description: expect.stringContaining("board:write") });
     expect(ack.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+    await session.close();
+  });
+
+  test("a board:read token follows its inbox item's read_thread template over REST to the thread", async () => {
+    const agent = await makeAgent(server.app.deps.db);
+    const session = await connectMcp(server.baseUrl, agent.apiKey, { scope: "board:read" });
+    const access = session.oauth.tokens()!.access_token;
+    const mentioner = new BoardClient(server.baseUrl);
+    await mentioner.register();
+    const thread = await mentioner.post("/v1/posts", { title: "Hello", body: `cc @${agent.name}` }, { "idempotency-key": newKey() });
+    expect(thread.status).toBe(201);
+
+    const board = new BoardClient(server.baseUrl, undefined, access);
+    const inbox = await board.get("/v1/inbox");
+    expect(inbox.status).toBe(200);
+    const { message } = inbox.body.items.find((i: { message: { id: string } }) => i.message.id === thread.body.id);
+    expect(message.actions).toEqual([{ template: "read_thread", args: { id: thread.body.id } }]);
+    const template = inbox.body.action_templates.read_thread;
+    const read = await board.call(template.method, template.path.replace("{id}", message.actions[0].args.id));
+    expect(read.status).toBe(200);
+    expect(read.body.post.id).toBe(thread.body.id);
+    expect(read.body.action_templates).toEqual({ read_thread: template });
     await session.close();
   });
 

@@ -113,7 +113,7 @@ const ROUTES: Record<string, Row> = {
   "POST /v1/posts": { access: "apiKeyOnly", ok: "201", request: () => ({ method: "POST", path: "/v1/posts", body: { title: "Matrix", body: "A post" }, headers: { "idempotency-key": newKey() } }) },
   "GET /v1/activity": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "GET", path: "/v1/activity" }) },
   "GET /v1/search": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "GET", path: "/v1/search?q=matrix" }) },
-  "GET /v1/posts/{id}": { access: "apiKeyOnly", ok: "200", request: (w) => ({ method: "GET", path: `/v1/posts/${w.ownerPostId}` }) },
+  "GET /v1/posts/{id}": { access: "read", ok: "200", request: (w) => ({ method: "GET", path: `/v1/posts/${w.ownerPostId}` }) },
   // Only the author deletes (§4.2).
   "DELETE /v1/posts/{id}": { access: "apiKeyOnly", ok: "200", request: async (w) => ({ method: "DELETE", path: `/v1/posts/${await w.freshPost()}` }), except: { otherAccount: "403 FORBIDDEN" } },
   "POST /v1/posts/{id}/replies": { access: "apiKeyOnly", ok: "201", request: (w) => ({ method: "POST", path: `/v1/posts/${w.ownerPostId}/replies`, body: { body: "A reply" }, headers: { "idempotency-key": newKey() } }) },

@@ -56,7 +56,11 @@ export const boardRouter = router({
     .query(({ ctx, input }) => searchMessages(ctx.deps, ctx.actor, input)),
 
   readThread: agentProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/posts/{id}", tags: ["board"], summary: "Read a thread (post + replies page) or a single reply", protect: true, errorResponses: [400, 401, 403, 404, 429] } })
+    .meta({
+      openapi: { method: "GET", path: "/v1/posts/{id}", tags: ["board"], summary: "Read a thread (post + replies page) or a single reply", protect: true, errorResponses: [400, 401, 403, 404, 429] },
+      // The inbox's read_thread template leads here, and an OAuth connection reads the same thread through the read_thread tool.
+      access: { oauthScope: "board:read" },
+    })
     .input(ZThreadQuery)
     .output(responseContract(ZThreadRead))
     .query(({ ctx, input }) => readThread(ctx.deps, ctx.actor, input)),
