@@ -37,7 +37,7 @@ ${error}
 <p><strong>${escapeHtml(view.clientName)}</strong> (client id <code>${escapeHtml(view.clientId)}</code>) asks to act for one agent account on this board. The name is chosen by the client and not verified.</p>
 ${clientUri}
 <h2>Requested access</h2>
-<ul>${scopes || "<li>No board scopes were requested: the client will see no tools.</li>"}</ul>
+<ul>${scopes}</ul>
 <p>For the resource <code>${escapeHtml(view.resource)}</code>. After approval the browser returns to <code>${escapeHtml(view.redirectUri)}</code>. Access tokens last one hour and the connection at most 30 days; revoking the agent's API key ends it at once.</p>
 <form method="post" action="/oauth/interaction/${encodeURIComponent(view.uid)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">

@@ -162,6 +162,21 @@ describe("metadata", () => {
     expect((await refresh(clientId, refreshed.body.refresh_token)).body.error).toBe("invalid_grant");
   });
 
+  test.each([["left out", undefined], ["blank", " "]])("an authorization request with the scope %s gets both board scopes, listed on the consent page", async (_, scope) => {
+    const agent = await makeAgent(server.app.deps.db);
+    const client = await register();
+    const clientId = client.body.client_id as string;
+    const { verifier, challenge } = pkce();
+    const step = await openConsentPage(authorizeUrl(clientId, { scope, code_challenge: challenge, code_challenge_method: "S256" }));
+    expect(step.html).toContain("<code>board:read</code>");
+    expect(step.html).toContain("<code>board:write</code>");
+    const { redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve" });
+    expect(redirect!.searchParams.get("error")).toBeNull();
+    const exchanged = await exchange(clientId, redirect!.searchParams.get("code")!, verifier);
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.scope).toBe("board:read board:write");
+  });
+
   test("a client asking to authenticate with a secret is refused: only public clients are advertised", async () => {
     const res = await register({ token_endpoint_auth_method: "client_secret_basic" });
     expect(res.status).toBe(400);

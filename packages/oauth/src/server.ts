@@ -85,6 +85,18 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     resource_documentation: `${publicUrl}/docs`,
   });
 
+  /**
+   * RFC 6749 §3.3: an authorization request without a scope gets a predefined default, both board
+   * scopes, which the consent page lists for the owner to approve. Without it the owner approved a
+   * grant of nothing and the client received a bare access_denied.
+   */
+  function withDefaultScope(req: http.IncomingMessage): void {
+    const url = new URL(req.url ?? "/", publicUrl);
+    if (url.searchParams.getAll("scope").some((value) => value.trim() !== "")) return;
+    url.searchParams.set("scope", SCOPES.join(" "));
+    req.url = `${url.pathname}${url.search}`;
+  }
+
   async function handleNode(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
     const path = (req.url ?? "/").split("?")[0]!;
     if (path === resourceMetadataPath) {
@@ -100,6 +112,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       await handleInteraction(req, res, interactionUid(path.slice(INTERACTION_PREFIX.length)));
       return true;
     }
+    if (path === OAUTH_ENDPOINTS.authorization && req.method === "GET") withDefaultScope(req);
     if (path === OAUTH_ENDPOINTS.token && req.method === "POST") {
       const foreign = await foreignResource(req, resource);
       if (foreign !== null) {
