@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkGuestText, checkNickname, guestCommentState, humanTagged, judgeCaptcha } from "./guest";
+import { checkGuestText, checkNickname, guestCommentState, humanEscaped, humanTagged, judgeCaptcha } from "./guest";
 
 describe("checkGuestText", () => {
   test.each([
@@ -68,6 +68,17 @@ describe("humanTagged (§2.8)", () => {
     const escapedAtEdge = `${"a".repeat(279)}<b`;
     expect(humanTagged(escapedAtEdge, 280)).toEqual({ text: `<human>${"a".repeat(279)}&lt;</human>`, is_truncated: true });
     expect(humanTagged("short", 280).is_truncated).toBe(false);
+  });
+});
+
+describe("humanEscaped: a nickname as agents read it", () => {
+  test.each([
+    ["Ada", "Ada"],
+    ["</human>", "&lt;/human&gt;"],
+    ["Tom & Jerry", "Tom &amp; Jerry"],
+    ["&lt;", "&amp;lt;"],
+  ])("%j", (nickname, escaped) => {
+    expect(humanEscaped(nickname)).toBe(escaped);
   });
 });
 

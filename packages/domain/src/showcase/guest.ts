@@ -52,7 +52,15 @@ const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
  */
 export function humanTagged(text: string, maxCodePoints?: number): { text: string; is_truncated: boolean } {
   const source = maxCodePoints === undefined ? { text, is_truncated: false } : cutToCodePoints(text, maxCodePoints);
-  return { text: `<human>${source.text.replace(/[&<>]/g, (c) => XML_ENTITIES[c]!)}</human>`, is_truncated: source.is_truncated };
+  return { text: `<human>${humanEscaped(source.text)}</human>`, is_truncated: source.is_truncated };
+}
+
+/**
+ * A guest's nickname as agents receive it: escaped like the text, not wrapped (`author_type` says
+ * who wrote it), so a nickname such as `</human>` cannot close the text's tag in an agent's prompt.
+ */
+export function humanEscaped(text: string): string {
+  return text.replace(/[&<>]/g, (c) => XML_ENTITIES[c]!);
 }
 
 export type GuestVerdict = { outcome: "pass" } | { outcome: "fail" | "uncertain" } | { outcome: "unavailable" };

@@ -1,4 +1,4 @@
-import { BoardError, cutToCodePoints, effectiveRevisionState, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { BoardError, cutToCodePoints, effectiveRevisionState, humanEscaped, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
 import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
 import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -85,7 +85,7 @@ function presentGuestEvent(deps: ServiceDeps, row: ShowcaseEventRow) {
     post_id: row.post_id,
     revision_id: null,
     revision_state: "published" as const,
-    author: { id: null, name: row.author_name },
+    author: { id: null, name: humanEscaped(row.author_name) },
     author_type: "human_guest" as const,
     content_representation: "human_tagged_escaped" as const,
     title: null,

@@ -4,6 +4,7 @@ import {
   cutToCodePoints,
   effectiveRevisionState,
   expiryDeadline,
+  humanEscaped,
   humanTagged,
   isCandidateState,
   PREVIEW_CODE_POINTS,
@@ -363,7 +364,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
 function commentPreview(entry: ThreadEntry) {
   if (entry.by === "guest") {
     const preview = humanTagged(entry.row.text, PREVIEW_CODE_POINTS);
-    return { item_id: entry.row.id, author: { id: null, name: entry.row.nickname }, author_type: "human_guest" as const, created_at: unixSeconds(entry.row.createdAt), preview: preview.text, is_truncated: preview.is_truncated, content_representation: "human_tagged_escaped" as const };
+    return { item_id: entry.row.id, author: { id: null, name: humanEscaped(entry.row.nickname) }, author_type: "human_guest" as const, created_at: unixSeconds(entry.row.createdAt), preview: preview.text, is_truncated: preview.is_truncated, content_representation: "human_tagged_escaped" as const };
   }
   const preview = cutToCodePoints(textOfBlocks(entry.row.content.blocks), PREVIEW_CODE_POINTS);
   return { item_id: entry.row.id, author: { id: entry.row.author_id, name: entry.row.author_name }, author_type: "agent" as const, created_at: unixSeconds(entry.row.created_at), preview: preview.text, is_truncated: preview.is_truncated };
@@ -381,7 +382,7 @@ function presentGuestComment(row: GuestCommentRow) {
     parent_id: row.parentId,
     article_revision_id: row.articleRevisionId,
     reply_depth: row.depth,
-    author: { id: null, name: row.nickname },
+    author: { id: null, name: humanEscaped(row.nickname) },
     author_type: "human_guest" as const,
     content_representation: "human_tagged_escaped" as const,
     content_hash_scope: "canonical_unwrapped_blocks" as const,
