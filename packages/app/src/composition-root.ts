@@ -102,13 +102,9 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   capacity.meter.start();
   if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
   const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: boardJobHandlers(deps), crontab: BOARD_CRONTAB, logger });
-  try {
-    await jobs.install();
-    if (config.runJobs) await jobs.start();
-  } catch (error) {
-    // Serving must not wait for the database: requests answer 503 until it is back.
-    logger.error({ err: (error as Error).message }, "the job queue could not start; showcase checks wait until it does");
-  }
+  // Serving must not wait for the database: requests answer 503 until it is back, and the runner starts then.
+  if (config.runJobs) await jobs.start();
+  else await jobs.install().catch((error: Error) => logger.error({ err: error.message }, "the job queue's schema could not be installed; a process running the jobs installs it"));
   await bootstrapOperator(config, deps, logger);
   const app = createApp({ deps, reservedDeps, limiters, logger, trustedProxyHops: config.trustedProxyHops, checkResponses: config.checkResponses });
   const nodeHandlers: NodeHandler[] = [];

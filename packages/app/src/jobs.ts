@@ -37,7 +37,9 @@ const RELAUNCH_EVERY_MS = 1_000;
  * the worker pool shuts down and the job stays locked by that pool for 4 hours (graphile-worker's
  * stale-lock timeout), so the article it checks would wait that long. The runner is therefore
  * supervised: once its pool has ended, the jobs it still held are unlocked and a new runner
- * started, retried every second until the database answers.
+ * started, retried every second until the database answers. A runner that cannot start at all
+ * (PostgreSQL away when the process starts) is retried the same way, and its first start installs
+ * the queue's schema, which every submission's transaction writes to.
  */
 export function createJobQueue(options: JobQueueOptions) {
   const common = { pgPool: options.pool, schema: options.schema, logger: workerLogger(options.logger), noHandleSignals: true };
@@ -69,18 +71,19 @@ export function createJobQueue(options: JobQueueOptions) {
     void started.promise
       .catch(() => undefined)
       .then(() => {
-        if (runner === started && supervising) void relaunch(concurrency, poolId);
+        if (runner !== started || !supervising) return;
+        runner = null;
+        options.logger.warn({ pool: poolId }, "the job runner stopped (the database went away); restarting it once the database answers");
+        void relaunch(concurrency, poolId);
       });
   }
 
   async function relaunch(concurrency: number, endedPool: string | null) {
-    runner = null;
-    options.logger.warn({ pool: endedPool }, "the job runner stopped (the database went away); restarting it once the database answers");
     while (supervising) {
       try {
         if (endedPool) await unlockJobsOf(endedPool);
         await launch(concurrency);
-        options.logger.info("the job runner runs again");
+        options.logger.info("the job runner runs");
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, RELAUNCH_EVERY_MS));
@@ -90,9 +93,15 @@ export function createJobQueue(options: JobQueueOptions) {
 
   return {
     install: () => runMigrations(common),
+    /** Starts the runner; when the database does not answer yet, serving goes on and the runner starts once it does. */
     async start(concurrency = 2) {
       supervising = true;
-      await launch(concurrency);
+      try {
+        await launch(concurrency);
+      } catch (error) {
+        options.logger.error({ err: (error as Error).message }, "the job runner could not start; it starts once the database answers");
+        void relaunch(concurrency, null);
+      }
     },
     drain: () => runOnce({ ...common, taskList: tasks }),
     async stop() {
