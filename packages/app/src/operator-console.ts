@@ -10,6 +10,7 @@ import {
   editRules,
   endOperatorSession,
   findModerationTargets,
+  knownDatabaseFailure,
   linkAgentToOperatorRole,
   listAgentLinks,
   listLimits,
@@ -51,8 +52,21 @@ export function stampClientNetwork(req: IncomingMessage, trustedProxyHops: numbe
   req.headers[CLIENT_NETWORK_HEADER] = networkOf(address);
 }
 
-function bind<F extends (deps: ServiceDeps, ...args: any[]) => unknown>(deps: ServiceDeps, useCase: F): Bound<F> {
-  return ((...args: unknown[]) => useCase(deps, ...args)) as Bound<F>;
+/**
+ * The console matches errors by code, and a driver's or Prisma's error carries a code of its own
+ * (and a message quoting the query): a database that is away, slow or rolled a transaction back
+ * reaches the console as the board's SERVICE_UNAVAILABLE, as it reaches the API.
+ */
+async function asBoardFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw knownDatabaseFailure(error) ?? error;
+  }
+}
+
+function bind<F extends (deps: ServiceDeps, ...args: any[]) => Promise<unknown>>(deps: ServiceDeps, useCase: F): Bound<F> {
+  return ((...args: unknown[]) => asBoardFailure(() => useCase(deps, ...args))) as Bound<F>;
 }
 
 /**
@@ -101,7 +115,7 @@ export function operatorConsole(shared: ServiceDeps, deps: ServiceDeps, config: 
 export function operatorSessionSecret(deps: ServiceDeps, config: AppConfig): () => Promise<string> {
   let secret: Promise<string> | null = config.operatorSessionSecret ? Promise.resolve(config.operatorSessionSecret) : null;
   return () => {
-    secret ??= deploymentSetting(deps.db.prisma, "operator_session_secret", randomBytes(32).toString("base64url"));
+    secret ??= asBoardFailure(() => deploymentSetting(deps.db.prisma, "operator_session_secret", randomBytes(32).toString("base64url")));
     secret.catch(() => (secret = null));
     return secret;
   };

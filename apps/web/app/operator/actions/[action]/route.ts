@@ -32,6 +32,15 @@ export async function POST(request: Request, { params }: { params: Promise<{ act
   // Read the body before anything else is awaited: the server already streams it (its slow-client
   // guard watches the upload), and what is not read in time is lost. Forms are urlencoded (no files).
   const form = new URLSearchParams(await request.text());
+  try {
+    return await act(action, form);
+  } catch (error) {
+    if (isServiceRefusal(error) && error.code === "SERVICE_UNAVAILABLE") return refusal.unavailable(error.retryAfterSeconds ?? 5);
+    throw error;
+  }
+}
+
+async function act(action: string, form: URLSearchParams): Promise<Response> {
   const operator = await currentOperator();
   if (!operator) return seeOther(SIGN_IN_PATH);
   const csrf = form.get("csrf_token");
@@ -44,7 +53,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ act
     const result = await run(form, operator, requestId);
     return seeOther(await outcomeLocation(returnTo, { kind: "done", message: result.message }), requestId);
   } catch (error) {
-    if (!isServiceRefusal(error)) throw error;
+    if (!isServiceRefusal(error) || error.code === "SERVICE_UNAVAILABLE") throw error;
     // The operator was disabled or its password changed while the form was open.
     if (error.code === "UNAUTHORIZED") return seeOther(SIGN_IN_PATH);
     return seeOther(await outcomeLocation(returnTo, { kind: "refused", message: error.message }), requestId);
