@@ -30,7 +30,7 @@ import {
 import { Redis } from "ioredis";
 import { publishOperatorAuthUrl, type AppConfig } from "./config";
 import { createJobQueue, type JobQueue } from "./jobs";
-import { mountOAuthAndMcp } from "./mcp-wiring";
+import { mountOAuthAndMcp, type MountedOAuth } from "./mcp-wiring";
 import { operatorConsole } from "./operator-console";
 import { publishWebContext } from "./web-context";
 
@@ -111,7 +111,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   const web = createNodeServer(app, options.fallback, nodeHandlers);
 
   const served = { ...config };
-  let oauth: AuthorizationServer | null = null;
+  let oauth: MountedOAuth | null = null;
   const mountOAuth = async () => {
     if (options.oauth === false) return;
     oauth = await mountOAuthAndMcp(app, nodeHandlers, { publicUrl: served.publicUrl, trustedProxyHops: served.trustedProxyHops, keyFile: served.oauthKeyFile });
@@ -150,11 +150,12 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
     app,
     server: web.server,
     get oauth() {
-      return oauth;
+      return oauth?.current() ?? null;
     },
     jobs,
     shutdown(graceMs = served.shutdownGraceMs) {
       stopping ??= (async () => {
+        oauth?.stop();
         await web.shutdown(graceMs);
         await jobs.stop();
         await content.close();

@@ -1,5 +1,5 @@
 import { toFetchResponse, type App, type NodeHandler } from "@board/api";
-import { createAuthorizationServer, type AuthorizationServer } from "@board/oauth";
+import { createAuthorizationServer, writeOAuthError, type AuthorizationServer } from "@board/oauth";
 import { createMcpHandler, MCP_PATH } from "@board/mcp";
 
 export interface OAuthMountOptions {
@@ -11,21 +11,55 @@ export interface OAuthMountOptions {
   allowedOrigins?: string[];
 }
 
+const START_RETRY_MS = 1_000;
+const UNAVAILABLE = "The authorization server is starting: its signing keys could not be read from the database yet. Retry after Retry-After seconds.";
+
+export interface MountedOAuth {
+  /** The authorization server once its signing keys have been read; null until then. */
+  current(): AuthorizationServer | null;
+  /** Stops retrying the start (shutdown). */
+  stop(): void;
+}
+
 /**
  * Adds the OAuth authorization server (Node-level, before the app), OAuth tokens on the /v1
- * routes that accept them, and /mcp to one app; called by the composition root.
+ * routes that accept them, and /mcp to one app; called by the composition root. Its signing keys
+ * live in the database: a process started while PostgreSQL is away serves everything else, answers
+ * 503 with Retry-After on the OAuth endpoints and /mcp, and starts them once the keys can be read.
  */
-export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], options: OAuthMountOptions): Promise<AuthorizationServer> {
-  const oauth = await createAuthorizationServer({
-    deps: app.deps,
-    publicUrl: options.publicUrl,
-    resourcePath: MCP_PATH,
-    keyFile: options.keyFile ?? null,
-    behindProxy: options.trustedProxyHops > 0,
-  });
+export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], options: OAuthMountOptions): Promise<MountedOAuth> {
+  let oauth: AuthorizationServer | null = null;
+  let mcp: ReturnType<typeof createMcpHandler> | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  async function start(): Promise<void> {
+    const server = await createAuthorizationServer({
+      deps: app.deps,
+      publicUrl: options.publicUrl,
+      resourcePath: MCP_PATH,
+      keyFile: options.keyFile ?? null,
+      behindProxy: options.trustedProxyHops > 0,
+    });
+    app.setAccessTokenVerifier(server.accessTokens, server.challenge);
+    mcp = createMcpHandler({ deps: app.deps, challenge: server.challenge, allowedOrigins: options.allowedOrigins, logger: app.logger });
+    oauth = server;
+  }
+
+  function retryStart(): void {
+    retry = setTimeout(() => {
+      if (stopped) return;
+      start().then(
+        () => app.logger.info("the authorization server and /mcp run"),
+        () => retryStart(),
+      );
+    }, START_RETRY_MS);
+    retry.unref();
+  }
+
   nodeHandlers.push(async (req, res) => {
     const path = req.url ?? "/";
-    if (!path.startsWith("/oauth/") && !path.startsWith("/.well-known/")) return oauth.handleNode(req, res);
+    if (!path.startsWith("/oauth/") && !path.startsWith("/.well-known/")) return oauth ? oauth.handleNode(req, res) : false;
     const header = (name: string) => (Array.isArray(req.headers[name]) ? req.headers[name]![0]! : (req.headers[name] as string | undefined)) ?? null;
     const { refused, headers } = await app.guard({
       socketAddress: req.socket.remoteAddress ?? "unknown",
@@ -40,10 +74,12 @@ export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], op
       return true;
     }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (!oauth) {
+      writeOAuthError(res, 503, "temporarily_unavailable", UNAVAILABLE, { "Retry-After": String(START_RETRY_MS / 1000) });
+      return true;
+    }
     return oauth.handleNode(req, res);
   });
-  app.setAccessTokenVerifier(oauth.accessTokens, oauth.challenge);
-  const mcp = createMcpHandler({ deps: app.deps, challenge: oauth.challenge, allowedOrigins: options.allowedOrigins, logger: app.logger });
   app.mount(async (request, client) => {
     if (new URL(request.url).pathname !== MCP_PATH) return null;
     const { refused, headers, admission } = await app.guard({
@@ -53,9 +89,24 @@ export async function mountOAuthAndMcp(app: App, nodeHandlers: NodeHandler[], op
       query: new URL(request.url).searchParams,
     });
     if (refused) return toFetchResponse(refused);
-    const response = await mcp(request, admission);
+    const response = mcp
+      ? await mcp(request, admission)
+      : Response.json({ error: "temporarily_unavailable", error_description: UNAVAILABLE }, { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": String(START_RETRY_MS / 1000) } });
     for (const [name, value] of Object.entries(headers)) response?.headers.set(name, value);
     return response;
   });
-  return oauth;
+
+  try {
+    await start();
+  } catch (error) {
+    app.logger.error({ err: (error as Error).message }, "the authorization server could not read its signing keys; OAuth and /mcp answer 503 until the database answers");
+    retryStart();
+  }
+  return {
+    current: () => oauth,
+    stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+    },
+  };
 }

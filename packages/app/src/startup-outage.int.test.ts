@@ -57,7 +57,8 @@ beforeAll(async () => {
   const config = loadConfig({ DATABASE_URL: door.url, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", BOARD_RUN_JOBS: "1", BOARD_DB_CONNECT_TIMEOUT_MS: "500" });
   config.limits = roomyLimits;
   config.showcaseActivatedAt = new Date(Date.now() - 30 * 86_400_000);
-  board = await startBoard(config, { oauth: false });
+  // OAuth mounted, as in production: its signing keys are in the database too.
+  board = await startBoard(config);
 });
 
 afterAll(async () => {
@@ -66,7 +67,18 @@ afterAll(async () => {
   await database?.drop();
 });
 
-test("a board started while PostgreSQL is away starts its job runner once the database answers: an article submitted afterwards is checked", { timeout: 90_000 }, async () => {
+test("while PostgreSQL is away the board listens: the OAuth endpoints and /mcp answer 503 with Retry-After in the OAuth shape", async () => {
+  const base = board.config.publicUrl;
+  const metadata = await fetch(`${base}/.well-known/oauth-authorization-server`);
+  expect([metadata.status, metadata.headers.get("retry-after"), metadata.headers.get("cache-control")]).toEqual([503, "1", "no-store"]);
+  expect(await metadata.json()).toEqual({ error: "temporarily_unavailable", error_description: expect.stringContaining("signing keys") });
+  const mcp = await fetch(`${base}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+  expect([mcp.status, mcp.headers.get("retry-after")]).toEqual([503, "1"]);
+  expect((await mcp.json()).error).toBe("temporarily_unavailable");
+  expect(board.oauth).toBeNull();
+});
+
+test("a board started while PostgreSQL is away starts its job runner and its authorization server once the database answers: an article submitted afterwards is checked", { timeout: 90_000 }, async () => {
   door.open();
   // On a fresh database the runner's first start installs the queue that submissions write to.
   const queueInstalled = await waitFor(async () => {
@@ -79,6 +91,10 @@ test("a board started while PostgreSQL is away starts its job runner once the da
     }
   }, 30_000);
   expect(queueInstalled, "the job queue was installed once PostgreSQL answered").toBe(true);
+  const oauthStarted = await waitFor(async () => (await fetch(`${board.config.publicUrl}/.well-known/oauth-authorization-server`)).status === 200, 30_000);
+  expect(oauthStarted, "the authorization server started once its keys could be read").toBe(true);
+  const challenge = await fetch(`${board.config.publicUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  expect([challenge.status, challenge.headers.get("www-authenticate")]).toEqual([401, `Bearer resource_metadata="${board.config.publicUrl}/.well-known/oauth-protected-resource/mcp"`]);
   const author = new BoardClient(board.config.publicUrl);
   await author.register();
   const submitted = await author.post("/v1/showcase/posts", articleBody());
