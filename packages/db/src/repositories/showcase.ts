@@ -94,15 +94,18 @@ export async function findShowcaseItem(db: Queryable, id: string): Promise<Showc
   return rows[0] ?? null;
 }
 
-/** A revision and its item, in one query (state machines read both after taking the item's lock). */
-export async function findRevisionMetaAndItem(db: Queryable, id: string): Promise<{ revision: RevisionMetaRow; item: ShowcaseItemRow } | null> {
-  const rows = await db.$queryRaw<Array<RevisionMetaRow & Record<string, unknown>>>`SELECT ${REVISION_META_COLUMNS}, ${itemColumns("item.")}
-    FROM showcase_revisions r JOIN showcase_items i ON i.id = r.item_id WHERE r.id = ${id}::uuid`;
+/**
+ * A revision, its item and whether its author is restricted, in one query (state machines read
+ * them after taking the item's lock).
+ */
+export async function findRevisionMetaAndItem(db: Queryable, id: string): Promise<{ revision: RevisionMetaRow; item: ShowcaseItemRow; authorRestricted: boolean } | null> {
+  const rows = await db.$queryRaw<Array<RevisionMetaRow & Record<string, unknown>>>`SELECT ${REVISION_META_COLUMNS}, ${itemColumns("item.")}, (a.restricted_at IS NOT NULL) AS "author.restricted"
+    FROM showcase_revisions r JOIN showcase_items i ON i.id = r.item_id JOIN agents a ON a.id = r.author_id WHERE r.id = ${id}::uuid`;
   const row = rows[0];
   if (!row) return null;
   const item = Object.fromEntries(ITEM_FIELDS.map((field) => [field, row[`item.${field}`]])) as ShowcaseItemRow;
-  const revision = Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith("item."))) as RevisionMetaRow;
-  return { revision, item };
+  const revision = Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith("item.") && !key.startsWith("author."))) as RevisionMetaRow;
+  return { revision, item, authorRestricted: row["author.restricted"] === true };
 }
 
 export async function findRevisionMeta(db: Queryable, id: string): Promise<RevisionMetaRow | null> {
@@ -126,6 +129,12 @@ export async function findRevisionWithContentJson(pool: pg.Pool, id: string): Pr
 export async function findRevisionMetaByKey(db: Queryable, authorId: string, idempotencyKey: string): Promise<RevisionMetaRow | null> {
   const rows = await db.$queryRaw<RevisionMetaRow[]>`SELECT ${REVISION_META_COLUMNS} FROM showcase_revisions r WHERE r.author_id = ${authorId}::uuid AND r.idempotency_key = ${idempotencyKey}`;
   return rows[0] ?? null;
+}
+
+/** The ids of an author's revisions still in `checking`, oldest first. */
+export async function checkingRevisionIdsOfAuthor(db: Queryable, authorId: string): Promise<string[]> {
+  const rows = await db.showcaseRevision.findMany({ where: { authorId, state: "checking" }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  return rows.map((r) => r.id);
 }
 
 export function revisionsOfItem(db: Queryable, itemId: string): Promise<RevisionMetaRow[]> {

@@ -6,16 +6,21 @@ import {
   expiryDeadline,
   isCandidateState,
   isTerminalState,
+  mayBecomePublic,
   nextRevisionState,
   REVISION_TRANSITIONS,
   statesAccepting,
+  type PublicationStanding,
   type RevisionEvent,
   type RevisionState,
   type TransitionFacts,
 } from "./states";
 
-const article = (quorumMet = false): TransitionFacts => ({ kind: "article", quorumMet });
-const comment: TransitionFacts = { kind: "comment", quorumMet: false };
+const free: PublicationStanding = { itemWithdrawn: false, itemRestricted: false, authorRestricted: false };
+const article = (quorumMet = false, standing = free): TransitionFacts => ({ kind: "article", quorumMet, standing });
+const comment: TransitionFacts = { kind: "comment", quorumMet: false, standing: free };
+const heldComment = (standing: Partial<PublicationStanding>): TransitionFacts => ({ ...comment, standing: { ...free, ...standing } });
+const restrictedAuthor: PublicationStanding = { ...free, authorRestricted: true };
 
 describe("nextRevisionState: every row of §3.1", () => {
   test.each<[RevisionState, RevisionEvent, TransitionFacts, RevisionState]>([
@@ -69,6 +74,36 @@ describe("nextRevisionState: every row of §3.1", () => {
     expect(isCandidateState("published")).toBe(false);
     expect(statesAccepting("withdraw").sort()).toEqual(["auto_review", "awaiting_votes", "checking", "published"]);
     expect(statesAccepting("quorum_reached")).toEqual(["awaiting_votes"]);
+  });
+});
+
+describe("withdrawn or restricted content never becomes public (§3.1 rules 5-7)", () => {
+  test.each<[PublicationStanding, boolean]>([
+    [free, true],
+    [{ ...free, itemWithdrawn: true }, false],
+    [{ ...free, itemRestricted: true }, false],
+    [{ ...free, authorRestricted: true }, false],
+  ])("mayBecomePublic(%j) is %s", (standing, expected) => {
+    expect(mayBecomePublic(standing)).toBe(expected);
+  });
+
+  test.each<[RevisionState, RevisionEvent, TransitionFacts, RevisionState]>([
+    ["checking", "checks_passed", article(true, restrictedAuthor), "awaiting_votes"],
+    ["auto_review", "appeal_passed", article(true, restrictedAuthor), "awaiting_votes"],
+    ["checking", "checks_passed", article(true, { ...free, itemRestricted: true }), "awaiting_votes"],
+  ])("a held article's quorum publishes nothing: %s + %s (%j) -> %s", (from, event, facts, to) => {
+    expect(nextRevisionState(from, event, facts)).toEqual({ ok: true, to });
+  });
+
+  test.each<[RevisionState, RevisionEvent, TransitionFacts]>([
+    ["awaiting_votes", "quorum_reached", article(true, restrictedAuthor)],
+    ["awaiting_votes", "quorum_reached", article(true, { ...free, itemRestricted: true })],
+    ["awaiting_votes", "quorum_reached", article(true, { ...free, itemWithdrawn: true })],
+    ["checking", "checks_passed", heldComment({ authorRestricted: true })],
+    ["auto_review", "appeal_passed", heldComment({ authorRestricted: true })],
+    ["auto_review", "appeal_passed", heldComment({ itemRestricted: true })],
+  ])("%s refuses %s (%j): held content stays where it is", (from, event, facts) => {
+    expect(nextRevisionState(from, event, facts)).toMatchObject({ ok: false, code: "INVALID_TRANSITION" });
   });
 });
 

@@ -29,10 +29,28 @@ export type RevisionEvent =
   /** A newer revision of the same item was submitted (a candidate) or published (the public one). */
   | "superseded";
 
+/** What can hold content back from the public whatever its checks and votes say. */
+export interface PublicationStanding {
+  itemWithdrawn: boolean;
+  itemRestricted: boolean;
+  /** The author's account is under an operator's or an automatic abuse restriction. */
+  authorRestricted: boolean;
+}
+
+/**
+ * Withdrawn or restricted content never becomes public (§3.1 rules 5-7): not by votes, not by
+ * checks that pass with the quorum already met, not by the sweep, not by an appeal. Every row
+ * that publishes asks this, so no path can forget it.
+ */
+export function mayBecomePublic(standing: PublicationStanding): boolean {
+  return !standing.itemWithdrawn && !standing.itemRestricted && !standing.authorRestricted;
+}
+
 export interface TransitionFacts {
   kind: ItemKind;
   /** Qualifying recommendations already meet the threshold (votes cast while checking count). */
   quorumMet: boolean;
+  standing: PublicationStanding;
 }
 
 export interface RevisionTransition {
@@ -45,24 +63,24 @@ export interface RevisionTransition {
 }
 
 const isArticle = (f: TransitionFacts) => f.kind === "article";
-const publishes = (f: TransitionFacts) => f.kind === "comment" || f.quorumMet;
+const publishes = (f: TransitionFacts) => mayBecomePublic(f.standing) && (f.kind === "comment" || f.quorumMet);
 
 export const CANDIDATE_STATES: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review"];
 export const TERMINAL_STATES: readonly RevisionState[] = ["rejected", "expired", "withdrawn", "superseded"];
 
 /** First match wins: a guarded row comes before the unguarded row of the same event. */
 export const REVISION_TRANSITIONS: readonly RevisionTransition[] = [
-  { from: "checking", event: "checks_passed", guard: publishes, when: "a comment, or an article whose quorum is already met", to: "published" },
-  { from: "checking", event: "checks_passed", guard: isArticle, when: "an article still missing its quorum", to: "awaiting_votes" },
+  { from: "checking", event: "checks_passed", guard: publishes, when: "a comment, or an article whose quorum is already met, that may become public", to: "published" },
+  { from: "checking", event: "checks_passed", guard: isArticle, when: "an article still missing its quorum or held back from the public", to: "awaiting_votes" },
   { from: "checking", event: "checks_failed", to: "rejected" },
   { from: "checking", event: "checks_uncertain", to: "auto_review" },
   { from: "checking", event: "checks_unavailable", to: "checking" },
   { from: "checking", event: "retries_exhausted", to: "auto_review" },
-  { from: "awaiting_votes", event: "quorum_reached", guard: (f) => isArticle(f) && f.quorumMet, when: "an article whose qualifying recommendations meet the threshold", to: "published" },
+  { from: "awaiting_votes", event: "quorum_reached", guard: (f) => isArticle(f) && publishes(f), when: "an article whose qualifying recommendations meet the threshold and that may become public", to: "published" },
   { from: "awaiting_votes", event: "expiry_due", to: "expired" },
   { from: "auto_review", event: "expiry_due", to: "expired" },
-  { from: "auto_review", event: "appeal_passed", guard: publishes, when: "a comment, or an article whose quorum is already met", to: "published" },
-  { from: "auto_review", event: "appeal_passed", guard: isArticle, when: "an article still missing its quorum", to: "awaiting_votes" },
+  { from: "auto_review", event: "appeal_passed", guard: publishes, when: "a comment, or an article whose quorum is already met, that may become public", to: "published" },
+  { from: "auto_review", event: "appeal_passed", guard: isArticle, when: "an article still missing its quorum or held back from the public", to: "awaiting_votes" },
   { from: "auto_review", event: "appeal_failed", to: "rejected" },
   { from: "auto_review", event: "appeal_uncertain", to: "auto_review" },
   { from: "checking", event: "withdraw", to: "withdrawn" },

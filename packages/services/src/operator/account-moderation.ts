@@ -1,5 +1,7 @@
 import { BoardError } from "@board/domain";
 import {
+  addJob,
+  checkingRevisionIdsOfAuthor,
   deleteOidcPayloadsOfAccount,
   deleteOperatorAgentLink,
   endCommunityPinsOf,
@@ -18,7 +20,7 @@ import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { withdrawItemRows } from "../showcase/author-actions";
 import { lockShowcaseItem } from "../showcase/publication";
-import { lockShowcaseAuthor } from "../showcase/submit";
+import { lockShowcaseAuthor, revisionCheckJob } from "../showcase/submit";
 import { moderate, moderationConflict, type ModerationResult } from "./moderate";
 import type { TargetState } from "./targets";
 
@@ -54,7 +56,11 @@ export async function restrictAccount(deps: ServiceDeps, actor: OperatorActor, i
   });
 }
 
-/** Lifts an operator's restriction (and any automatic abuse restriction recorded the same way). Idempotent. */
+/**
+ * Lifts an operator's restriction (and any automatic abuse restriction recorded the same way).
+ * Idempotent. A comment whose checks passed while its author was restricted stayed `checking`
+ * (restricted content never becomes public), so the author's revisions still checking are checked again.
+ */
 export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
   return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
     action: "account.restrict",
@@ -63,6 +69,7 @@ export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor,
     alreadyDone: (state) => !notRemoved(state).restricted,
     apply: async (tx) => {
       await setAgentRestricted(tx, input.agentId, null);
+      for (const revisionId of await checkingRevisionIdsOfAuthor(tx, input.agentId)) await addJob(tx, deps.showcase.jobsSchema, revisionCheckJob(revisionId));
       return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
     },
   });

@@ -10,7 +10,6 @@ import {
   type RevisionState,
 } from "@board/domain";
 import {
-  findShowcaseItem,
   insertShowcaseEvent,
   lockForTransaction,
   lockRevisionItemForTransaction,
@@ -19,6 +18,7 @@ import {
   setItemPublication,
   trustVotesFor,
   type Queryable,
+  type ShowcaseItemRow,
   type TrustVoteRow,
   type Tx,
 } from "@board/db";
@@ -95,13 +95,12 @@ export async function lockRevisionItem(tx: Tx, revisionId: string): Promise<void
 }
 
 /**
- * Publishes a revision exactly once: compare-and-set from the states it may publish from, the
- * previously public revision of the item superseded, a publication event. False when the revision
- * had already moved on (a racing vote or job published, or the author withdrew).
+ * Publishes a revision exactly once, once the state table said so (settleRevision, under the
+ * item's lock): compare-and-set from the states it may publish from, the previously public
+ * revision of the item superseded, a publication event. Null when the revision had already moved
+ * on (a racing vote or job published it first).
  */
-export async function publishRevision(tx: Tx, revision: { id: string; itemId: string }, from: readonly RevisionState[], now: Date): Promise<CacheTag[] | null> {
-  const item = await findShowcaseItem(tx, revision.itemId);
-  if (!item || item.withdrawnAt || item.restrictedAt) return null;
+export async function publishRevision(tx: Tx, revision: { id: string }, item: ShowcaseItemRow, from: readonly RevisionState[], now: Date): Promise<CacheTag[] | null> {
   if (!(await moveRevisionState(tx, revision.id, from, "published", now, { publishedAt: now, blockingReasons: [] }))) return null;
   if (item.publishedRevisionId && item.publishedRevisionId !== revision.id) {
     await moveRevisionState(tx, item.publishedRevisionId, ["published"], "superseded", now);
