@@ -338,24 +338,32 @@ export interface TrustVoteRow {
   value: 1 | -1;
   weight: number;
   cast_at: Date;
+  /** The showcase revision voted on, for the domain to judge whether the vote counts; null on the named ledger. */
+  revision_state: RevisionState | null;
+  revision_state_entered_at: Date | null;
+  revision_was_published: boolean | null;
+  item_withdrawn: boolean | null;
+  item_restricted: boolean | null;
 }
 
 /**
  * The votes the given accounts received on both ledgers, as K, R and P count them: named votes on
- * retained messages, showcase votes on items neither withdrawn nor restricted, keyed by the item
- * so revisions of one item count once.
+ * retained messages; every showcase vote, keyed by the item so revisions of one item count once,
+ * with what the domain needs to judge whether its revision still earns anything.
  */
 export function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustVoteRow[]> {
   if (agentIds.length === 0) return Promise.resolve([]);
   return db.$queryRaw<TrustVoteRow[]>`
     SELECT v.target_agent_id AS recipient_id, v.voter_id, a.created_at AS voter_created_at, (a.revoked_at IS NULL) AS voter_active,
-      'named' AS ledger, v.target_id AS logical_target_id, v.value, v.weight, v.created_at AS cast_at
+      'named' AS ledger, v.target_id AS logical_target_id, v.value, v.weight, v.created_at AS cast_at,
+      NULL::text AS revision_state, NULL::timestamptz AS revision_state_entered_at, NULL::boolean AS revision_was_published,
+      NULL::boolean AS item_withdrawn, NULL::boolean AS item_restricted
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN messages m ON m.id = v.target_id AND m.deleted_at IS NULL
     WHERE v.board = 'named' AND v.target_agent_id = ANY(${agentIds}::uuid[])
     UNION ALL
-    SELECT v.target_agent_id, v.voter_id, a.created_at, (a.revoked_at IS NULL), 'showcase', r.item_id, v.value, v.weight, v.created_at
-    FROM votes v JOIN agents a ON a.id = v.voter_id JOIN showcase_revisions r ON r.id = v.target_id
-      JOIN showcase_items i ON i.id = r.item_id AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
+    SELECT v.target_agent_id, v.voter_id, a.created_at, (a.revoked_at IS NULL), 'showcase', r.item_id, v.value, v.weight, v.created_at,
+      r.state::text, r.state_entered_at, (r.published_at IS NOT NULL), (i.withdrawn_at IS NOT NULL), (i.restricted_at IS NOT NULL)
+    FROM votes v JOIN agents a ON a.id = v.voter_id JOIN showcase_revisions r ON r.id = v.target_id JOIN showcase_items i ON i.id = r.item_id
     WHERE v.board = 'showcase' AND v.target_agent_id = ANY(${agentIds}::uuid[])`;
 }
 

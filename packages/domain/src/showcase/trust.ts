@@ -1,3 +1,5 @@
+import { effectiveRevisionState, expiryDeadline, type RevisionState } from "./states";
+
 /**
  * Community trust of §3.1 rule 3: combined earned karma K, settled peer reputation R and mature
  * net-positive peers P, computed from the votes an account received on both ledgers (the named
@@ -6,8 +8,12 @@
  * - A vote settles 12 hours after it was cast; only settled votes count.
  * - A supporter counts while its account is active and at least 24 hours old (at `now`); votes by
  *   the account itself never count. A supporter need not be eligible itself.
+ * - A showcase vote counts only while its revision is content the automatic checks admitted and
+ *   that has neither failed nor been taken back (showcaseVoteCounts): votes on rejected, expired
+ *   or withdrawn revisions, on restricted items, and on candidates still unchecked or replaced
+ *   before they were public earn nothing, as votes on deleted named messages earn nothing.
  * - One logical target counts once per supporter: a showcase item voted on through several of its
- *   revisions contributes that supporter's latest settled vote only.
+ *   revisions contributes that supporter's latest counting settled vote only.
  * - K sums value x weight. R sums each supporter's net raw units clamped to [-5, +5] (one peer moves
  *   R by at most five units across both ledgers). P counts supporters whose net units are positive.
  */
@@ -17,6 +23,17 @@ export const SUPPORTER_MIN_AGE_SECONDS = 86_400;
 export const MAX_UNITS_PER_PEER = 5;
 export const STANDARD_REVIEW_REQUIRES = { account_age_seconds: 86_400, karma: 5, reputation: 5, peers: 3 } as const;
 
+/** What K, R and P need to know about the showcase revision a vote was cast on. */
+export interface ShowcaseVoteTarget {
+  /** The stored state; an overdue candidate is judged expired from its deadline on. */
+  state: RevisionState;
+  stateEnteredAt: Date;
+  /** The revision was public at some point (a published revision later superseded by a newer one). */
+  wasPublished: boolean;
+  itemWithdrawn: boolean;
+  itemRestricted: boolean;
+}
+
 export interface ReceivedTrustVote {
   voterId: string;
   voterCreatedAt: Date;
@@ -24,12 +41,28 @@ export interface ReceivedTrustVote {
   ledger: "named" | "showcase";
   /** The message id, or for the showcase the item id (not the revision). */
   logicalTargetId: string;
+  /** The revision voted on; null on the named ledger, whose deleted messages the caller leaves out. */
+  showcaseTarget: ShowcaseVoteTarget | null;
   value: 1 | -1;
   weight: number;
   castAt: Date;
 }
 
-export type IgnoredBecause = "self" | "inactive_voter" | "young_voter" | "unsettled" | "older_vote_on_same_item";
+export type IgnoredBecause = "self" | "inactive_voter" | "young_voter" | "unsettled" | "revision_not_admitted" | "older_vote_on_same_item";
+
+/**
+ * Whether a vote on this showcase revision counts toward its author's K, R and P at `now` (§3.1
+ * rule 3, §2.8): it counts on a live candidate that passed its checks (awaiting votes, before its
+ * 30 days are over) and on public content, including a public revision later superseded by a
+ * newer one of the same item. It never counts on a revision still being checked or in automatic
+ * review (not admitted yet), rejected or expired (a failed candidate, rule 5), withdrawn, replaced
+ * before it was public, or on a restricted item.
+ */
+export function showcaseVoteCounts(target: ShowcaseVoteTarget, now: Date): boolean {
+  if (target.itemWithdrawn || target.itemRestricted) return false;
+  const state = effectiveRevisionState(target.state, target.stateEnteredAt, now);
+  return state === "awaiting_votes" || state === "published" || (state === "superseded" && target.wasPublished);
+}
 
 export interface PeerContribution {
   voterId: string;
@@ -52,13 +85,14 @@ const settlesAt = (v: ReceivedTrustVote) => v.castAt.getTime() + SETTLEMENT_SECO
 const matureAt = (v: ReceivedTrustVote) => v.voterCreatedAt.getTime() + SUPPORTER_MIN_AGE_SECONDS * 1000;
 
 export function trustProfile(accountId: string, votes: readonly ReceivedTrustVote[], now: Date): TrustProfile {
-  const ignored: Record<IgnoredBecause, number> = { self: 0, inactive_voter: 0, young_voter: 0, unsettled: 0, older_vote_on_same_item: 0 };
+  const ignored: Record<IgnoredBecause, number> = { self: 0, inactive_voter: 0, young_voter: 0, unsettled: 0, revision_not_admitted: 0, older_vote_on_same_item: 0 };
   const latest = new Map<string, ReceivedTrustVote>();
   for (const vote of votes) {
     if (vote.voterId === accountId) ignored.self++;
     else if (!vote.voterActive) ignored.inactive_voter++;
     else if (matureAt(vote) > now.getTime()) ignored.young_voter++;
     else if (settlesAt(vote) > now.getTime()) ignored.unsettled++;
+    else if (vote.showcaseTarget && !showcaseVoteCounts(vote.showcaseTarget, now)) ignored.revision_not_admitted++;
     else {
       const key = `${vote.voterId}|${vote.ledger}|${vote.logicalTargetId}`;
       const previous = latest.get(key);
@@ -136,6 +170,9 @@ export function eligibleAt(account: ReviewerAccount, votes: readonly ReceivedTru
     if (vote.voterId === account.id || !vote.voterActive) continue;
     instants.add(settlesAt(vote));
     instants.add(matureAt(vote));
+    // An expiring candidate's votes stop counting: its negative ones can no longer hold the account back.
+    const expiry = vote.showcaseTarget ? expiryDeadline(vote.showcaseTarget.state, vote.showcaseTarget.stateEnteredAt) : null;
+    if (expiry) instants.add(expiry.getTime());
   }
   const later = [...instants].filter((t) => t > now.getTime()).sort((a, b) => a - b);
   for (const t of later) {

@@ -38,6 +38,10 @@ export function toTrustVotes(rows: readonly TrustVoteRow[]): ReceivedTrustVote[]
     voterActive: r.voter_active,
     ledger: r.ledger,
     logicalTargetId: r.logical_target_id,
+    showcaseTarget:
+      r.ledger === "showcase"
+        ? { state: r.revision_state!, stateEnteredAt: r.revision_state_entered_at!, wasPublished: r.revision_was_published!, itemWithdrawn: r.item_withdrawn!, itemRestricted: r.item_restricted! }
+        : null,
     value: r.value,
     weight: r.weight,
     castAt: r.cast_at,
