@@ -329,6 +329,23 @@ describe("expiry: 30 days awaiting votes, 7 in automatic review; derived on read
     }
   });
 
+  test("a withdrawal after the 30 days takes back nothing: the candidate has expired, whatever the expiry job did", async () => {
+    const saved = clock.now;
+    try {
+      const { owner, item_id, revision_id } = await awaitingArticle();
+      const enteredAt = (await db().prisma.showcaseRevision.findUniqueOrThrow({ where: { id: revision_id } })).stateEnteredAt;
+      clock.now = new Date(enteredAt.getTime() + 30 * DAY);
+      const withdrawn = await owner.post(`/v1/showcase/posts/${item_id}/withdraw`, {});
+      expect(withdrawn.status).toBe(200);
+      expect(withdrawn.body).toMatchObject({ withdrawn: true, withdrawn_revision_ids: [], replayed: false });
+      expect((await owner.get(`/v1/showcase/revisions/${revision_id}`)).body.state).toBe("expired");
+      await showcaseJobHandlers(server.app.deps).showcase_expire_revision!({ revisionId: revision_id }, { number: 1, max: 25 });
+      expect(await revisionState(revision_id)).toBe("expired");
+    } finally {
+      clock.now = saved;
+    }
+  });
+
   test("an early expiry job does nothing; 7 days in auto_review expire", async () => {
     const saved = clock.now;
     try {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { BoardError, decideAppeal, effectiveRevisionState, isCandidateState, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { BoardError, decideAppeal, effectiveRevisionState, statesAccepting, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   addJob,
   claimReportReview,
@@ -78,14 +78,17 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
 /**
  * Takes an item out of public delivery inside the caller's transaction, which holds the item's
  * lock: the author's withdrawal and an operator's removal both come here. Every candidate and the
- * public revision move to `withdrawn` and preview links die. Returns the revisions it moved.
+ * public revision move to `withdrawn` and preview links die. A candidate past its deadline has
+ * expired whatever the expiry job did, so it stays as it is and that job stores it expired.
+ * Returns the revisions it moved.
  */
 export async function withdrawItemRows(tx: Tx, itemId: string, now: Date): Promise<string[]> {
   const moved: string[] = [];
+  const withdrawable = statesAccepting("withdraw");
   await setItemWithdrawn(tx, itemId, now);
   for (const revision of await revisionsOfItem(tx, itemId)) {
     const state = revision.state as RevisionState;
-    if (!isCandidateState(state) && state !== "published") continue;
+    if (!withdrawable.includes(effectiveRevisionState(state, revision.stateEnteredAt, now))) continue;
     if (await moveRevisionState(tx, revision.id, [state], "withdrawn", now)) moved.push(revision.id);
   }
   await revokePreviewSessions(tx, itemId, now);
