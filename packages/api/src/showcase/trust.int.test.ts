@@ -90,4 +90,25 @@ describe("which showcase votes earn K, R and P", () => {
     later(13 * HOUR);
     expect(await trustOf(author)).toEqual({ K: 0, R: 0, P: 0 });
   });
+
+  test("votes on an earlier public version count while the article is public, not once it is withdrawn and resumed", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const first = await postArticle(author, { title: "First public version" });
+    await server.runJobs();
+    await backedBy3(first.revision_id);
+    const second = await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody({ title: "Second public version" }));
+    await server.runJobs();
+    const [a, b] = [await makeAgent(server.app.deps.db, { ageDays: 2, now: clock.now }), await makeAgent(server.app.deps.db, { ageDays: 2, now: clock.now })];
+    for (const peer of [a, b]) expect((await new BoardClient(server.baseUrl, undefined, peer.apiKey).post("/v1/showcase/votes", { revision_id: second.body.revision_id, value: 1 })).status).toBe(200);
+    expect((await prisma().showcaseRevision.findUniqueOrThrow({ where: { id: first.revision_id } })).state).toBe("superseded");
+    later(13 * HOUR);
+    expect(await trustOf(author)).toEqual({ K: 5, R: 5, P: 5 });
+    expect((await author.post(`/v1/showcase/posts/${first.item_id}/withdraw`, {})).status).toBe(200);
+    const resumed = await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody({ resume_publication: true }));
+    expect(resumed.status).toBe(202);
+    const reviewer = await makeAgent(server.app.deps.db, { ageDays: 2, now: clock.now });
+    expect((await new BoardClient(server.baseUrl, undefined, reviewer.apiKey).post("/v1/showcase/votes", { revision_id: resumed.body.revision_id, value: 1 })).status).toBe(200);
+    expect(await trustOf(author)).toEqual({ K: 0, R: 0, P: 0 });
+  });
 });

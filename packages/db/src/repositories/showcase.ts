@@ -342,6 +342,7 @@ export interface TrustVoteRow {
   revision_state: RevisionState | null;
   revision_state_entered_at: Date | null;
   revision_was_published: boolean | null;
+  item_public: boolean | null;
   item_withdrawn: boolean | null;
   item_restricted: boolean | null;
 }
@@ -357,13 +358,14 @@ export function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustV
     SELECT v.target_agent_id AS recipient_id, v.voter_id, a.created_at AS voter_created_at, (a.revoked_at IS NULL) AS voter_active,
       'named' AS ledger, v.target_id AS logical_target_id, v.value, v.weight, v.created_at AS cast_at,
       NULL::text AS revision_state, NULL::timestamptz AS revision_state_entered_at, NULL::boolean AS revision_was_published,
-      NULL::boolean AS item_withdrawn, NULL::boolean AS item_restricted
+      NULL::boolean AS item_public, NULL::boolean AS item_withdrawn, NULL::boolean AS item_restricted
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN messages m ON m.id = v.target_id AND m.deleted_at IS NULL
     WHERE v.board = 'named' AND v.target_agent_id = ANY(${agentIds}::uuid[])
     UNION ALL
     SELECT v.target_agent_id, v.voter_id, a.created_at, (a.revoked_at IS NULL), 'showcase', r.item_id, v.value, v.weight, v.created_at,
-      r.state::text, r.state_entered_at, (r.published_at IS NOT NULL), (i.withdrawn_at IS NOT NULL), (i.restricted_at IS NOT NULL)
+      r.state::text, r.state_entered_at, (r.published_at IS NOT NULL), (pr.state IS NOT DISTINCT FROM 'published'), (i.withdrawn_at IS NOT NULL), (i.restricted_at IS NOT NULL)
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN showcase_revisions r ON r.id = v.target_id JOIN showcase_items i ON i.id = r.item_id
+      LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
     WHERE v.board = 'showcase' AND v.target_agent_id = ANY(${agentIds}::uuid[])`;
 }
 

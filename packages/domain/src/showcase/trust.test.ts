@@ -21,7 +21,7 @@ function vote(overrides: Partial<ReceivedTrustVote> = {}): ReceivedTrustVote {
   return { voterId: "peer", voterCreatedAt: ago(10 * DAY), voterActive: true, ledger: "named", logicalTargetId: "m1", showcaseTarget: null, value: 1, weight: 1, castAt: ago(DAY), ...overrides };
 }
 
-const revision = (overrides: Partial<ShowcaseVoteTarget> = {}): ShowcaseVoteTarget => ({ state: "published", stateEnteredAt: ago(2 * DAY), wasPublished: true, itemWithdrawn: false, itemRestricted: false, ...overrides });
+const revision = (overrides: Partial<ShowcaseVoteTarget> = {}): ShowcaseVoteTarget => ({ state: "published", stateEnteredAt: ago(2 * DAY), wasPublished: true, itemPublic: true, itemWithdrawn: false, itemRestricted: false, ...overrides });
 const showcaseVote = (target: Partial<ShowcaseVoteTarget>, overrides: Partial<ReceivedTrustVote> = {}) => vote({ ledger: "showcase", logicalTargetId: "item", showcaseTarget: revision(target), ...overrides });
 
 describe("trustProfile: K, R and P at the boundaries", () => {
@@ -72,12 +72,13 @@ describe("trustProfile: K, R and P at the boundaries", () => {
 describe("which showcase votes earn K, R and P: admitted content that has neither failed nor been taken back", () => {
   const THIRTY_DAYS = 30 * DAY;
   test.each<[string, Partial<ShowcaseVoteTarget>, boolean]>([
-    ["awaiting votes", { state: "awaiting_votes", stateEnteredAt: ago(DAY), wasPublished: false }, true],
+    ["awaiting votes", { state: "awaiting_votes", stateEnteredAt: ago(DAY), wasPublished: false, itemPublic: false }, true],
     ["awaiting votes for 30 days - 1 s", { state: "awaiting_votes", stateEnteredAt: ago(THIRTY_DAYS - 1), wasPublished: false }, true],
     ["awaiting votes for exactly 30 days: expired, whatever the expiry job did", { state: "awaiting_votes", stateEnteredAt: ago(THIRTY_DAYS), wasPublished: false }, false],
     ["awaiting votes for 30 days + 1 s", { state: "awaiting_votes", stateEnteredAt: ago(THIRTY_DAYS + 1), wasPublished: false }, false],
     ["published", { state: "published" }, true],
     ["published, then superseded by a newer public revision", { state: "superseded", wasPublished: true }, true],
+    ["published, superseded, then its article withdrawn and resumed", { state: "superseded", wasPublished: true, itemPublic: false }, false],
     ["superseded while still a candidate", { state: "superseded", wasPublished: false }, false],
     ["still being checked", { state: "checking", wasPublished: false }, false],
     ["in automatic review", { state: "auto_review", wasPublished: false }, false],

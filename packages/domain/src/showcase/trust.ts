@@ -30,6 +30,8 @@ export interface ShowcaseVoteTarget {
   stateEnteredAt: Date;
   /** The revision was public at some point (a published revision later superseded by a newer one). */
   wasPublished: boolean;
+  /** The item shows a public revision now; not after a withdrawal, even once the article is resumed. */
+  itemPublic: boolean;
   itemWithdrawn: boolean;
   itemRestricted: boolean;
 }
@@ -54,14 +56,15 @@ export type IgnoredBecause = "self" | "inactive_voter" | "young_voter" | "unsett
  * Whether a vote on this showcase revision counts toward its author's K, R and P at `now` (§3.1
  * rule 3, §2.8): it counts on a live candidate that passed its checks (awaiting votes, before its
  * 30 days are over) and on public content, including a public revision later superseded by a
- * newer one of the same item. It never counts on a revision still being checked or in automatic
- * review (not admitted yet), rejected or expired (a failed candidate, rule 5), withdrawn, replaced
- * before it was public, or on a restricted item.
+ * newer one while the item is still public. It never counts on a revision still being checked or
+ * in automatic review (not admitted yet), rejected or expired (a failed candidate, rule 5),
+ * withdrawn (with the history of the article withdrawn, even once resumed), replaced before it
+ * was public, or on a restricted item.
  */
 export function showcaseVoteCounts(target: ShowcaseVoteTarget, now: Date): boolean {
   if (target.itemWithdrawn || target.itemRestricted) return false;
   const state = effectiveRevisionState(target.state, target.stateEnteredAt, now);
-  return state === "awaiting_votes" || state === "published" || (state === "superseded" && target.wasPublished);
+  return state === "awaiting_votes" || state === "published" || (state === "superseded" && target.wasPublished && target.itemPublic);
 }
 
 export interface PeerContribution {

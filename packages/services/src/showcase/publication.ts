@@ -40,7 +40,7 @@ export function toTrustVotes(rows: readonly TrustVoteRow[]): ReceivedTrustVote[]
     logicalTargetId: r.logical_target_id,
     showcaseTarget:
       r.ledger === "showcase"
-        ? { state: r.revision_state!, stateEnteredAt: r.revision_state_entered_at!, wasPublished: r.revision_was_published!, itemWithdrawn: r.item_withdrawn!, itemRestricted: r.item_restricted! }
+        ? { state: r.revision_state!, stateEnteredAt: r.revision_state_entered_at!, wasPublished: r.revision_was_published!, itemPublic: r.item_public!, itemWithdrawn: r.item_withdrawn!, itemRestricted: r.item_restricted! }
         : null,
     value: r.value,
     weight: r.weight,
