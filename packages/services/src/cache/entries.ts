@@ -93,8 +93,10 @@ export const cacheEntries = {
   }),
   /** Retained named-board messages, for the public summary. */
   messageCount: (): CacheEntry<number> => ({ key: "message-count", tags: () => [cacheTags.namedBoard] }),
-  /** The votes an account received on both ledgers (K, R and P are computed from them). */
-  /** Whether a showcase vote counts follows its revision's state, so every item voted on is a tag too. */
+  /**
+   * The votes an account received on both ledgers (K, R and P are computed from them). Whether a
+   * showcase vote counts follows its revision's state, so every item voted on is a tag too.
+   */
   receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({
     key: `trust-votes:${agentId}`,
     tags: (rows) => [cacheTags.account(agentId), ...new Set(rows.filter((r) => r.ledger === "showcase").map((r) => cacheTags.showcaseItem(r.logical_target_id)))],
