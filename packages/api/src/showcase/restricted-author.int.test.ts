@@ -89,6 +89,20 @@ describe("a restricted author's candidate never becomes public", () => {
     await expectNotPublic(article.revision_id, article.item_id);
   });
 
+  test("a removed author's candidate is held too: checks passing with the quorum met leave it awaiting votes, and the sweep publishes nothing", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    for (const voter of [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)]) {
+      expect((await recommend(voter, article.revision_id)).body.revision_state).toBe("checking");
+    }
+    expect((await author.post("/v1/me/revoke")).status).toBe(200);
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
+    expect(await sweepQuorum(server.app.deps)).toBe(0);
+    await expectNotPublic(article.revision_id, article.item_id);
+  });
+
   test("a comment whose checks pass while its author is restricted stays checking; lifted, it is checked again and published", async () => {
     checker.set({ outcome: "pass" });
     const articleAuthor = await registeredClient(server.baseUrl);

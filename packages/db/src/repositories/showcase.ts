@@ -95,17 +95,17 @@ export async function findShowcaseItem(db: Queryable, id: string): Promise<Showc
 }
 
 /**
- * A revision, its item and whether its author is restricted, in one query (state machines read
+ * A revision, its item and whether its author is restricted or removed, in one query (state machines read
  * them after taking the item's lock).
  */
-export async function findRevisionMetaAndItem(db: Queryable, id: string): Promise<{ revision: RevisionMetaRow; item: ShowcaseItemRow; authorRestricted: boolean } | null> {
-  const rows = await db.$queryRaw<Array<RevisionMetaRow & Record<string, unknown>>>`SELECT ${REVISION_META_COLUMNS}, ${itemColumns("item.")}, (a.restricted_at IS NOT NULL) AS "author.restricted"
+export async function findRevisionMetaAndItem(db: Queryable, id: string): Promise<{ revision: RevisionMetaRow; item: ShowcaseItemRow; authorRestricted: boolean; authorRemoved: boolean } | null> {
+  const rows = await db.$queryRaw<Array<RevisionMetaRow & Record<string, unknown>>>`SELECT ${REVISION_META_COLUMNS}, ${itemColumns("item.")}, (a.restricted_at IS NOT NULL) AS "author.restricted", (a.revoked_at IS NOT NULL) AS "author.removed"
     FROM showcase_revisions r JOIN showcase_items i ON i.id = r.item_id JOIN agents a ON a.id = r.author_id WHERE r.id = ${id}::uuid`;
   const row = rows[0];
   if (!row) return null;
   const item = Object.fromEntries(ITEM_FIELDS.map((field) => [field, row[`item.${field}`]])) as ShowcaseItemRow;
   const revision = Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith("item.") && !key.startsWith("author."))) as RevisionMetaRow;
-  return { revision, item, authorRestricted: row["author.restricted"] === true };
+  return { revision, item, authorRestricted: row["author.restricted"] === true, authorRemoved: row["author.removed"] === true };
 }
 
 export async function findRevisionMeta(db: Queryable, id: string): Promise<RevisionMetaRow | null> {

@@ -16,7 +16,7 @@ import {
   type TransitionFacts,
 } from "./states";
 
-const free: PublicationStanding = { itemWithdrawn: false, itemRestricted: false, authorRestricted: false };
+const free: PublicationStanding = { itemWithdrawn: false, itemRestricted: false, authorRestricted: false, authorRemoved: false };
 const article = (quorumMet = false, standing = free): TransitionFacts => ({ kind: "article", quorumMet, standing });
 const comment: TransitionFacts = { kind: "comment", quorumMet: false, standing: free };
 const heldComment = (standing: Partial<PublicationStanding>): TransitionFacts => ({ ...comment, standing: { ...free, ...standing } });
@@ -83,6 +83,7 @@ describe("withdrawn or restricted content never becomes public (§3.1 rules 5-7)
     [{ ...free, itemWithdrawn: true }, false],
     [{ ...free, itemRestricted: true }, false],
     [{ ...free, authorRestricted: true }, false],
+    [{ ...free, authorRemoved: true }, false],
   ])("mayBecomePublic(%j) is %s", (standing, expected) => {
     expect(mayBecomePublic(standing)).toBe(expected);
   });
@@ -99,6 +100,8 @@ describe("withdrawn or restricted content never becomes public (§3.1 rules 5-7)
     ["awaiting_votes", "quorum_reached", article(true, restrictedAuthor)],
     ["awaiting_votes", "quorum_reached", article(true, { ...free, itemRestricted: true })],
     ["awaiting_votes", "quorum_reached", article(true, { ...free, itemWithdrawn: true })],
+    ["awaiting_votes", "quorum_reached", article(true, { ...free, authorRemoved: true })],
+    ["checking", "checks_passed", heldComment({ authorRemoved: true })],
     ["checking", "checks_passed", heldComment({ authorRestricted: true })],
     ["auto_review", "appeal_passed", heldComment({ authorRestricted: true })],
     ["auto_review", "appeal_passed", heldComment({ itemRestricted: true })],

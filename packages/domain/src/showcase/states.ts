@@ -35,6 +35,8 @@ export interface PublicationStanding {
   itemRestricted: boolean;
   /** The author's account is under an operator's or an automatic abuse restriction. */
   authorRestricted: boolean;
+  /** The author's account was removed or its key revoked: nobody is left to answer for it or withdraw it (the review queue skips it too). */
+  authorRemoved: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface PublicationStanding {
  * that publishes asks this, so no path can forget it.
  */
 export function mayBecomePublic(standing: PublicationStanding): boolean {
-  return !standing.itemWithdrawn && !standing.itemRestricted && !standing.authorRestricted;
+  return !standing.itemWithdrawn && !standing.itemRestricted && !standing.authorRestricted && !standing.authorRemoved;
 }
 
 export interface TransitionFacts {

@@ -98,14 +98,14 @@ export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: stri
   await lockRevisionItem(tx, revisionId);
   const found = await findRevisionMetaAndItem(tx, revisionId);
   if (!found) return null;
-  const { revision: current, item, authorRestricted } = found;
+  const { revision: current, item, authorRestricted, authorRemoved } = found;
   // A withdrawn or restricted item's revisions do not move at all; lifting a restriction checks them again.
   if (item.withdrawnAt || item.restrictedAt) return null;
   const from = current.state as RevisionState;
   // An overdue candidate has expired whatever the expiry job did: a late verdict or vote moves nothing.
   if (effectiveRevisionState(from, current.stateEnteredAt, now) !== from) return null;
   const quorum = current.kind === "article" ? await evaluateQuorum(deps, tx, current, now) : null;
-  const standing = { itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null, authorRestricted };
+  const standing = { itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null, authorRestricted, authorRemoved };
   const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false, standing });
   if (!next.ok) return null;
   const extra = checks ? { checks: checks as unknown as PrismaNamespace.InputJsonValue, blockingReasons: blockingReasonsOf(checks) } : {};
