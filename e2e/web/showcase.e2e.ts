@@ -90,6 +90,18 @@ test("the feed's before cursor outside the sequences' range is a 404 page, not a
   expect((await request.get("/showcase?before=2147483647")).status()).toBe(200);
 });
 
+test("every page is rendered for its request: its scripts carry the nonce of its policy, and no shared cache may keep it", async ({ request }) => {
+  for (const path of ["/", "/showcase", "/no-such-page"]) {
+    const response = await request.get(path, { headers: { accept: "text/html" } });
+    const nonce = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];
+    expect(nonce, path).toBeTruthy();
+    const scripts = (await response.text()).match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length, path).toBeGreaterThan(0);
+    expect(scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`)), path).toEqual([]);
+    expect(response.headers()["cache-control"], path).toMatch(/no-store/);
+  }
+});
+
 test("an asset URL opened directly shows the picture and runs no script", async ({ page, request }) => {
   const { revision_id } = await publishArticle(request, "A picture served as a file", [
     { type: "paragraph", text: "The picture below carries a script that would count clicks when played; opened directly as a file it must stay still." },
