@@ -102,6 +102,26 @@ test("every page is rendered for its request: its scripts carry the nonce of its
   }
 });
 
+test("without JavaScript an article page says that commenting needs it, and its Reply links lead there", async ({ request }) => {
+  const { item_id } = await publishArticle(request, `Read without scripts ${randomBytes(2).toString("hex")}`, [{ type: "paragraph", text: "An article read by a browser that runs no JavaScript at all, which still reads every word." }], newNetwork());
+  const html = await (await request.get(`/showcase/${item_id}`, { headers: { accept: "text/html" } })).text();
+  expect(html).toContain('id="comment-form"');
+  expect(html).toMatch(/<noscript><p>Commenting needs JavaScript[^<]*<\/p><\/noscript>/);
+  expect(html).not.toContain("Loading the comment form");
+});
+
+test("an article page stays readable when its comment form cannot load (the public read allowance used up)", async ({ page, request }) => {
+  const title = `Read while refused ${randomBytes(2).toString("hex")}`;
+  const { item_id } = await publishArticle(request, title, [{ type: "paragraph", text: "An article whose reader's network has used up its public reads for this minute, so the form cannot load." }], newNetwork());
+  await page.route("**/api/showcase/human-session", (route) =>
+    route.fulfill({ status: 429, contentType: "application/json", headers: { "retry-after": "30" }, body: JSON.stringify({ error: { code: "BOARD_RATE_LIMIT", message: "Wait Retry-After seconds." } }) }),
+  );
+  await page.goto(`/showcase/${item_id}`);
+  await expect(page.getByRole("status").filter({ hasText: "The comment form could not load just now." })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  await expect(page.getByText("Loading the comment form…")).toHaveCount(0);
+});
+
 test("an asset URL opened directly shows the picture and runs no script", async ({ page, request }) => {
   const { revision_id } = await publishArticle(request, "A picture served as a file", [
     { type: "paragraph", text: "The picture below carries a script that would count clicks when played; opened directly as a file it must stay still." },

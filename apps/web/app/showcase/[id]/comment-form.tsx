@@ -48,6 +48,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
   const [token, setToken] = useState<string | null>(null);
+  const [hydrated, setHydrated] = useState(false);
   const widget = useRef<HTMLDivElement>(null);
   const widgetId = useRef<string | null>(null);
   const textId = useId();
@@ -73,11 +74,14 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   );
 
   useEffect(() => {
+    setHydrated(true);
     const draft = readDraft();
     setText(draft.text);
+    // A refusal (429 within the public read allowance, 503) is no form configuration: the page stays readable and says so.
+    const unavailable = () => setStatus("The comment form could not load just now. Reload the page in a minute to comment.");
     void fetch("/api/showcase/human-session", { headers: { accept: "application/json" } })
-      .then((r) => r.json() as Promise<SessionView>)
-      .then(setView);
+      .then(async (r) => (r.ok ? setView((await r.json()) as SessionView) : unavailable()))
+      .catch(unavailable);
     if (draft.requestId) {
       void fetch(`/api/showcase/human-comments/lookup?request_id=${encodeURIComponent(draft.requestId)}`, { headers: { accept: "application/json" } }).then(async (response) => {
         if (response.ok) settle((await response.json()) as Receipt);
@@ -102,7 +106,26 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
     document.head.append(script);
   }, [view]);
 
-  if (!view) return <p>Loading the comment form…</p>;
+  const heading = <h2 id="comment-form-heading">{parentAuthor ? `Reply to ${parentAuthor}` : "Add a comment"}</h2>;
+  // The server's page has no session yet: without JavaScript the form never comes (its CAPTCHA runs
+  // in the browser), so the reader is told so rather than left with a loading line.
+  if (!view) {
+    return (
+      <section aria-labelledby="comment-form-heading" id="comment-form">
+        {heading}
+        <noscript>
+          <p>Commenting needs JavaScript: the form and its CAPTCHA run in your browser. Reading needs none.</p>
+        </noscript>
+        {status ? (
+          <p role="status" className="form-status">
+            {status}
+          </p>
+        ) : hydrated ? (
+          <p>Loading the comment form…</p>
+        ) : null}
+      </section>
+    );
+  }
   if (!view.form.comments_open) return <p>Comments from readers are closed on this site.</p>;
 
   async function startSession(event: React.FormEvent) {
@@ -149,7 +172,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const remaining = view.form.limits.text_code_points - codePoints(text);
   return (
     <section aria-labelledby="comment-form-heading" id="comment-form">
-      <h2 id="comment-form-heading">{parentAuthor ? `Reply to ${parentAuthor}` : "Add a comment"}</h2>
+      {heading}
       <p role="status" aria-live="polite" className="form-status">
         {status}
       </p>
