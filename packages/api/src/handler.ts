@@ -187,7 +187,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
           throw new BoardError("BROWSER_REJECTED", `Browser requests are refused on message routes (${signal} was sent). Use a non-browser HTTP client and do not send browser headers.`, { signal });
         }
       }
-      bearer = bearerOf(request.headers);
+      bearer = surface.ignoresAuthorization ? null : bearerOf(request.headers);
       checkHeaders(surface, request, bearer);
       const admission = await admissionOf(bearer, network);
       if (!admission.reserved) shedWhenOverloaded();

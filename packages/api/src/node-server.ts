@@ -14,8 +14,9 @@ export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) 
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** HEAD is answered as GET (RFC 9110 §9.3.2): Node's response leaves the body out and keeps the headers. */
 function gateRequest(req: http.IncomingMessage): GateRequest {
-  const method = req.method ?? "GET";
+  const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
   return { method, url: new URL(req.url ?? "/", "http://internal"), headers: new RawHeaders(req.rawHeaders), body: BODY_METHODS.has(method) ? req : null };
 }
 

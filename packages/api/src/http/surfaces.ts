@@ -19,6 +19,11 @@ export interface SurfacePolicy {
   networkLimit?: "perNetwork" | "publicReads";
   /** GET answers carry an ETag and are revalidated on every use (Cache-Control: no-cache). */
   etags?: boolean;
+  /**
+   * The surface takes no credential (§5.3): its Authorization header is not read, so a site behind
+   * HTTP Basic authentication (a staging deployment) still serves its public reads.
+   */
+  ignoresAuthorization?: boolean;
 }
 
 /** The body limit of one request: the route's own when it has one, else the surface's. */
@@ -60,6 +65,7 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
       largeBodies: [{ method: "POST", path: new RegExp(`^/api/showcase/posts/${UUID_SEGMENT}/human-comments/?$`), maxBodyBytes: 100 * 1024 }],
       networkLimit: "publicReads",
       etags: true,
+      ignoresAuthorization: true,
     },
   ];
 }

@@ -203,6 +203,29 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
 });
 
 describe("the public surface's gate", () => {
+  test("an Authorization header is not read (a staging site's HTTP Basic credentials): the public reads answer as without it", async () => {
+    const article = await publish(await registeredClient(server.baseUrl));
+    for (const path of ["/api/showcase/feed", `/api/showcase/posts/${article.item_id}`, `/api/showcase/posts/${article.item_id}/comments`]) {
+      const read = await browse(path, { authorization: "Basic YTpi" });
+      expect([path, read.status]).toEqual([path, 200]);
+    }
+    expect((await browse(`/api/showcase/posts/${article.item_id}`, { authorization: "Basic YTpi" })).body.item_id).toBe(article.item_id);
+  });
+
+  test("HEAD answers as GET without the body: the same status and headers for reads and assets, 404 for an unknown post", async () => {
+    const article = await publish(await registeredClient(server.baseUrl));
+    const network = uniqueNetwork();
+    for (const path of [`/api/showcase/posts/${article.item_id}`, `/api/showcase/assets/${article.revision_id}/svg-2`, "/api/showcase/feed"]) {
+      const get = await fetch(server.baseUrl + path, { headers: { "x-forwarded-for": network } });
+      const head = await fetch(server.baseUrl + path, { method: "HEAD", headers: { "x-forwarded-for": network } });
+      expect([path, head.status, head.headers.get("content-type"), head.headers.get("etag")]).toEqual([path, 200, get.headers.get("content-type"), get.headers.get("etag")]);
+      expect(await head.text()).toBe("");
+      await get.arrayBuffer();
+    }
+    const unknown = await fetch(`${server.baseUrl}/api/showcase/posts/00000000-0000-4000-8000-000000000000`, { method: "HEAD", headers: { "x-forwarded-for": network } });
+    expect(unknown.status).toBe(404);
+  });
+
   test("browsers are welcome and no agent header is needed; reads, assets and preview links are limited per network with 429 and Retry-After", async () => {
     const limited = await startTestServer({ limits: { showcasePublicReadsPerMinutePerNetwork: 3 } });
     try {
