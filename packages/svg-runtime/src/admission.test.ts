@@ -255,6 +255,14 @@ describe("canonical form", () => {
     expect(refusedWith(svg(`<text>${"a".repeat(10_000)}<![CDATA[${"b".repeat(10_000)}]]></text>`))?.code).toBe("SVG_BUDGET_TEXT");
   });
 
+  it("drops SMIL values that are empty once their CSS is rewritten, so the canonical form re-admits unchanged", () => {
+    for (const values of ["red;/**/;blue", "red;blue;/* last */", " /**/ ;red;blue"]) {
+      const first = admitted(svg(`<rect><animate attributeName="fill" dur="1s" values="${values}"/></rect>`));
+      expect(first.canonical).toBe(svg('<rect><animate attributeName="fill" dur="1s" values="red;blue"/></rect>'));
+      expect(admitted(first.canonical).canonical).toBe(first.canonical);
+    }
+  });
+
   it("rewrites CSS through the parser", () => {
     const { canonical } = admitted(svg('<style>  rect  { fill : red ; }  </style><rect style=" stroke : blue ; "/>'));
     expect(canonical).toBe(svg('<style>rect{fill:red}</style><rect style="stroke:blue"/>'));

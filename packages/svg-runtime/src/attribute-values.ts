@@ -181,6 +181,9 @@ export function checkAttributeValue(
         if (name === "values" && part.trim() === "") continue;
         const inner = checkAttributeValue(animated.kind, animated.name, part.trim());
         if (!inner.ok) return inner;
+        // A value that canonicalises to nothing (a CSS comment) is an empty entry, dropped like the
+        // empty ones above; kept, the canonical form would lose it when admitted again.
+        if (name === "values" && inner.canonical === "") continue;
         pathCommands += inner.pathCommands;
         parts.push(inner.canonical);
       }
