@@ -278,6 +278,15 @@ describe("budgets", () => {
     if (!forComment.ok) expect(forComment.errors[0]?.code).toBe("SVG_BUDGET_BYTES");
   });
 
+  it("counts the whitespace a text element keeps as text nodes, and not the whitespace dropped between elements", () => {
+    const spacedSpans = svg(`<text>${"<tspan/> ".repeat(15_000)}</text>`);
+    expect(refusedWith(spacedSpans)?.code).toBe("SVG_BUDGET_NODES");
+    const spacedRects = admitted(svg(`<g>${"<rect/> ".repeat(SVG_BUDGETS.nodes - 2)}</g>`));
+    expect(spacedRects.stats.nodes).toBe(SVG_BUDGETS.nodes);
+    const atBudget = admitted(svg(`<text>${"<tspan/> ".repeat((SVG_BUDGETS.nodes - 2) / 2)}</text>`));
+    expect(atBudget.stats.nodes).toBe(SVG_BUDGETS.nodes);
+  });
+
   it("counts implicit repeats and polyline points as documented", () => {
     expect(admitted(svg('<path d="M0 0 1 1 2 2 L3 3 4 4 h1 1 z"/>')).stats.pathCommands).toBe(8);
     expect(admitted(svg('<polygon points="0,0 1,1 2,2"/>')).stats.pathCommands).toBe(3);

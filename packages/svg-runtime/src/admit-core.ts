@@ -88,6 +88,7 @@ class ErrorCollector {
 }
 
 const DOCUMENT = { path: "/", line: 1, column: 1 };
+const TOO_MANY_NODES_MESSAGE = `The picture has more than ${SVG_BUDGETS.nodes} nodes; simplify it or reuse shapes with <use>.`;
 
 /** Where saxes keeps the handler of each event (its EVENT_NAME_TO_HANDLER_NAME). */
 type HandlerSlots = Record<
@@ -138,9 +139,7 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
 
   const countNode = () => {
     nodes++;
-    if (nodes > SVG_BUDGETS.nodes) {
-      errors.stop("SVG_BUDGET_NODES", here(currentPath()), `The picture has more than ${SVG_BUDGETS.nodes} nodes; simplify it or reuse shapes with <use>.`);
-    }
+    if (nodes > SVG_BUDGETS.nodes) errors.stop("SVG_BUDGET_NODES", here(currentPath()), TOO_MANY_NODES_MESSAGE);
   };
   const appendText = (text: string, cdata: boolean) => {
     const parent = stack.at(-1);
@@ -153,7 +152,7 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
       last.text += text;
       return;
     }
-    // Whitespace between elements is not a node of the picture; it is merged or dropped later.
+    // Whitespace between elements is dropped unless its element holds text; the walk counts what is kept.
     if (cdata || text.trim() !== "") countNode();
     parent.children.push({ text, cdata });
   };
@@ -309,7 +308,7 @@ function checkScript(state: WalkState, element: RawElement, isRootChild: boolean
   }
   state.script = only.text;
   state.scriptBytes = utf8Length(only.text);
-  state.nodes += 1;
+  chargeNode(state, element);
   return { type: "element", name: "script", attributes: new Map(), children: [{ type: "text", text: only.text, cdata: true }], path: element.path, line: element.line, column: element.column };
 }
 
@@ -329,7 +328,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
     else errors.add("SVG_UNKNOWN_ELEMENT", element, `<${name.slice(0, 60)}> is not an allowed SVG element; use shapes, text, groups, gradients, clipping, masks, patterns, markers, filters or animation elements.`);
     return null;
   }
-  state.nodes++;
+  chargeNode(state, element);
   state.elements++;
   state.depth = Math.max(state.depth, element.depth);
 
@@ -410,7 +409,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
     const previous = node.children.at(-1);
     if (previous?.type === "text") previous.text += child.text;
     else {
-      state.nodes++;
+      chargeNode(state, element);
       node.children.push({ type: "text", text: child.text, cdata: false });
     }
   }
@@ -439,9 +438,19 @@ function checkStyleContent(state: WalkState, element: RawElement, node: SvgEleme
     return;
   }
   if (checked.canonical !== "") {
-    state.nodes++;
+    chargeNode(state, element);
     node.children.push({ type: "text", text: checked.canonical, cdata: false });
   }
+}
+
+/**
+ * Counts a node the canonical form keeps. The parse counts too, to stop early, but it cannot tell
+ * the whitespace a text element keeps (each run a text node of the picture) from the whitespace
+ * between elements that is dropped.
+ */
+function chargeNode(state: WalkState, element: RawElement): void {
+  state.nodes++;
+  if (state.nodes > SVG_BUDGETS.nodes) state.errors.stop("SVG_BUDGET_NODES", element, TOO_MANY_NODES_MESSAGE);
 }
 
 function chargeCss(state: WalkState, element: RawElement, chars: number): void {
