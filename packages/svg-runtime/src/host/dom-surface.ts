@@ -25,7 +25,12 @@ export function buildDom(model: PictureModel, elements: Map<string, Element>): S
     elements.set(id, element);
     return element;
   };
-  return build(ROOT_ID) as SVGSVGElement;
+  const root = build(ROOT_ID);
+  // Scripts may name the root by its author id as well as $root (the model answers to both), and
+  // their changes and listeners arrive under the name they used.
+  const authorId = model.get(ROOT_ID)?.attributes.get("id");
+  if (authorId !== undefined) elements.set(authorId, root);
+  return root as SVGSVGElement;
 }
 
 export class DomSurface implements PictureSurface {
