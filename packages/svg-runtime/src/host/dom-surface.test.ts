@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { admitWithPolicy } from "../admit-core";
 import { SVG_BUDGETS } from "../budgets";
 import { CURRENT_POLICY_VERSION, policyFor } from "../policy";
-import { PictureModel } from "../runtime/picture-model";
+import { type Mutation, PictureModel } from "../runtime/picture-model";
 import { buildDom, DomSurface } from "./dom-surface";
 
 /** The little of the DOM the surface uses, so it runs in Node. */
@@ -74,5 +74,16 @@ describe("the DOM surface", () => {
     expect(root.attributes.get("viewBox")).toBe("0 0 5 5");
     expect(root.children.map((child) => (child as FakeElement).name)).toEqual(["g", "circle"]);
     expect(root.listeners).toEqual(["click"]);
+  });
+
+  it("gives an element created again under a removed element's id the listeners the script registered for that id", () => {
+    const { surface, root } = surfaceFor('<g id="layer"/>');
+    const button: Mutation = { op: "create", id: "button", parent: "layer", tag: "rect", attributes: [["id", "button"]], text: null };
+    surface.apply(button);
+    surface.listen("button", "click");
+    surface.apply({ op: "remove", id: "button" });
+    surface.apply(button);
+    const layer = root.children[0] as FakeElement;
+    expect((layer.children[0] as FakeElement).listeners).toEqual(["click"]);
   });
 });

@@ -36,6 +36,12 @@ export function buildDom(model: PictureModel, elements: Map<string, Element>): S
 export class DomSurface implements PictureSurface {
   readonly elements = new Map<string, Element>();
   root: SVGSVGElement | undefined;
+  /**
+   * Event types the script listens to, by the id it named. The worker keeps its listeners by id,
+   * and asks for each id and type once, so an element created again under a removed one's id
+   * must get them here.
+   */
+  private readonly listened = new Map<string, Set<PictureEventType>>();
 
   constructor(private readonly dispatch: (event: PictureEvent) => void) {}
 
@@ -58,6 +64,7 @@ export class DomSurface implements PictureSurface {
         if (mutation.text) element.textContent = mutation.text;
         this.elements.set(mutation.id, element);
         parent?.append(element);
+        for (const type of this.listened.get(mutation.id) ?? []) this.attach(element, mutation.id, type);
         return;
       }
       case "remove": {
@@ -70,8 +77,15 @@ export class DomSurface implements PictureSurface {
   }
 
   listen(id: string, type: PictureEventType): void {
+    const types = this.listened.get(id) ?? new Set<PictureEventType>();
+    this.listened.set(id, types);
+    if (types.has(type)) return;
+    types.add(type);
     const element = this.elements.get(id);
-    if (!element) return;
+    if (element) this.attach(element, id, type);
+  }
+
+  private attach(element: Element, id: string, type: PictureEventType): void {
     element.addEventListener(type, (event) => this.dispatch(this.plainEvent(id, type, event)));
   }
 
