@@ -66,6 +66,17 @@ describe("the host re-checks every change a worker sends", () => {
     expect(worker.terminated()).toBe(1);
   });
 
+  it("a batch over the per-frame mutation budget stops the instance with BUDGET_MUTATIONS_FRAME; nothing reaches the page", async () => {
+    const storm = Array.from({ length: SVG_BUDGETS.mutationsPerFrame + 1 }, (_, i): Mutation => ({ op: "text", id: "label", text: String(i) }));
+    const worker = fakeWorker((message, send) => send(reply(message.seq, storm)));
+    const { controller, applied, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(stops).toEqual([{ code: "BUDGET_MUTATIONS_FRAME", message: expect.any(String) }]);
+    expect(applied).toEqual([]);
+    expect(worker.terminated()).toBe(1);
+  });
+
   it("a reply to a request the host did not make is ignored", async () => {
     const worker = fakeWorker((message, send) => {
       send(reply(message.seq + 7, [{ op: "text", id: "label", text: "stale" }]));

@@ -1,5 +1,5 @@
 import { admitWithPolicy } from "../admit-core";
-import { SVG_BUDGETS } from "../budgets";
+import { RUNTIME_BUDGET_EXPLANATIONS, SVG_BUDGETS } from "../budgets";
 import { policyFor } from "../policy";
 import { type Mutation, PictureModel } from "./picture-model";
 import type { HostToWorker, PictureEvent, PictureEventType, Stop, Viewport, WorkerToHost } from "./protocol";
@@ -167,6 +167,11 @@ export class PictureController {
     for (const message of reply.scriptErrors) this.options.onScriptError?.(message);
     if (reply.stop) {
       this.stop(reply.stop);
+      return;
+    }
+    // The worker stops itself before sending more; a batch this large comes from a compromised worker.
+    if (reply.mutations.length > SVG_BUDGETS.mutationsPerFrame) {
+      this.stop({ code: "BUDGET_MUTATIONS_FRAME", message: RUNTIME_BUDGET_EXPLANATIONS.BUDGET_MUTATIONS_FRAME });
       return;
     }
     // Check the whole batch before showing any of it, so a refused batch leaves the last frame intact.
