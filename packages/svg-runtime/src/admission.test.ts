@@ -244,6 +244,12 @@ describe("canonical form", () => {
     expect(admitted(result.canonical).script).toBe(result.script);
   });
 
+  it("leaves the elements inside title and desc out of static markup, since a page's HTML parser would read them as HTML", () => {
+    const result = admitted(svg('<desc>Dots<g><title>inner<rect/></title></g> and more</desc><title><style>rect{fill:red}</style></title><rect id="after"/>'));
+    expect(result.canonical).toBe(svg('<desc>Dots<g><title>inner<rect/></title></g> and more</desc><title><style>rect{fill:red}</style></title><rect id="after"/>'));
+    expect(result.staticMarkup).toBe(svg('<desc>Dots and more</desc><title></title><rect id="after"/>'));
+  });
+
   it("re-admits text runs made of text and CDATA, since the text cap applies to the merged run", () => {
     const run = (text: number, cdata: number) => svg(`<text>${"a".repeat(text)}<![CDATA[${"b".repeat(cdata)}]]>${"c".repeat(text)}</text>`);
     const atCap = SVG_BUDGETS.textNodeChars;

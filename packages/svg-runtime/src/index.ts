@@ -25,7 +25,7 @@ export type AdmitSvgResult =
       ok: true;
       /** What submissions hash, store and serve. */
       canonical: string;
-      /** Canonical form without the script: the only markup a page may render statically. */
+      /** Canonical form without the script and the elements inside title/desc: the only markup a page may render statically. */
       staticMarkup: string;
       /** The body of the script's CDATA section, byte-exact, or null when there is none. */
       script: string | null;

@@ -45,19 +45,30 @@ function escapeAttribute(value: string): string {
 }
 
 /**
+ * `title` and `desc` are HTML integration points: a page's HTML parser reads what they hold as
+ * HTML, so `<desc><g/></desc><rect/>` would leave an open HTML `g` holding the rest of the picture.
+ * Their text is safe (escaped); their elements are never rendered, so static markup leaves them out.
+ */
+const HTML_INTEGRATION_POINTS: ReadonlySet<string> = new Set(["title", "desc"]);
+
+/**
  * The one serializer, in one pass: the canonical form, and the static markup, which is the same
- * text without any `<script>` element (a browser would run a script inside inline SVG). Each
- * script's span is cut out of the canonical text, so the two can never differ elsewhere.
+ * text without any `<script>` element (a browser would run a script inside inline SVG) and without
+ * the elements inside `title` and `desc`. Each such span is cut out of the canonical text, so the
+ * two can never differ elsewhere.
  */
 export function serialize(root: SvgElementNode): { canonical: string; staticMarkup: string } {
   let out = "";
-  const scripts: Array<[number, number]> = [];
-  const write = (node: SvgChildNode, isRoot: boolean) => {
+  // In document order of their starts, so a span inside one already cut is skipped below.
+  const cuts: Array<[number, number]> = [];
+  const write = (node: SvgChildNode, isRoot: boolean, parentName: string | null) => {
     if (node.type === "text") {
       out += node.cdata ? `<![CDATA[${node.text}]]>` : escapeText(node.text);
       return;
     }
     const start = out.length;
+    const cut: [number, number] | undefined = node.name === "script" || (parentName !== null && HTML_INTEGRATION_POINTS.has(parentName)) ? [start, start] : undefined;
+    if (cut) cuts.push(cut);
     out += `<${node.name}`;
     if (isRoot) out += ` xmlns="${SVG_NAMESPACE}"`;
     for (const name of orderedAttributeNames(node.attributes)) {
@@ -67,17 +78,16 @@ export function serialize(root: SvgElementNode): { canonical: string; staticMark
       out += "/>";
     } else {
       out += ">";
-      for (const child of node.children) write(child, false);
+      for (const child of node.children) write(child, false, node.name);
       out += `</${node.name}>`;
     }
-    if (node.name === "script") scripts.push([start, out.length]);
+    if (cut) cut[1] = out.length;
   };
-  write(root, true);
-  if (scripts.length === 0) return { canonical: out, staticMarkup: out };
+  write(root, true, null);
+  if (cuts.length === 0) return { canonical: out, staticMarkup: out };
   let staticMarkup = "";
   let from = 0;
-  for (const [start, end] of scripts) {
-    // A script inside a script's span is already cut with it.
+  for (const [start, end] of cuts) {
     if (start < from) continue;
     staticMarkup += out.slice(from, start);
     from = end;

@@ -3,7 +3,7 @@ export const FIGURE_CLASS = "showcase-svg";
 export const STAGE_CLASS = "showcase-svg-stage";
 
 export interface StaticPicture {
-  /** `admitSvg`'s `staticMarkup`: the canonical form without its script. */
+  /** `admitSvg`'s `staticMarkup`: the canonical form without its script and the elements inside title/desc. */
   staticMarkup: string;
   /** Accessible name of the picture (the block's `description`). */
   description: string;
