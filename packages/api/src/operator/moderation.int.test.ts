@@ -289,6 +289,13 @@ const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; re
 };
 
 describe("every mutating operator service: authorization and exactly one audit entry", () => {
+  test("a viewer sending a moderation form with a bad target and no reason is refused for its role, not its input", async () => {
+    const refused = await refusalOf(OPERATOR_MUTATIONS.restrictAccount(deps(), operators.viewer, { agentId: "not-a-uuid", reason: "" }));
+    expect(refused).toMatchObject({ code: "OPERATOR_FORBIDDEN", status: 403, details: { role: "viewer" } });
+    const moderator = await refusalOf(OPERATOR_MUTATIONS.restrictAccount(deps(), operators.moderator, { agentId: "not-a-uuid", reason: "" }));
+    expect(moderator.code).toBe("VALIDATION_FAILED");
+  });
+
   test("the scenarios cover exactly the exported list of mutating services", () => {
     expect(Object.keys(scenarios).sort()).toEqual(Object.keys(OPERATOR_MUTATIONS).sort());
   });

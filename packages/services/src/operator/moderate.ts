@@ -51,9 +51,10 @@ export interface ModerationSpec {
  * the cache tags to invalidate after commit.
  */
 export async function moderateInTransaction(tx: Tx, deps: ServiceDeps, actor: OperatorActor, input: ModerationInput, spec: ModerationSpec, options: { audit: boolean } = { audit: true }) {
+  // The role first: an operator who may not act is told so, not asked to fix a form it cannot send.
+  await authorizeOperator(tx, actor, spec.action);
   const target = checkTarget(input.target);
   const reason = requireReason(input.reason);
-  await authorizeOperator(tx, actor, spec.action);
   await (spec.lock ?? ((t: Tx) => lockTarget(t, target)))(tx);
   const before = await loadTargetState(tx, target);
   if (!before) throw targetNotFound(target);
