@@ -35,16 +35,17 @@ function controllerWith(port: WorkerPort) {
   const admitted = admitSvg(pictureWithScript("", '<rect id="box" width="10" height="10"/><text id="label">0</text><g id="layer"/>'), { maxBytes: SVG_BUDGETS.articleSourceBytes });
   if (!admitted.ok) throw new Error("fixture refused");
   const applied: Mutation[] = [];
+  const listened: Array<[string, string]> = [];
   const stops: Stop[] = [];
   const options: ControllerOptions = {
     canonical: admitted.canonical,
     policyVersion: CURRENT_POLICY_VERSION,
     viewport: { width: 100, height: 100 },
     createWorker: () => port,
-    surface: { apply: (mutation) => applied.push(mutation), listen: () => {} },
+    surface: { apply: (mutation) => applied.push(mutation), listen: (id, type) => listened.push([id, type]) },
     onStop: (stop) => stops.push(stop),
   };
-  return { controller: new PictureController(options), applied, stops };
+  return { controller: new PictureController(options), applied, listened, stops };
 }
 
 const reply = (seq: number, mutations: Mutation[]): WorkerToHost => ({ type: "reply", seq, mutations, listen: [], scriptErrors: [] });
@@ -75,6 +76,38 @@ describe("the host re-checks every change a worker sends", () => {
     expect(stops).toEqual([{ code: "BUDGET_MUTATIONS_FRAME", message: expect.any(String) }]);
     expect(applied).toEqual([]);
     expect(worker.terminated()).toBe(1);
+  });
+
+  it("the page gets the host's checked form of a change, not the worker's own value", async () => {
+    const worker = fakeWorker((message, send) => send(reply(message.seq, [
+      { op: "set", id: "box", name: "style", value: "fill :  red ;; " },
+      { op: "create", parent: "layer", id: "$c1", tag: "rect", attributes: [["style", "stroke : blue"]], text: null },
+    ])));
+    const { controller, applied, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(stops).toEqual([]);
+    expect(applied).toEqual([
+      { op: "set", id: "box", name: "style", value: "fill:red" },
+      { op: "create", parent: "layer", id: "$c1", tag: "rect", attributes: [["style", "stroke:blue"]], text: null },
+    ]);
+  });
+
+  it("keeps a listener registered on an element the same batch created and removed, and on one it removed", async () => {
+    const worker = fakeWorker((message, send) => send({
+      type: "reply", seq: message.seq, scriptErrors: [],
+      mutations: [
+        { op: "create", parent: "layer", id: "flash", tag: "rect", attributes: [["id", "flash"]], text: null },
+        { op: "remove", id: "flash" },
+        { op: "remove", id: "box" },
+      ],
+      listen: [["flash", "click"], ["box", "pointerdown"], ["label", "keydown"], ["never-there", "click"]],
+    }));
+    const { controller, listened, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(stops).toEqual([]);
+    expect(listened).toEqual([["flash", "click"], ["box", "pointerdown"], ["label", "keydown"]]);
   });
 
   it("a reply to a request the host did not make is ignored", async () => {

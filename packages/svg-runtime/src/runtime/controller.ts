@@ -175,6 +175,8 @@ export class PictureController {
       return;
     }
     // Check the whole batch before showing any of it, so a refused batch leaves the last frame intact.
+    // The page gets the model's checked form of each change, never the worker's own values.
+    const checked: Mutation[] = [];
     for (const mutation of reply.mutations) {
       const outcome = this.model.apply(mutation);
       if (!outcome.ok) {
@@ -182,10 +184,14 @@ export class PictureController {
         this.stop({ code: "POLICY_VIOLATION", message: `The host refused a change from the script: ${reason}` });
         return;
       }
+      checked.push(outcome.mutation);
     }
-    for (const mutation of reply.mutations) this.options.surface.apply(mutation);
+    for (const mutation of checked) this.options.surface.apply(mutation);
+    // The worker asks once per id and type, so a listener registered on an element that this batch
+    // created or removed must be kept for the id: the element may be created again later.
+    const createdOrRemoved = new Set(checked.flatMap((mutation) => (mutation.op === "create" || mutation.op === "remove" ? [mutation.id] : [])));
     for (const [id, type] of reply.listen) {
-      if (this.model.get(id)) this.options.surface.listen(id, type);
+      if (this.model.get(id) || createdOrRemoved.has(id)) this.options.surface.listen(id, type);
     }
     if (reply.seq === 0) this.options.onReady?.();
     this.pump();
