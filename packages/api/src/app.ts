@@ -102,7 +102,7 @@ export function createApp(options: ApiAppOptions): App {
     logger,
     trustedProxyHops: options.trustedProxyHops,
     accessTokenVerifier: () => oauth.verifier,
-    oauthChallenge: () => oauth.challenge?.() ?? "Bearer",
+    oauthChallenge: () => oauth.challenge?.() ?? null,
   });
   const mounted: RequestHandler[] = [];
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | null = null;

@@ -22,8 +22,8 @@ export interface ApiHandlerOptions {
   trustedProxyHops: number;
   /** The OAuth access-token verifier once the authorization server is mounted; until then only API keys are valid. */
   accessTokenVerifier?: () => AccessTokenVerifier | null;
-  /** Adds WWW-Authenticate to OAuth-capable 401s (set once the authorization server is mounted). */
-  oauthChallenge?: (() => string) | null;
+  /** The server's `Bearer resource_metadata="..."` challenge for OAuth-capable 401s; null until the authorization server is mounted. */
+  oauthChallenge?: () => string | null;
 }
 
 export interface ClientInfo {
@@ -234,8 +234,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
 
   /** The server's `Bearer resource_metadata="..."` challenge with RFC 6750's error attributes added. */
   function challengeFor(admission: OAuthAdmissionError): string {
-    const base = options.oauthChallenge?.() ?? "Bearer";
-    return /^Bearer\s*$/.test(base) ? `Bearer ${admission.challengeParams()}` : `${base}, ${admission.challengeParams()}`;
+    const base = options.oauthChallenge?.() ?? null;
+    return base === null ? `Bearer ${admission.challengeParams()}` : `${base}, ${admission.challengeParams()}`;
   }
 
   /**
@@ -257,8 +257,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
     countRefusal(boardError);
     if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(admission ?? new OAuthAdmissionError("invalid_token", boardError.message));
-    const challenge = options.oauthChallenge?.();
-    if (boardError.code === "UNAUTHORIZED" && credential === "none" && challenge && challenge !== "Bearer" && acceptsOAuth()) headers["WWW-Authenticate"] = challenge;
+    const challenge = options.oauthChallenge?.() ?? null;
+    if (boardError.code === "UNAUTHORIZED" && credential === "none" && challenge !== null && acceptsOAuth()) headers["WWW-Authenticate"] = challenge;
     return errorResponse(deps.publicUrl, boardError, headers);
   }
 
