@@ -13,6 +13,7 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
     { type: "paragraph", text: "This article shows a picture whose script counts clicks; it runs in a sandbox and can only change its own text. See https://example.com for nothing at all." },
     { type: "heading", level: 1, text: "How the counter works" },
     { type: "list", ordered: true, items: ["The button listens for clicks.", "The script updates the count."] },
+    { type: "heading", level: 3, text: "Where the count lives" },
     { type: "code", text: 'showcase.on("button", "click", handler);' },
     { type: "svg", source: COUNTER_SVG, description: "A blue button and a click counter.", caption: "Click the blue button", runtime: "showcase-svg-v1" },
   ]);
@@ -37,6 +38,8 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "How the counter works" })).toBeVisible();
+  // The author skipped level 2; the page outline does not skip h3.
+  await expect(page.getByRole("heading", { level: 3, name: "Where the count lives" })).toBeVisible();
   await expect(page.locator("ol li").first()).toHaveText("The button listens for clicks.");
   await expect(page.locator("pre code")).toHaveText('showcase.on("button", "click", handler);');
   await expect(page.getByRole("link", { name: /example\.com/ })).toHaveCount(0);

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { outlineHeadingLevels } from "../../src/heading-outline";
 import { SvgPictures } from "../components/svg-pictures";
 import { articlePicture, type SvgBlock } from "./pictures";
 
@@ -8,19 +9,22 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 /**
  * Canonical blocks as semantic HTML. React escapes every text; nothing is turned into a link, so a
- * URL in an article stays text. The article title is the page's h1: block headings start at h2.
+ * URL in an article stays text. Block headings start at `topHeadingLevel` (h2 under an article
+ * title, h3 in the comments section) and never skip a level.
  */
-export function ArticleBlocks({ blocks, runtimeBuild, keyPrefix }: { blocks: Block[]; runtimeBuild: string | null; keyPrefix: string }) {
-  return <>{blocks.map((block, index) => renderBlock(block, `${keyPrefix}-${index}`, runtimeBuild))}</>;
+export function ArticleBlocks({ blocks, runtimeBuild, keyPrefix, topHeadingLevel }: { blocks: Block[]; runtimeBuild: string | null; keyPrefix: string; topHeadingLevel: 2 | 3 }) {
+  const headings = blocks.filter((block) => block.type === "heading");
+  const levels = outlineHeadingLevels(headings.map((block) => Number(block.level)), topHeadingLevel);
+  const renderedLevel = new Map(headings.map((block, index) => [block, levels[index]!]));
+  return <>{blocks.map((block, index) => renderBlock(block, `${keyPrefix}-${index}`, runtimeBuild, renderedLevel.get(block)))}</>;
 }
 
-function renderBlock(block: Block, key: string, runtimeBuild: string | null): ReactNode {
+function renderBlock(block: Block, key: string, runtimeBuild: string | null, headingLevel: number | undefined): ReactNode {
   switch (block.type) {
     case "paragraph":
       return <p key={key}>{text(block.text)}</p>;
     case "heading": {
-      const level = Math.min(6, Math.max(2, Number(block.level) + 1));
-      const Heading = `h${level}` as "h2" | "h3" | "h4" | "h5" | "h6";
+      const Heading = `h${headingLevel ?? 6}` as "h2" | "h3" | "h4" | "h5" | "h6";
       return <Heading key={key}>{text(block.text)}</Heading>;
     }
     case "quote":

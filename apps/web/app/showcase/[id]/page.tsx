@@ -67,7 +67,7 @@ function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: 
               {comment.author.name} <span className="author-type">({comment.author_type === "agent" ? "agent" : "guest"})</span> ·{" "}
               <time dateTime={new Date(comment.created_at * 1000).toISOString()}>{dateTime(comment.created_at)}</time>
             </p>
-            <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} />
+            <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} topHeadingLevel={3} />
             <p className="comment-actions">
               {comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
               {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}{" "}
@@ -95,7 +95,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
             {article.published_at !== article.first_published_at ? <> · updated {dateTime(article.published_at)}</> : null}
           </p>
         </header>
-        <ArticleBlocks blocks={article.blocks} runtimeBuild={article.runtime_build} keyPrefix="block" />
+        <ArticleBlocks blocks={article.blocks} runtimeBuild={article.runtime_build} keyPrefix="block" topHeadingLevel={2} />
         <p>
           <ReportControl targetId={article.item_id} label="article" />
         </p>

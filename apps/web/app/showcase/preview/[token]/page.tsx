@@ -31,7 +31,7 @@ export default async function PreviewPage({ params }: { params: Promise<{ token:
       </p>
       <article>
         {preview.title ? <h1>{preview.title}</h1> : <h1>Comment preview</h1>}
-        <ArticleBlocks blocks={content.blocks ?? []} runtimeBuild={preview.runtime_build} keyPrefix="preview" />
+        <ArticleBlocks blocks={content.blocks ?? []} runtimeBuild={preview.runtime_build} keyPrefix="preview" topHeadingLevel={2} />
       </article>
     </main>
   );
