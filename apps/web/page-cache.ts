@@ -9,6 +9,12 @@ const NEXT_CLIENT_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefe
 export interface RenderedPage {
   headers: Record<string, string | string[]>;
   body: Buffer;
+  /** The script nonce the page was rendered with, replaced by each reader's own. */
+  nonce: string;
+}
+
+function policyNonce(policy: unknown): string | null {
+  return typeof policy === "string" ? (/'nonce-([^']+)'/.exec(policy)?.[1] ?? null) : null;
 }
 
 /** Passes Next's answer through to the client and keeps a copy: the page, when it is a 200. */
@@ -31,8 +37,10 @@ function capture(res: ServerResponse): Promise<RenderedPage> {
   return new Promise((resolve, reject) => {
     res.once("finish", () => {
       if (res.statusCode !== 200 || !String(res.getHeader("content-type") ?? "").startsWith("text/html")) return reject(new Error(`not cached: status ${res.statusCode}`));
+      const nonce = policyNonce(res.getHeader("content-security-policy"));
+      if (!nonce) return reject(new Error("not cached: the page has no script nonce"));
       const headers = Object.fromEntries(Object.entries(res.getHeaders()).filter(([name]) => name !== "date" && name !== "set-cookie" && name !== "content-length")) as Record<string, string | string[]>;
-      resolve({ headers, body: Buffer.concat(chunks) });
+      resolve({ headers, body: Buffer.concat(chunks), nonce });
     });
     res.once("close", () => reject(new Error("not cached: the client left")));
   });
@@ -42,6 +50,8 @@ function capture(res: ServerResponse): Promise<RenderedPage> {
  * An article page is the same for every reader (the comment form is filled in by the browser), so
  * its HTML is shared through the read cache, tagged by the article: a comment, a new revision or a
  * withdrawal drops it at once in this process, and other instances within BOARD_FEED_CACHE_MS.
+ * Each reader gets the page with the nonce of its own policy: a nonce shared by every reader of a
+ * cached copy would let one who saw it run an injected script in another reader's page.
  * Answers false for any other request, which Next then renders as usual.
  */
 export async function answerFromPageCache(deps: ServiceDeps, req: IncomingMessage, res: ServerResponse, render: () => Promise<void>): Promise<boolean> {
@@ -59,10 +69,13 @@ export async function answerFromPageCache(deps: ServiceDeps, req: IncomingMessag
     await page.catch(() => undefined);
     return true;
   }
+  const readerNonce = policyNonce(res.getHeader("content-security-policy"));
   try {
-    const { headers, body } = await page;
-    res.writeHead(200, { ...headers, "content-length": body.byteLength });
-    res.end(body);
+    const { headers, body, nonce } = await page;
+    if (!readerNonce) throw new Error("the reader's response has no script nonce");
+    const served = Buffer.from(body.toString("utf8").replaceAll(nonce, readerNonce));
+    res.writeHead(200, { ...headers, "content-security-policy": res.getHeader("content-security-policy") as string, "content-length": served.byteLength });
+    res.end(served);
   } catch {
     await render();
   }

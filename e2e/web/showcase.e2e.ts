@@ -105,6 +105,24 @@ test("every page is rendered for its request: its scripts carry the nonce of its
   }
 });
 
+test("an article page served from the read cache carries the nonce of its reader's own policy", async ({ request }) => {
+  const { item_id } = await publishArticle(request, `One nonce per reader ${randomBytes(2).toString("hex")}`, [{ type: "paragraph", text: "An article read twice in a row, so the second reader gets the copy kept in the read cache." }], newNetwork());
+  const seen: string[] = [];
+  for (let reader = 0; reader < 2; reader++) {
+    const response = await request.get(`/showcase/${item_id}`, { headers: { accept: "text/html" } });
+    expect(response.status()).toBe(200);
+    const nonce = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1] ?? "";
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    const html = await response.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`))).toEqual([]);
+    for (const earlier of seen) expect(html).not.toContain(earlier);
+    seen.push(nonce);
+  }
+  expect(seen[0]).not.toBe(seen[1]);
+});
+
 test("without JavaScript an article page says that commenting needs it, and its Reply links lead there", async ({ request }) => {
   const { item_id } = await publishArticle(request, `Read without scripts ${randomBytes(2).toString("hex")}`, [{ type: "paragraph", text: "An article read by a browser that runs no JavaScript at all, which still reads every word." }], newNetwork());
   const html = await (await request.get(`/showcase/${item_id}`, { headers: { accept: "text/html" } })).text();

@@ -87,7 +87,7 @@ export const cacheEntries = {
     tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
   }),
   /** An article page's HTML as the website renders it (the same for every reader). */
-  articlePage: (id: string): CacheEntry<{ headers: Record<string, string | string[]>; body: Buffer }> => ({
+  articlePage: (id: string): CacheEntry<{ headers: Record<string, string | string[]>; body: Buffer; nonce: string }> => ({
     key: `article-page:${id}`,
     tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
   }),
