@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BoardError, configurableLimits, statusOf } from "@board/domain";
-import { changeLimit, listLimits, type OperatorActor } from "@board/services";
+import { changeLimit, listLimits, RuntimeLimits, type OperatorActor } from "@board/services";
 import { BoardClient, newKey, roomyLimits, startTestServer, type TestServer } from "@board/testkit";
 
 // Two instances on one database of their own (an override would change every other test's limits).
@@ -65,6 +66,21 @@ describe("limits editor", () => {
     expect(third.status).toBe(429);
     expect(third.body.error.details).toMatchObject({ policy: "writes", limit: 2 });
     await changeLimit(first.board.deps, admin, { key: "writesPerMinutePerNetwork", value: null, reason: "Done testing" });
+  });
+
+  test("a saved change is answered as saved when the database cannot be read after the commit", async () => {
+    const admin = await operatorWith("admin");
+    const unreachable = new pg.Pool({ connectionString: first.databaseUrl });
+    await unreachable.end();
+    const runtime = new RuntimeLimits(unreachable, first.board.deps.capacity.runtimeLimits.configured, { reloadMs: 60_000 });
+    const deps = { ...first.board.deps, capacity: { ...first.board.deps.capacity, runtimeLimits: runtime } };
+    await expect(runtime.reload()).rejects.toThrow();
+
+    const view = await changeLimit(deps, admin, { key: "guestCommentsPerSessionPerDay", value: 9, reason: "Comment flood" });
+    expect(view).toMatchObject({ key: "guestCommentsPerSessionPerDay", value: 9, overridden: true, updated_by: admin.operatorId, changed: true });
+    expect(runtime.current.guestCommentsPerSessionPerDay).toBe(9);
+    expect(await first.board.deps.db.prisma.limitOverride.findUnique({ where: { key: "guestCommentsPerSessionPerDay" }, select: { value: true } })).toEqual({ value: 9 });
+    await changeLimit(first.board.deps, admin, { key: "guestCommentsPerSessionPerDay", value: null, reason: "Flood over" });
   });
 
   test("reset to default removes the override: the configured value is back, and the reset is audited", async () => {

@@ -16,6 +16,11 @@ export async function loadLimitOverrides(pool: pg.Pool): Promise<LimitOverrideRo
   return rows;
 }
 
+/** The overrides as a transaction sees them (its own write included). */
+export async function limitOverridesIn(db: Queryable): Promise<LimitOverrideRow[]> {
+  return db.limitOverride.findMany({ select: { key: true, value: true, updatedAt: true, updatedBy: true }, orderBy: { key: "asc" } });
+}
+
 export async function findLimitOverride(db: Queryable, key: string): Promise<LimitOverrideRow | null> {
   return db.limitOverride.findUnique({ where: { key }, select: { key: true, value: true, updatedAt: true, updatedBy: true } });
 }

@@ -1,6 +1,7 @@
 import { checkLimitKey, checkLimitValue, configurableLimits, specDefault, type ConfigurableLimit, type LimitRange } from "@board/domain";
-import { deleteLimitOverride, findLimitOverride, lockForTransaction, saveLimitOverride } from "@board/db";
+import { deleteLimitOverride, findLimitOverride, limitOverridesIn, lockForTransaction, saveLimitOverride } from "@board/db";
 import type { OperatorActor, ServiceDeps } from "../../deps";
+import type { RuntimeLimits } from "./runtime-limits";
 import { recordOperatorAction } from "../audit";
 import { authorizeOperator, requireReason } from "../authorize";
 
@@ -20,8 +21,11 @@ export interface LimitView extends LimitRange {
 /** Every configurable limit with its range, defaults and the value in force; any role may read it. */
 export async function listLimits(deps: ServiceDeps, actor: OperatorActor): Promise<LimitView[]> {
   await authorizeOperator(deps.db.prisma, actor, "dashboard.read");
-  const runtime = deps.capacity.runtimeLimits;
-  await runtime.reload();
+  await deps.capacity.runtimeLimits.reload();
+  return limitViews(deps.capacity.runtimeLimits);
+}
+
+function limitViews(runtime: RuntimeLimits): LimitView[] {
   const overrides = new Map(runtime.overridesInForce.map((row) => [row.key, row]));
   return (Object.keys(configurableLimits) as ConfigurableLimit[]).map((key) => {
     const override = overrides.get(key);
@@ -49,6 +53,8 @@ export interface LimitChange {
 /**
  * An admin sets or resets one limit. The override and its audit entry are written in one
  * transaction; this instance applies it at once, the others at their next reload (a few seconds).
+ * The answer is built from what the transaction saw, so a database lost after the commit cannot
+ * turn a saved change into an error.
  */
 export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, change: LimitChange): Promise<LimitView & { changed: boolean }> {
   // The role first: a viewer is told it may not edit limits, whatever it sent.
@@ -56,13 +62,14 @@ export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, chang
   const checked = change.value === null ? { key: checkLimitKey(change.key), value: null } : checkLimitValue(change.key, change.value);
   const reason = requireReason(change.reason);
   const now = deps.clock();
-  const changed = await deps.db.prisma.$transaction(async (tx) => {
+  const runtime = deps.capacity.runtimeLimits;
+  const { changed, overrides } = await deps.db.prisma.$transaction(async (tx) => {
     // Two admins at once: the second waits, then compares against the first's value.
     await lockForTransaction(tx, `limit-override:${checked.key}`);
     const before = await findLimitOverride(tx, checked.key);
     // Idempotent like every operator action: setting the value in force, or resetting a default, records nothing.
-    if (checked.value === null ? before === null : before !== null && before.value === checked.value) return false;
-    const configured = deps.capacity.runtimeLimits.configured[checked.key];
+    if (checked.value === null ? before === null : before !== null && before.value === checked.value) return { changed: false, overrides: await limitOverridesIn(tx) };
+    const configured = runtime.configured[checked.key];
     if (checked.value === null) await deleteLimitOverride(tx, checked.key);
     else await saveLimitOverride(tx, { key: checked.key, value: checked.value, updatedAt: now, updatedBy: actor.operatorId });
     await recordOperatorAction(tx, actor, {
@@ -74,9 +81,8 @@ export async function changeLimit(deps: ServiceDeps, actor: OperatorActor, chang
       requestId: change.requestId ?? null,
       at: now,
     });
-    return true;
+    return { changed: true, overrides: await limitOverridesIn(tx) };
   });
-  const views = await listLimits(deps, actor);
-  return { ...views.find((view) => view.key === checked.key)!, changed };
+  runtime.apply(overrides);
+  return { ...limitViews(runtime).find((view) => view.key === checked.key)!, changed };
 }
-

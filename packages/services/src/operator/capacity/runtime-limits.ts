@@ -33,7 +33,8 @@ export class RuntimeLimits extends PeriodicReload {
     this.apply(await loadLimitOverrides(this.pool));
   }
 
-  private apply(rows: LimitOverrideRow[]): void {
+  /** Overrides this instance has just committed itself: in force at once, with no read after the commit. */
+  apply(rows: LimitOverrideRow[]): void {
     this.overrides = rows;
     const next = effectiveLimits(this.configured, rows);
     let changed = false;
