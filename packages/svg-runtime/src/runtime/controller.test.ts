@@ -101,13 +101,43 @@ describe("the host re-checks every change a worker sends", () => {
         { op: "remove", id: "flash" },
         { op: "remove", id: "box" },
       ],
-      listen: [["flash", "click"], ["box", "pointerdown"], ["label", "keydown"], ["never-there", "click"]],
+      listen: [["flash", "click"], ["box", "pointerdown"], ["label", "keydown"]],
     }));
     const { controller, listened, stops } = controllerWith(worker.port);
     controller.start();
     await controller.idle();
     expect(stops).toEqual([]);
     expect(listened).toEqual([["flash", "click"], ["box", "pointerdown"], ["label", "keydown"]]);
+  });
+
+  it.each<[string, [string, string]]>([
+    ["an event type the bridge does not offer", ["label", "copy"]],
+    ["resize on an element (only $viewport has it, and the page handles that itself)", ["label", "resize"]],
+    ["an id no element ever had", ["never-there", "click"]],
+  ])("a listener on %s stops the instance with POLICY_VIOLATION; nothing reaches the page", async (_label, forged) => {
+    const worker = fakeWorker((message, send) => send({ type: "reply", seq: message.seq, scriptErrors: [], mutations: [{ op: "text", id: "label", text: "ok" }], listen: [["box", "click"], forged as [string, "click"]] }));
+    const { controller, applied, listened, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(stops).toEqual([{ code: "POLICY_VIOLATION", message: expect.stringContaining("The host refused a listener from the script") }]);
+    expect(applied).toEqual([]);
+    expect(listened).toEqual([]);
+    expect(worker.terminated()).toBe(1);
+  });
+
+  it("more changes over the instance's life than the total budget stop it with BUDGET_MUTATIONS_TOTAL, counted by the host", async () => {
+    const batch = Array.from({ length: SVG_BUDGETS.mutationsPerFrame }, (_, i): Mutation => ({ op: "text", id: "label", text: String(i) }));
+    const worker = fakeWorker((message, send) => send(reply(message.seq, batch)));
+    const { controller, applied, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    const batchesAllowed = SVG_BUDGETS.mutationsTotal / SVG_BUDGETS.mutationsPerFrame;
+    for (let frame = 1; frame <= batchesAllowed && stops.length === 0; frame++) {
+      controller.advance(16);
+      await controller.idle();
+    }
+    expect(stops).toEqual([{ code: "BUDGET_MUTATIONS_TOTAL", message: expect.any(String) }]);
+    expect(applied.length).toBe(SVG_BUDGETS.mutationsTotal);
   });
 
   it("a reply to a request the host did not make is ignored", async () => {

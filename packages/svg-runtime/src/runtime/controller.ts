@@ -2,7 +2,7 @@ import { admitWithPolicy } from "../admit-core";
 import { RUNTIME_BUDGET_EXPLANATIONS, SVG_BUDGETS } from "../budgets";
 import { policyFor } from "../policy";
 import { type Mutation, PictureModel } from "./picture-model";
-import type { HostToWorker, PictureEvent, PictureEventType, Stop, Viewport, WorkerToHost } from "./protocol";
+import { EVENT_TYPES, type HostToWorker, type PictureEvent, type PictureEventType, type Stop, type Viewport, type WorkerToHost } from "./protocol";
 
 /** The part of a Web Worker or worker_threads Worker the controller needs. */
 export interface WorkerPort {
@@ -43,6 +43,7 @@ export class PictureController {
   private worker: WorkerPort | undefined;
   private outstanding: Outstanding | undefined;
   private seq = 0;
+  private mutationsReceived = 0;
   private readonly events: PictureEvent[] = [];
   private frameWanted = false;
   private virtualClock = 0;
@@ -174,6 +175,11 @@ export class PictureController {
       this.stop({ code: "BUDGET_MUTATIONS_FRAME", message: RUNTIME_BUDGET_EXPLANATIONS.BUDGET_MUTATIONS_FRAME });
       return;
     }
+    this.mutationsReceived += reply.mutations.length;
+    if (this.mutationsReceived > SVG_BUDGETS.mutationsTotal) {
+      this.stop({ code: "BUDGET_MUTATIONS_TOTAL", message: RUNTIME_BUDGET_EXPLANATIONS.BUDGET_MUTATIONS_TOTAL });
+      return;
+    }
     // Check the whole batch before showing any of it, so a refused batch leaves the last frame intact.
     // The page gets the model's checked form of each change, never the worker's own values.
     const checked: Mutation[] = [];
@@ -186,13 +192,19 @@ export class PictureController {
       }
       checked.push(outcome.mutation);
     }
-    for (const mutation of checked) this.options.surface.apply(mutation);
     // The worker asks once per id and type, so a listener registered on an element that this batch
-    // created or removed must be kept for the id: the element may be created again later.
+    // created or removed must be kept for the id: the element may be created again later. The worker
+    // refuses other ids and event types itself; one sent anyway comes from a compromised worker.
     const createdOrRemoved = new Set(checked.flatMap((mutation) => (mutation.op === "create" || mutation.op === "remove" ? [mutation.id] : [])));
     for (const [id, type] of reply.listen) {
-      if (this.model.get(id) || createdOrRemoved.has(id)) this.options.surface.listen(id, type);
+      const refusal = !(EVENT_TYPES as readonly string[]).includes(type) ? `"${String(type).slice(0, 40)}" is not an event a picture may listen to` : !this.model.get(id) && !createdOrRemoved.has(id) ? `no element "${String(id).slice(0, 80)}" to listen on` : null;
+      if (refusal) {
+        this.stop({ code: "POLICY_VIOLATION", message: `The host refused a listener from the script: ${refusal}.` });
+        return;
+      }
     }
+    for (const mutation of checked) this.options.surface.apply(mutation);
+    for (const [id, type] of reply.listen) this.options.surface.listen(id, type);
     if (reply.seq === 0) this.options.onReady?.();
     this.pump();
   }
