@@ -35,6 +35,7 @@ export async function seedShowcase(databaseUrl: string, awaiting: number, publis
   );
   await client.query(`UPDATE showcase_items i SET submitted_revision_id = r.id, published_revision_id = CASE WHEN r.state = 'published' THEN r.id END, first_published_at = r.published_at
     FROM showcase_revisions r WHERE r.item_id = i.id`);
+  await client.query("UPDATE showcase_items SET publication_seq = nextval('showcase_items_publication_seq_seq') WHERE kind = 'article' AND first_published_at IS NOT NULL");
   const { rows } = await client.query<{ id: string; revision_id: string }>(
     "SELECT i.id, i.published_revision_id AS revision_id FROM showcase_items i WHERE i.published_revision_id IS NOT NULL ORDER BY i.seq DESC LIMIT 1",
   );

@@ -4,7 +4,7 @@ import { ZIdempotencyKey, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimi
 
 /** §4.6: the public read API of the website (no authentication; original text). */
 
-export const ZPublicFeedQuery = z.strictObject({ before: ZCursor, limit: ZShowcaseListLimit });
+export const ZPublicFeedQuery = z.strictObject({ before: ZCursor.describe("next_before of the previous page: articles published before it"), limit: ZShowcaseListLimit });
 export const ZPublicPostRequest = z.strictObject({ id: ZUuid.describe("the article's item id") });
 export const ZPublicCommentsQuery = z.strictObject({
   id: ZUuid.describe("the article's item id"),
@@ -37,8 +37,8 @@ export const ZPublicArticleSummary = z.object({
 export const ZPublicFeed = z.object({
   publication: ZPublicationPolicy,
   summary: ZPublicSummary,
-  items: z.array(ZPublicArticleSummary),
-  next_before: z.number().int().nullable(),
+  items: z.array(ZPublicArticleSummary).describe("newest first publication first; a new revision of a public article keeps its place"),
+  next_before: z.number().int().nullable().describe("the cursor for the next (older) page; null on the last page"),
 });
 
 export const ZPublicAsset = z.object({

@@ -60,6 +60,32 @@ describe("GET /api/showcase/feed (§4.6, §2.8 summary)", () => {
     expect(feed.body.items.map((i: { title: string }) => i.title)).not.toContain("Still awaiting review");
   });
 
+  test("the order is by first publication, not submission: an article that waited for votes comes first once published, and a new public revision keeps its place", async () => {
+    const waited = await postArticle(await registeredClient(server.baseUrl), { title: "Submitted first, published last" });
+    await server.runJobs();
+    const quickAuthor = await registeredClient(server.baseUrl);
+    const quick = await publish(quickAuthor, { title: "Submitted second, published at once" });
+    const idsOf = (page: { body: { items: Array<{ item_id: string }> } }) => page.body.items.map((item) => item.item_id);
+    expect(idsOf(await browse("/api/showcase/feed?limit=1"))).toEqual([quick.item_id]);
+
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: waited.revision_id, value: 1 });
+    const newest = await browse("/api/showcase/feed?limit=1");
+    expect(idsOf(newest)).toEqual([waited.item_id]);
+    const next = await browse(`/api/showcase/feed?limit=1&before=${newest.body.next_before}`);
+    expect(idsOf(next)).toEqual([quick.item_id]);
+
+    checker.set({ outcome: "pass" });
+    const revision = await quickAuthor.post(`/v1/showcase/posts/${quick.item_id}/revisions`, articleBody({ title: "Submitted second, now revised" }));
+    expect(revision.status).toBe(202);
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: revision.body.revision_id, value: 1 });
+    const afterRevision = await browse("/api/showcase/feed?limit=2");
+    expect(afterRevision.body.items.map((item: { item_id: string; title: string }) => [item.item_id, item.title])).toEqual([
+      [waited.item_id, "Submitted first, published last"],
+      [quick.item_id, "Submitted second, now revised"],
+    ]);
+  });
+
   test.each([
     ["limit=0", "INVALID_LIMIT"],
     ["limit=51", "INVALID_LIMIT"],

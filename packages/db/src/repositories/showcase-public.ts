@@ -6,7 +6,8 @@ import { awaitingVotesAt, visibleCommentCount } from "./showcase";
 /** An article as the public website lists it: its public revision only. */
 export interface PublicArticleRow {
   id: string;
-  seq: number;
+  /** The article's place in the public feed (its `before` cursor). */
+  publication_seq: number;
   author_id: string;
   author_name: string;
   revision_id: string;
@@ -20,7 +21,7 @@ export interface PublicArticleRow {
   comment_count: number;
 }
 
-const publicArticleColumns = Prisma.sql`i.id, i.seq, i.author_id, a.name AS author_name, pr.id AS revision_id, pr.content_hash, pr.runtime_build, pr.title, pr.published_at, i.first_published_at,
+const publicArticleColumns = Prisma.sql`i.id, i.publication_seq, i.author_id, a.name AS author_name, pr.id AS revision_id, pr.content_hash, pr.runtime_build, pr.title, pr.published_at, i.first_published_at,
   (SELECT b->>'text' FROM jsonb_array_elements(s.content::jsonb->'blocks') b WHERE b->>'type' = 'paragraph' LIMIT 1) AS first_paragraph,
   ${visibleCommentCount(Prisma.sql`i.id`)} AS comment_count`;
 
@@ -28,12 +29,12 @@ const publicArticleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.i
   JOIN showcase_revisions pr ON pr.id = i.published_revision_id AND pr.state = 'published'
   JOIN showcase_contents s ON s.hash = pr.content_hash`;
 
-/** Public articles newest first (by item): a public revision, neither withdrawn nor restricted. */
+/** Public articles newest first by first publication: a public revision, neither withdrawn nor restricted. */
 export function listPublicArticles(pool: pg.Pool, before: number | undefined, fetch: number): Promise<PublicArticleRow[]> {
   return rawRows<PublicArticleRow>(pool, Prisma.sql`SELECT ${publicArticleColumns} ${publicArticleJoins}
     WHERE i.kind = 'article' AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
-      AND (${before ?? null}::int IS NULL OR i.seq < ${before ?? null}::int)
-    ORDER BY i.seq DESC LIMIT ${fetch}`);
+      AND (${before ?? null}::int IS NULL OR i.publication_seq < ${before ?? null}::int)
+    ORDER BY i.publication_seq DESC LIMIT ${fetch}`);
 }
 
 /** One public article, or null when it is not public now. */

@@ -270,7 +270,9 @@ export async function recordChecks(db: Queryable, id: string, checks: P.InputJso
 
 export async function setItemPublication(db: Queryable, itemId: string, publishedRevisionId: string, at: Date): Promise<void> {
   await db.showcaseItem.update({ where: { id: itemId }, data: { publishedRevisionId }, select: { id: true } });
-  await db.showcaseItem.updateMany({ where: { id: itemId, firstPublishedAt: null }, data: { firstPublishedAt: at } });
+  await db.$executeRaw`UPDATE showcase_items SET first_published_at = ${at}::timestamptz,
+      publication_seq = CASE WHEN kind = 'article' THEN nextval('showcase_items_publication_seq_seq')::int END
+    WHERE id = ${itemId}::uuid AND first_published_at IS NULL`;
 }
 
 export async function setItemWithdrawn(db: Queryable, itemId: string, at: Date | null): Promise<void> {

@@ -59,7 +59,7 @@ async function messageCount(deps: ServiceDeps): Promise<number | null> {
   }
 }
 
-/** GET /api/showcase/feed: published articles newest first, the summary and the publication policy. */
+/** GET /api/showcase/feed: published articles, newest first publication first, the summary and the publication policy. */
 export async function readPublicFeed(deps: ServiceDeps, query: { before?: number; limit?: number }) {
   const now = deps.clock();
   const limit = query.limit ?? deps.limits.showcaseListDefault;
@@ -76,7 +76,7 @@ export async function readPublicFeed(deps: ServiceDeps, query: { before?: number
     publication,
     summary: { message_count, ...page.counts },
     items: rows.map((row) => presentListed(deps, row)),
-    next_before: page.rows.length > limit ? rows[rows.length - 1]!.seq : null,
+    next_before: page.rows.length > limit ? rows[rows.length - 1]!.publication_seq : null,
   };
 }
 
