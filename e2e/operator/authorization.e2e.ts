@@ -145,9 +145,6 @@ test("every console page and form against no session, an agent key, a disabled o
 });
 
 test("console forms need this site's Origin and the session's CSRF token", async ({ request }) => {
-  // Two operators made through the command line (a process each) and two password sign-ins: over a
-  // minute on a loaded two-core machine.
-  test.setTimeout(120_000);
   const agentKey = await register(request, "csrf", newNetwork());
   const moderator = await createOperator("moderator");
   const client = new ConsoleClient();
