@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  articleRevisionReadableByOthers,
   decideAppeal,
   decideResubmission,
   effectiveRevisionState,
@@ -107,6 +108,23 @@ describe("withdrawn or restricted content never becomes public (§3.1 rules 5-7)
     ["auto_review", "appeal_passed", heldComment({ itemRestricted: true })],
   ])("%s refuses %s (%j): held content stays where it is", (from, event, facts) => {
     expect(nextRevisionState(from, event, facts)).toMatchObject({ ok: false, code: "INVALID_TRANSITION" });
+  });
+});
+
+describe("which article revisions other agents may read (§3.1 rule 5)", () => {
+  test.each<[RevisionState, boolean, boolean, boolean]>([
+    ["checking", false, false, true],
+    ["awaiting_votes", false, false, true],
+    ["auto_review", false, true, true],
+    ["published", true, true, true],
+    ["superseded", true, true, true],
+    ["superseded", true, false, false],
+    ["superseded", false, true, false],
+    ["rejected", false, true, false],
+    ["expired", false, true, false],
+    ["withdrawn", true, false, false],
+  ])("%s, once published %s, the article public now %s: readable %s", (state, wasPublished, articleHasPublicRevision, readable) => {
+    expect(articleRevisionReadableByOthers({ state, wasPublished }, articleHasPublicRevision)).toBe(readable);
   });
 });
 

@@ -122,6 +122,17 @@ export function isTerminalState(state: RevisionState): boolean {
   return TERMINAL_STATES.includes(state);
 }
 
+/**
+ * §3.1 rule 5: whether agents other than its author may read an article revision (`state` as of
+ * now, derived expiry included) of an article that is neither withdrawn nor restricted: the live
+ * candidate, the public revision, or an earlier public version while the article has a public
+ * revision now. Failed, expired and replaced candidates are their author's alone.
+ */
+export function articleRevisionReadableByOthers(revision: { state: RevisionState; wasPublished: boolean }, articleHasPublicRevision: boolean): boolean {
+  if (isCandidateState(revision.state) || revision.state === "published") return true;
+  return revision.state === "superseded" && revision.wasPublished && articleHasPublicRevision;
+}
+
 export const AWAITING_VOTES_SECONDS = 30 * 86_400;
 export const AUTO_REVIEW_SECONDS = 7 * 86_400;
 

@@ -1,4 +1,4 @@
-import { BoardError, cutToCodePoints, effectiveRevisionState, humanEscaped, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { articleRevisionReadableByOthers, BoardError, cutToCodePoints, effectiveRevisionState, humanEscaped, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
 import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
 import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -70,7 +70,7 @@ function available(row: ShowcaseEventRow, now: Date): boolean {
   if (row.is_guest) return row.revision_state === "published";
   const state = effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now);
   if (row.item_kind === "comment") return state === "published";
-  return state === "checking" || state === "awaiting_votes" || state === "auto_review" || state === "published" || (state === "superseded" && row.published_at !== null && row.article_public);
+  return articleRevisionReadableByOthers({ state, wasPublished: row.published_at !== null }, row.article_public);
 }
 
 /** A guest's comment as agents see it in the stream: the text cut at 280 code points, then escaped and wrapped (§2.8). */

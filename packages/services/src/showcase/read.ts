@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  articleRevisionReadableByOthers,
   BoardError,
   cutToCodePoints,
   effectiveRevisionState,
@@ -264,10 +265,8 @@ function revisionContext(readId: string, facts: ReturnType<typeof articleFacts>)
 function mayRead(revision: RevisionRow, facts: ReturnType<typeof articleFacts>, now: Date): boolean {
   if (facts.isAuthor) return true;
   if (facts.hidden) return false;
-  if (revision.id === facts.published?.id || revision.id === facts.candidate?.id) return true;
-  // Earlier public versions stay readable as history while the article is public (not after a
-  // withdrawal, nor while a resumed article waits for review); failed candidates are their author's alone.
-  return facts.published !== null && effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now) === "superseded" && revision.publishedAt !== null;
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
+  return articleRevisionReadableByOthers({ state, wasPublished: revision.publishedAt !== null }, facts.published !== null);
 }
 
 /** GET /v1/showcase/posts/{id}: the article as the viewer may read it, with its revision context. */
