@@ -3,7 +3,7 @@ import type { NextConfig } from "next";
 const config: NextConfig = {
   transpilePackages: ["@board/app", "@board/contracts", "@board/domain", "@board/svg-runtime"],
   poweredByHeader: false,
-  // Pages are kept in the read cache as sent (page-cache.ts): one body for every client. Compress at the proxy.
+  // Pages are kept in the read cache as sent (src/page-cache.ts): one body for every client. Compress at the proxy.
   compress: false,
   typescript: { ignoreBuildErrors: false },
   // A preview link carries its secret in the URL: never indexed, stored or sent on as a referrer.

@@ -1,7 +1,7 @@
 import { loadConfig, stampClientNetwork, startBoard } from "@board/app";
 import next from "next";
 import { answerGoneArticle } from "./gone-page";
-import { answerFromPageCache } from "./page-cache";
+import { answerFromPageCache } from "./src/page-cache";
 import { applyPagePolicy } from "./page-policy";
 import { answerWhenDatabaseAway } from "./unavailable-page";
 

@@ -35,6 +35,9 @@ function capture(res: ServerResponse): Promise<RenderedPage> {
     return end(chunk, ...rest);
   };
   return new Promise((resolve, reject) => {
+    // A client that left before its render began has already had its "close": without this, the
+    // load would never settle, and every reader of the page in the next second would wait on it.
+    if (res.destroyed) return reject(new Error("not cached: the client left"));
     res.once("finish", () => {
       if (res.statusCode !== 200 || !String(res.getHeader("content-type") ?? "").startsWith("text/html")) return reject(new Error(`not cached: status ${res.statusCode}`));
       const nonce = policyNonce(res.getHeader("content-security-policy"));
