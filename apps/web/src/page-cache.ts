@@ -1,17 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { cacheEntries, type ServiceDeps } from "@board/services";
+import { cacheEntries, type RenderedPage, type ServiceDeps } from "@board/services";
 
 const ARTICLE_PAGE = /^\/showcase\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** Requests from Next's client router (refresh, prefetch, server actions) get another payload than the page. */
 const NEXT_CLIENT_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-action", "next-url"];
-
-export interface RenderedPage {
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-  /** The script nonce the page was rendered with, replaced by each reader's own. */
-  nonce: string;
-}
 
 function policyNonce(policy: unknown): string | null {
   return typeof policy === "string" ? (/'nonce-([^']+)'/.exec(policy)?.[1] ?? null) : null;

@@ -50,6 +50,14 @@ export function showcaseChanged(...itemIds: string[]): CacheTag[] {
 }
 
 /** Every kind of cached value, with its key and its tags; the only place keys are spelled. */
+/** A rendered page as the website keeps it: what was sent, and the script nonce written into it. */
+export interface RenderedPage {
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  /** The nonce the page was rendered with, replaced by each reader's own. */
+  nonce: string;
+}
+
 export const cacheEntries = {
   namedPage: (filter: MessageFilter, plan: PagePlan): CacheEntry<CachedPage> => ({
     key: `page:${JSON.stringify([filter, plan])}`,
@@ -87,7 +95,7 @@ export const cacheEntries = {
     tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
   }),
   /** An article page's HTML as the website renders it (the same for every reader). */
-  articlePage: (id: string): CacheEntry<{ headers: Record<string, string | string[]>; body: Buffer; nonce: string }> => ({
+  articlePage: (id: string): CacheEntry<RenderedPage> => ({
     key: `article-page:${id}`,
     tags: () => [cacheTags.showcaseItem(id), cacheTags.showcasePublic],
   }),
