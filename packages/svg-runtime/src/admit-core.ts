@@ -46,16 +46,35 @@ interface RawAttribute {
   value: string;
 }
 
-interface RawElement {
-  uri: string;
-  name: string;
-  prefix: string;
-  attributes: RawAttribute[];
-  children: Array<RawElement | { text: string; cdata: boolean }>;
-  path: string;
-  line: number;
-  column: number;
-  depth: number;
+type RawChild = RawElement | { text: string; cdata: boolean };
+
+/**
+ * An element as parsed. Its path (`/svg[1]/g[2]/rect[5]`) is built only when an error names it;
+ * most pictures pass, and a path string and a sibling-count map for each of their elements were
+ * a large share of admission's allocations.
+ */
+class RawElement {
+  readonly children: RawChild[] = [];
+  /** How many children of each name this element has had so far; made with its first child element. */
+  childCounts: Map<string, number> | null = null;
+
+  constructor(
+    readonly uri: string,
+    readonly name: string,
+    readonly prefix: string,
+    /** In source order; saxes has set each one's namespace by the time the element opens. */
+    readonly attributes: RawAttribute[],
+    readonly parent: RawElement | null,
+    /** Position among the parent's children of the same name, from 1. */
+    readonly index: number,
+    readonly line: number,
+    readonly column: number,
+    readonly depth: number,
+  ) {}
+
+  get path(): string {
+    return `${this.parent?.path ?? ""}/${this.name}[${this.index}]`;
+  }
 }
 
 export function utf8Length(text: string): number {
@@ -71,6 +90,8 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+const declaresNamespace = (attribute: RawAttribute) => attribute.prefix === "xmlns" || attribute.name === "xmlns";
 
 class ErrorCollector {
   readonly errors: AdmissionError[] = [];
@@ -131,10 +152,12 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
   const parser = new AdmissionParser();
   const here = (path: string) => ({ path, line: parser.line, column: parser.column + 1 });
   const stack: RawElement[] = [];
-  const siblingCounts: Array<Map<string, number>> = [new Map()];
   let root: RawElement | undefined;
   let nodes = 0;
-  let pendingStart = { line: 1, column: 1 };
+  let startLine = 1;
+  let startColumn = 1;
+  // Collected as saxes reads them: cheaper than Object.values over the tag's attribute object.
+  let attributes: RawAttribute[] = [];
   const currentPath = () => stack.at(-1)?.path ?? "/";
 
   const countNode = () => {
@@ -148,7 +171,7 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
       return;
     }
     const last = parent.children.at(-1);
-    if (last && !("uri" in last) && !last.cdata && !cdata) {
+    if (last && !(last instanceof RawElement) && !last.cdata && !cdata) {
       last.text += text;
       return;
     }
@@ -175,37 +198,32 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
   });
   parser.on("opentagstart", (tag) => {
     // The parser stands past the name and the character that ended it; report the "<".
-    pendingStart = { line: parser.line, column: Math.max(1, parser.column - tag.name.length - 1) };
+    startLine = parser.line;
+    startColumn = Math.max(1, parser.column - tag.name.length - 1);
+    attributes = [];
+  });
+  parser.on("attribute", (attribute) => {
+    attributes.push(attribute as RawAttribute);
   });
   parser.on("opentag", (tag: SaxesTagNS) => {
     countNode();
-    const counts = siblingCounts.at(-1) ?? new Map<string, number>();
-    const index = (counts.get(tag.local) ?? 0) + 1;
-    counts.set(tag.local, index);
-    const parentPath = stack.at(-1)?.path ?? "";
-    const element: RawElement = {
-      uri: tag.uri,
-      name: tag.local,
-      prefix: tag.prefix,
-      attributes: Object.values(tag.attributes),
-      children: [],
-      path: `${parentPath}/${tag.local}[${index}]`,
-      line: pendingStart.line,
-      column: pendingStart.column,
-      depth: stack.length + 1,
-    };
+    const parent = stack.at(-1) ?? null;
+    let index = 1;
+    if (parent) {
+      const counts = parent.childCounts ??= new Map<string, number>();
+      index = (counts.get(tag.local) ?? 0) + 1;
+      counts.set(tag.local, index);
+    }
+    const element = new RawElement(tag.uri, tag.local, tag.prefix, attributes, parent, index, startLine, startColumn, stack.length + 1);
     if (element.depth > SVG_BUDGETS.depth) {
       errors.stop("SVG_BUDGET_DEPTH", element, `Elements are nested more than ${SVG_BUDGETS.depth} levels deep; flatten the groups.`);
     }
-    const parent = stack.at(-1);
     if (parent) parent.children.push(element);
     else root = element;
     stack.push(element);
-    siblingCounts.push(new Map());
   });
   parser.on("closetag", () => {
     stack.pop();
-    siblingCounts.pop();
   });
   parser.on("text", (text) => appendText(text, false));
   parser.on("cdata", (text) => appendText(text, true));
@@ -231,8 +249,7 @@ interface WalkState {
 
 function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean {
   for (const attribute of element.attributes) {
-    const declaresNamespace = attribute.prefix === "xmlns" || attribute.name === "xmlns";
-    if (!declaresNamespace) continue;
+    if (!declaresNamespace(attribute)) continue;
     // Declaring XML Events only serves event handlers, so it is refused as one.
     if (attribute.value === XML_EVENTS_NAMESPACE) {
       errors.add("SVG_EVENT_ATTRIBUTE", element, XML_EVENTS_MESSAGE);
@@ -287,7 +304,7 @@ function checkScript(state: WalkState, element: RawElement, isRootChild: boolean
     return null;
   }
   for (const attribute of element.attributes) {
-    if (attribute.prefix === "xmlns" || attribute.name === "xmlns") continue;
+    if (declaresNamespace(attribute)) continue;
     const name = canonicalAttributeName(attribute);
     if (typeof name !== "string") {
       errors.add(name.code, element, name.message);
@@ -299,17 +316,17 @@ function checkScript(state: WalkState, element: RawElement, isRootChild: boolean
       errors.add("SVG_SCRIPT_ATTRIBUTE", element, `The script attribute "${attribute.name}" is not allowed; a script takes no attributes.`);
     }
   }
-  const sections = element.children.filter((child) => !("uri" in child) && child.cdata);
-  const stray = element.children.some((child) => "uri" in child || (!child.cdata && child.text.trim() !== ""));
+  const sections = element.children.filter((child) => !(child instanceof RawElement) && child.cdata);
+  const stray = element.children.some((child) => child instanceof RawElement || (!child.cdata && child.text.trim() !== ""));
   const only = sections[0];
-  if (stray || sections.length !== 1 || !only || "uri" in only) {
+  if (stray || sections.length !== 1 || !only || only instanceof RawElement) {
     errors.add("SVG_SCRIPT_FORM", element, "A script must hold exactly one CDATA section and nothing else: <script><![CDATA[ code ]]></script>.");
     return null;
   }
   state.script = only.text;
   state.scriptBytes = utf8Length(only.text);
   chargeNode(state, element);
-  return { type: "element", name: "script", attributes: new Map(), children: [{ type: "text", text: only.text, cdata: true }], path: element.path, line: element.line, column: element.column };
+  return { type: "element", name: "script", attributes: new Map(), children: [{ type: "text", text: only.text, cdata: true }] };
 }
 
 function checkElement(state: WalkState, element: RawElement, parentName: string | null, filterCount: { value: number } | null): SvgElementNode | null {
@@ -332,8 +349,9 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
   state.elements++;
   state.depth = Math.max(state.depth, element.depth);
 
-  const node: SvgElementNode = { type: "element", name, attributes: new Map(), children: [], path: element.path, line: element.line, column: element.column };
-  const ownAttributes = element.attributes.filter((attribute) => attribute.prefix !== "xmlns" && attribute.name !== "xmlns");
+  const node: SvgElementNode = { type: "element", name, attributes: new Map(), children: [] };
+  // Most elements declare no namespace: they keep their list rather than copy it.
+  const ownAttributes = element.attributes.some(declaresNamespace) ? element.attributes.filter((attribute) => !declaresNamespace(attribute)) : element.attributes;
   if (ownAttributes.length > SVG_BUDGETS.attributesPerElement) {
     errors.add("SVG_BUDGET_ATTRIBUTES", element, tooManyAttributesMessage(name));
     return null;
@@ -395,7 +413,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
     return node;
   }
   for (const child of element.children) {
-    if ("uri" in child) {
+    if (child instanceof RawElement) {
       const checkedChild = checkElement(state, child, name, innerFilterCount);
       if (checkedChild) node.children.push(checkedChild);
       continue;
@@ -425,7 +443,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
 function checkStyleContent(state: WalkState, element: RawElement, node: SvgElementNode): void {
   let css = "";
   for (const child of element.children) {
-    if ("uri" in child) {
+    if (child instanceof RawElement) {
       state.errors.add("SVG_CSS_SYNTAX", element, "<style> may hold only CSS text; move the elements out of it.");
       return;
     }

@@ -6,9 +6,6 @@ export interface SvgElementNode {
   /** Canonical attribute values keyed by canonical name (`xlink:href` becomes `href`). */
   attributes: Map<string, string>;
   children: SvgChildNode[];
-  path: string;
-  line: number;
-  column: number;
 }
 
 export interface SvgTextNode {
