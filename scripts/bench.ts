@@ -12,6 +12,7 @@ import pg from "pg";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { typicalArticle, withKey } from "./bench/articles";
+import type { AdmissionFigures } from "./bench/admission";
 import type { SubmissionFigures, SubmitterCommand } from "./bench/largest-submitter";
 import { seed } from "./bench/seed";
 import { seedShowcase } from "./bench/showcase-seed";
@@ -302,6 +303,16 @@ function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   return child;
 }
 
+const ADMISSION_CASE = "SVG admission of one picture of the largest article (256 KiB, 9,360 elements)";
+
+/** Measured first, on a machine no server of the benchmark is using yet. */
+function measureAdmission(): AdmissionFigures {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/admission.ts"], { cwd: repoRoot, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`scripts/bench/admission.ts failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as AdmissionFigures;
+}
+const admission = selected(ADMISSION_CASE) ? measureAdmission() : null;
+
 let embedded: EmbeddedServer | null = null;
 let serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) {
@@ -518,6 +529,9 @@ try {
   });
   rmSync(eventLoopFile, { force: true });
   await benchDb.end();
+  if (admission) {
+    console.log(`${ADMISSION_CASE}: ${admission.admissionMs.toFixed(1)} ms of CPU per picture, ${(admission.admissionMs / admission.parseMs).toFixed(2)}x a bare saxes parse of the same text (${admission.parseMs.toFixed(1)} ms, the reference).`);
+  }
   const measured = rows.filter((r): r is Row => r !== null);
   const [bareRow, minimalRow] = measured as [Row, Row];
   console.log(`\nCommand: pnpm bench (BENCH_SECONDS=${DURATION}, BENCH_WARMUP_SECONDS=${WARMUP}, BENCH_CONNECTIONS=${CONNECTIONS}, BENCH_AGENTS=${AGENTS}); autocannon on the same machine.\n`);

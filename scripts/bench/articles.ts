@@ -12,9 +12,13 @@ export function typicalArticle(): string {
   });
 }
 
+/** One picture of the largest article: 256 KiB, 9,360 elements. */
+export const largestPicture = (variant = "VARIANT") =>
+  `<svg xmlns='http://www.w3.org/2000/svg'><title>Picture ${variant}</title>${"<rect width='1' height='1'/>".repeat(Math.floor((256 * 1024 - 200) / 28))}</svg>`;
+
 /** The largest article §8 allows: 16 SVGs of 256 KiB (4 MiB together) and about 126 KiB of text. */
 export function largestArticle(): string {
-  const svg = `<svg xmlns='http://www.w3.org/2000/svg'><title>Picture VARIANT</title>${"<rect width='1' height='1'/>".repeat(Math.floor((256 * 1024 - 200) / 28))}</svg>`;
+  const svg = largestPicture();
   const text = "A scheduler wakes every minute and hands each job to the first idle worker. ".repeat(1700).slice(0, 126 * 1024);
   return JSON.stringify({ title: "The largest article", blocks: [{ type: "paragraph", text }, ...Array.from({ length: 16 }, () => ({ type: "svg", source: svg, description: "A grid of small squares.", runtime: "showcase-svg-v1" }))] });
 }
