@@ -304,6 +304,65 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
   });
 });
 
+describe("comments of an article other agents cannot read (§3.1 rule 5)", () => {
+  test("a reply may name the revision its parent answered, though that candidate was replaced since", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const replier = await registeredClient(server.baseUrl);
+    const first = await awaiting(author);
+    const top = (await commenter.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody({ article_revision_id: first.revision_id }))).body;
+    await server.runJobs();
+    const second = (await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody())).body;
+    await server.runJobs();
+    const named = await replier.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody({ parent_id: top.item_id, article_revision_id: first.revision_id }));
+    expect(named.status).toBe(202);
+    const other = await replier.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody({ parent_id: top.item_id, article_revision_id: second.revision_id }));
+    expect(other.status).toBe(400);
+    expect(other.body.error.details.issues.map((issue: { field: string }) => issue.field)).toEqual(["article_revision_id"]);
+    await server.runJobs();
+    const listed = (await replier.get(`/v1/showcase/posts/${first.post_id}/comments`)).body.items as Array<{ item_id: string; article_revision_id: string }>;
+    expect(listed.find((c) => c.item_id === named.body.item_id)?.article_revision_id).toBe(first.revision_id);
+  });
+
+  test("once its only candidate is rejected, its comments are the author's alone: no listing, vote, reply or event for others", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const open = await reader.get(`/v1/showcase/posts/${article.post_id}/comments`);
+    expect(open.status).toBe(200);
+    expect(open.body.items.map((c: { item_id: string }) => c.item_id)).toEqual([comment.item_id]);
+
+    verdict = { outcome: "fail", reasons: [{ code: "spam", message: "spam" }] };
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody())).status).toBe(202);
+    await server.runJobs();
+    verdict = { outcome: "pass" };
+
+    expect((await reader.get(`/v1/showcase/posts/${article.item_id}`)).status).toBe(404);
+    const listing = await reader.get(`/v1/showcase/posts/${article.post_id}/comments`);
+    expect(listing.status).toBe(404);
+    expect(listing.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "id", id: article.post_id } });
+    expect((await reader.get(`/v1/showcase/revisions/${comment.revision_id}`)).status).toBe(404);
+    const vote = await reader.post("/v1/showcase/votes", { revision_id: comment.revision_id, value: 1 });
+    expect(vote.status).toBe(404);
+    const reply = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }));
+    expect(reply.status).toBe(404);
+    expect(reply.body.error.details).toMatchObject({ field: "post_id" });
+    const events = (await reader.get("/v1/showcase/activity?limit=30")).body.items as Array<{ item_id: string }>;
+    expect(events.some((e) => e.item_id === comment.item_id || e.item_id === article.item_id)).toBe(false);
+    const recorded = await db().pool.query<{ n: number }>("SELECT count(*)::int AS n FROM votes WHERE target_id = $1", [comment.revision_id]);
+    expect(recorded.rows[0]!.n).toBe(0);
+
+    const authorsView = await author.get(`/v1/showcase/posts/${article.post_id}/comments`);
+    expect(authorsView.status).toBe(200);
+    expect(authorsView.body.items).toHaveLength(1);
+    expect(authorsView.body.items[0]).toMatchObject({ item_id: comment.item_id, vote_state: { can_vote: false } });
+    expect(authorsView.body.items[0].actions.map((a: { template: string }) => a.template)).not.toContain("vote");
+  });
+});
+
 describe("GET /v1/showcase/profile/me and /profile/{agent-id}", () => {
   test("K, R, P, eligibility with reasons, the standard requirements and settlement; unknown accounts 404", async () => {
     const agent = await registeredClient(server.baseUrl);

@@ -29,6 +29,9 @@ export interface ShowcaseEventRow {
   article_hidden: boolean;
   /** The article has a public revision now: earlier public versions are shown only then (§3.1 rule 5). */
   article_public: boolean;
+  /** The state of the article's newest submitted revision and when it entered it: whether that is a live candidate is derived at read time. */
+  article_submitted_state: string | null;
+  article_submitted_state_entered_at: string | null;
   /** For a comment: an ancestor comment is not shown (withdrawn, restricted, deleted or not published; §3.1 rule 6 hides it too). */
   ancestor_hidden: boolean;
 }
@@ -46,10 +49,11 @@ export async function listShowcaseEvents(pool: pg.Pool, mode: PageMode, fetch: n
       COALESCE(r.state_entered_at, g.created_at) AS state_entered_at, COALESCE(r.published_at, g.created_at) AS published_at,
       r.author_id, COALESCE(a.name, g.nickname) AS author_name, r.title, COALESCE(r.preview, g.text) AS preview, g.id IS NOT NULL AS is_guest,
       COALESCE(i.withdrawn_at, g.deleted_at) AS withdrawn_at, i.restricted_at, (p.withdrawn_at IS NOT NULL OR p.restricted_at IS NOT NULL) AS article_hidden,
-      EXISTS (SELECT 1 FROM showcase_revisions pr WHERE pr.id = p.published_revision_id AND pr.state = 'published') AS article_public
+      EXISTS (SELECT 1 FROM showcase_revisions pr WHERE pr.id = p.published_revision_id AND pr.state = 'published') AS article_public,
+      sr.state::text AS article_submitted_state, sr.state_entered_at AS article_submitted_state_entered_at
     FROM showcase_events e LEFT JOIN showcase_revisions r ON r.id = e.revision_id LEFT JOIN showcase_items i ON i.id = e.item_id
       LEFT JOIN showcase_guest_comments g ON e.revision_id IS NULL AND g.id = e.item_id
-      JOIN showcase_items p ON p.id = e.post_id LEFT JOIN agents a ON a.id = r.author_id
+      JOIN showcase_items p ON p.id = e.post_id LEFT JOIN showcase_revisions sr ON sr.id = p.submitted_revision_id LEFT JOIN agents a ON a.id = r.author_id
     WHERE e.seq IS NOT NULL AND (r.id IS NOT NULL OR g.id IS NOT NULL) ${seqWindow(mode)}
     ORDER BY e.seq ${mode.kind === "after" ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT ${fetch}`);
   const ancestry = await hiddenCommentAncestryOnPool(pool, rows.filter((row) => row.item_kind === "comment").map((row) => row.item_id));

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  articleOpenToOthers,
   articleRevisionReadableByOthers,
   decideAppeal,
   decideResubmission,
@@ -125,6 +126,21 @@ describe("which article revisions other agents may read (§3.1 rule 5)", () => {
     ["withdrawn", true, false, false],
   ])("%s, once published %s, the article public now %s: readable %s", (state, wasPublished, articleHasPublicRevision, readable) => {
     expect(articleRevisionReadableByOthers({ state, wasPublished }, articleHasPublicRevision)).toBe(readable);
+  });
+});
+
+describe("articleOpenToOthers: an article's comments are shown to others only while the article is", () => {
+  test.each<[boolean, boolean, boolean, boolean]>([
+    // hidden, public revision, live candidate, open
+    [false, true, false, true],
+    [false, false, true, true],
+    [false, true, true, true],
+    [false, false, false, false],
+    [true, true, false, false],
+    [true, false, true, false],
+    [true, false, false, false],
+  ])("hidden %s, public %s, live candidate %s -> %s", (hidden, hasPublicRevision, hasLiveCandidate, open) => {
+    expect(articleOpenToOthers({ hidden, hasPublicRevision, hasLiveCandidate })).toBe(open);
   });
 });
 

@@ -133,6 +133,16 @@ export function articleRevisionReadableByOthers(revision: { state: RevisionState
   return revision.state === "superseded" && revision.wasPublished && articleHasPublicRevision;
 }
 
+/**
+ * Whether agents other than its author see an article's comments (and may vote on or answer them):
+ * only while they may read the article itself, through its public revision or its live candidate.
+ * An article whose only candidate failed or expired is its author's alone (§3.1 rule 5), and so is
+ * the conversation under it.
+ */
+export function articleOpenToOthers(article: { hidden: boolean; hasPublicRevision: boolean; hasLiveCandidate: boolean }): boolean {
+  return !article.hidden && (article.hasPublicRevision || article.hasLiveCandidate);
+}
+
 export const AWAITING_VOTES_SECONDS = 30 * 86_400;
 export const AUTO_REVIEW_SECONDS = 7 * 86_400;
 

@@ -1,4 +1,4 @@
-import { articleRevisionReadableByOthers, BoardError, cutToCodePoints, effectiveRevisionState, humanEscaped, humanTagged, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
+import { articleOpenToOthers, articleRevisionReadableByOthers, BoardError, cutToCodePoints, effectiveRevisionState, humanEscaped, humanTagged, isCandidateState, isUuid, MAX_SEQUENCE, pageCursors, planPage, PREVIEW_CODE_POINTS, unixSeconds, type PagePlan, type RevisionState } from "@board/domain";
 import { existsNewerShowcaseEvent, listShowcaseEvents, sequenceShowcaseEvents, type ShowcaseEventRow } from "@board/db";
 import { cacheEntries } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -63,10 +63,13 @@ export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
  * omitted). Omitted: a withdrawn, restricted or deleted item, article or ancestor; a comment under
  * an ancestor not shown; a failed or replaced candidate; an agent's comment until it passes its
  * checks (its publication event reports it then); an earlier public version of an article that
- * has no public revision now (§3.1 rule 5).
+ * has no public revision now, and anything of an article that has neither a public revision nor a
+ * live candidate (§3.1 rule 5).
  */
 function available(row: ShowcaseEventRow, now: Date): boolean {
   if (row.withdrawn_at || row.restricted_at || row.article_hidden || row.ancestor_hidden) return false;
+  const submitted = row.article_submitted_state === null ? null : effectiveRevisionState(row.article_submitted_state as RevisionState, new Date(row.article_submitted_state_entered_at!), now);
+  if (!articleOpenToOthers({ hidden: false, hasPublicRevision: row.article_public, hasLiveCandidate: submitted !== null && isCandidateState(submitted) })) return false;
   if (row.is_guest) return row.revision_state === "published";
   const state = effectiveRevisionState(row.revision_state as RevisionState, new Date(row.state_entered_at), now);
   if (row.item_kind === "comment") return state === "published";

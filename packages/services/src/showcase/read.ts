@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  articleOpenToOthers,
   articleRevisionReadableByOthers,
   BoardError,
   cutToCodePoints,
@@ -134,7 +135,10 @@ function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
   const candidate = submitted && submittedState && isCandidateState(submittedState) && !hidden ? submitted : null;
   const visibleSubmitted = submitted && (isAuthor || (candidate ?? (submitted.id === published?.id ? submitted : null))) ? submitted : null;
   const websiteStatus = article.restricted_at ? "restricted" : article.withdrawn_at ? "withdrawn" : published ? "public" : "not_public";
-  return { isAuthor, hidden, published, candidate, visibleSubmitted, websiteStatus } as const;
+  const open = articleOpenToOthers({ hidden, hasPublicRevision: published !== null, hasLiveCandidate: candidate !== null });
+  /** Whether this viewer may read the article and its comments at all. */
+  const available = isAuthor || open;
+  return { isAuthor, hidden, published, candidate, visibleSubmitted, websiteStatus, open, available } as const;
 }
 
 function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: ArticleRow, votes: Map<string, Vote>, now: Date) {
@@ -276,7 +280,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   if (!article) throw notAvailable("showcase article", id);
   const facts = articleFacts(article, viewer.agent.id, now);
   const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
-  if (!readRow || (facts.hidden && !facts.isAuthor)) throw notAvailable("showcase article", id);
+  if (!readRow || !facts.available) throw notAvailable("showcase article", id);
   const [revision, votes, comments, guestComments] = await Promise.all([
     findRevision(deps.db.pool, readRow.id),
     votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]),
@@ -316,7 +320,7 @@ async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, n
   const facts = articleFacts(article, viewerId, now);
   const ancestry = item.parentId ? (await hiddenCommentAncestry(deps.db.prisma, [item.id])).get(item.id) : undefined;
   const ownComment = revision.kind === "comment" && revision.authorId === viewerId;
-  const commentVisible = revision.kind === "comment" && !facts.hidden && revision.state === "published" && !item.withdrawnAt && !item.restrictedAt && !ancestry;
+  const commentVisible = revision.kind === "comment" && facts.available && !facts.hidden && revision.state === "published" && !item.withdrawnAt && !item.restrictedAt && !ancestry;
   const readable = revision.kind === "article" ? mayRead(revision, facts, now) : ownComment || commentVisible;
   if (!readable) return null;
   const withdrawnOrRestricted = facts.hidden || item.withdrawnAt !== null || item.restrictedAt !== null || revision.state === "withdrawn" || ancestry?.takenBack === true;
@@ -402,7 +406,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
   const [{ viewer }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, query.post_id)]);
   if (!article) throw notAvailable("showcase article", query.post_id);
   const facts = articleFacts(article, viewer.agent.id, now);
-  if (facts.hidden && !facts.isAuthor) throw notAvailable("showcase article", query.post_id);
+  if (!facts.available) throw notAvailable("showcase article", query.post_id);
   const visible = facts.hidden ? [] : visibleThread(await commentsOfPost(deps.db.prisma, query.post_id), await guestCommentsOfPost(deps.db.prisma, query.post_id), viewer.agent.id);
   const limit = query.limit ?? deps.limits.showcaseListDefault;
   const older = visible.filter((c) => query.before === undefined || c.row.seq < query.before).reverse();
@@ -416,7 +420,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
       const your_vote = votes.get(c.revision_id) ?? null;
       const state = voteState({
         existing: your_vote,
-        targetAvailable: c.state === "published",
+        targetAvailable: c.state === "published" && facts.open,
         viewer: { isSelf: c.author_id === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
       });
       return {

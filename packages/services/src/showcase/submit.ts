@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { BoardError, decideResubmission, effectiveRevisionState, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { articleOpenToOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   countPendingArticles,
   contentByHash,
@@ -332,6 +332,15 @@ export async function publicRevisionId(db: Queryable, item: ShowcaseItemRow): Pr
   return revision?.state === "published" ? revision.id : null;
 }
 
+/** Whether agents other than its author may see the article's comments now, answer them and vote on them. */
+export async function articleOpen(tx: Tx, article: ShowcaseItemRow, now: Date): Promise<boolean> {
+  return articleOpenToOthers({
+    hidden: article.withdrawnAt !== null || article.restrictedAt !== null,
+    hasPublicRevision: (await publicRevisionId(tx, article)) !== null,
+    hasLiveCandidate: (await activeCandidate(tx, article, now)) !== null,
+  });
+}
+
 /**
  * POST /v1/showcase/posts/{post-id}/comments: an immutable comment on an exact article revision;
  * no quorum, only its own checks (§3.1 rule 6). A comment is never resubmitted, so
@@ -353,6 +362,10 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     await holdShowcaseLineage(tx, input.post_id, parent.parentId);
     const article = await findShowcaseItem(tx, input.post_id);
     if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt) throw notFound("post_id", input.post_id, "showcase article");
+    const publicId = await publicRevisionId(tx, article);
+    const candidateId = (await activeCandidate(tx, article, now))?.id ?? null;
+    const open = articleOpenToOthers({ hidden: false, hasPublicRevision: publicId !== null, hasLiveCandidate: candidateId !== null });
+    if (!open && article.authorId !== actor.agentId) throw notFound("post_id", input.post_id, "showcase article");
     let parentComment: ShowcaseItemRow | null = null;
     if (parent.parentId) {
       parentComment = await findShowcaseItem(tx, parent.parentId);
@@ -360,9 +373,8 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
         throw notFound("parent_id", parent.parentId, `comment of article ${article.id}`);
       }
     }
-    const publicId = await publicRevisionId(tx, article);
-    const candidateId = (await activeCandidate(tx, article, now))?.id ?? null;
-    if (input.article_revision_id) {
+    // A reply answers its parent's revision (§4.5 rule 3): naming that one is as good as omitting it.
+    if (input.article_revision_id && input.article_revision_id !== parentComment?.articleRevisionId) {
       const named = await findRevisionMeta(tx, input.article_revision_id);
       if (!named || named.itemId !== article.id || !mayAnswerRevision(named, { publicId, candidateId, actorId: actor.agentId, now })) {
         throw notFound("article_revision_id", input.article_revision_id, `revision of article ${article.id}`);

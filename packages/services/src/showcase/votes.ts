@@ -5,6 +5,7 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { castLedgerVote } from "../ledger/votes";
 import { settleRevision } from "./checking";
 import { evaluateQuorum, lockRevisionItem } from "./publication";
+import { articleOpen } from "./submit";
 
 /** States a revision accepts recommendations in: candidates, and public content. */
 const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review", "published"];
@@ -12,8 +13,9 @@ const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_r
 /**
  * A revision others may vote on now, read under its item's lock (a publishing vote and a withdrawal
  * take turns): its item is neither withdrawn nor restricted, it has not expired (derived from the
- * clock, whatever the expiry job did), and a comment only once public, under an article neither
- * withdrawn nor restricted and ancestor comments all shown (§3.1 rule 6).
+ * clock, whatever the expiry job did), and a comment only once public, under an article open to
+ * others (neither withdrawn nor restricted, with a public revision or a live candidate) and
+ * ancestor comments all shown (§3.1 rules 5 and 6).
  */
 export async function votableRevision(tx: Tx, revisionId: string, now: Date): Promise<VoteTarget | null> {
   await lockRevisionItem(tx, revisionId);
@@ -27,7 +29,7 @@ export async function votableRevision(tx: Tx, revisionId: string, now: Date): Pr
     // A vote never lands on a comment whose article or ancestor is withdrawn or restricted at the same moment.
     await holdShowcaseLineage(tx, item.postId, item.id);
     const article = await findShowcaseItem(tx, item.postId);
-    if (!article || article.withdrawnAt || article.restrictedAt) return null;
+    if (!article || !(await articleOpen(tx, article, now))) return null;
     if (item.parentId && (await hiddenCommentAncestry(tx, [item.id])).has(item.id)) return null;
   }
   return { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount };
