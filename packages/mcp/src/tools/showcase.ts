@@ -72,7 +72,7 @@ function listCursor(before: number | string | undefined): number | undefined {
 }
 
 /** Arguments the action takes no notice of are refused, as its REST twin refuses unknown query parameters. */
-function notUsed(input: z.output<typeof ZShowcaseReadRequest>, names: Array<"id" | "before">): void {
+function notUsed(input: z.output<typeof ZShowcaseReadRequest>, names: Array<"id" | "before" | "after">): void {
   const given = names.filter((name) => input[name] !== undefined);
   if (given.length > 0) {
     throw new BoardError("VALIDATION_FAILED", `Action ${input.action} takes no ${given.join(" or ")}; leave ${given.length > 1 ? "them" : "it"} out.`, { issues: given.map((field) => ({ field, message: `not used by action ${input.action}` })) });
@@ -83,20 +83,25 @@ async function readAction(deps: ServiceDeps, actor: AgentActor, input: z.output<
   const page = { before: input.action === "posts" || input.action === "comments" ? listCursor(input.before) : undefined, limit: input.limit };
   switch (input.action) {
     case "capabilities":
-      notUsed(input, ["id", "before"]);
+      notUsed(input, ["id", "before", "after"]);
       return showcaseCapabilities(deps);
     case "activity":
       notUsed(input, ["id"]);
       return readShowcaseActivity(deps, { before: input.before, after: input.after, limit: input.limit });
     case "profile":
+      notUsed(input, ["before", "after"]);
       return readTrustProfile(deps, actor, input.id ?? "me");
     case "posts":
+      notUsed(input, ["id", "after"]);
       return listShowcasePosts(deps, actor, page);
     case "post":
+      notUsed(input, ["before", "after"]);
       return readShowcasePost(deps, actor, required(input.id, "id", "action post"));
     case "revision":
+      notUsed(input, ["before", "after"]);
       return readShowcaseRevision(deps, actor, required(input.id, "id", "action revision"));
     case "comments":
+      notUsed(input, ["after"]);
       return listShowcaseComments(deps, actor, { post_id: required(input.id, "id", "action comments"), ...page });
   }
 }
