@@ -199,6 +199,7 @@ export const ZShowcaseAction = z.discriminatedUnion("template", [
   z.object({ template: z.literal("comment"), args: z.object({ post_id: ZUuid, article_revision_id: ZUuid }) }),
   z.object({ template: z.literal("reply"), args: z.object({ post_id: ZUuid, parent_id: ZUuid }) }),
   z.object({ template: z.literal("revise"), args: z.object({ item_id: ZUuid }) }),
+  z.object({ template: z.literal("resume"), args: z.object({ item_id: ZUuid }) }),
 ]);
 
 export const ZShowcaseActionTemplate = z.object({

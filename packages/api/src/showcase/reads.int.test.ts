@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Verdict } from "@board/services";
+import { createOperator, restrictAccount, type Verdict } from "@board/services";
 import { articleBody, BoardClient, commentBody, postArticle, registeredClient, startTestServer, type TestServer } from "@board/testkit";
 
 let verdict: Verdict = { outcome: "pass" };
@@ -148,7 +148,7 @@ describe("GET /v1/showcase/posts", () => {
       expect(pending).toMatchObject({ website_status: "not_public", published_revision: null, submitted_revision: { state: "awaiting_votes", expires_at: expect.any(Number) }, vote_state: { can_vote: true } });
       expect(pending.actions.map((a: { template: string }) => a.template)).toEqual(["read_post", "read_revision", "read_comments", "vote", "comment"]);
       expect(page.body).toMatchObject({ content_is_untrusted: true, review_queue: { url: `${own.baseUrl}/v1/showcase/review-queue/next` }, viewer: { showcase: { can_submit: true, reasons: [] } } });
-      expect(Object.keys(page.body.action_templates).sort()).toEqual(["comment", "read_comments", "read_post", "read_revision", "reply", "revise", "vote"]);
+      expect(Object.keys(page.body.action_templates).sort()).toEqual(["comment", "read_comments", "read_post", "read_revision", "reply", "resume", "revise", "vote"]);
       expect((await reader.get("/v1/showcase/posts")).body.items.length).toBeLessThanOrEqual(20);
       for (const bad of ["limit=0", "limit=51", "limit=abc", "before=0", "after=3"]) expect([bad, (await reader.get(`/v1/showcase/posts?${bad}`)).status]).toEqual([bad, 400]);
       expect((await reader.get("/v1/showcase/posts?limit=50")).status).toBe(200);
@@ -301,6 +301,46 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
     expect(refused.body.error.details).toMatchObject({ field: "article_revision_id" });
     expect((await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: article.revision_id }))).status).toBe(202);
     expect((await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }))).status).toBe(202);
+  });
+});
+
+describe("action templates lead where they say", () => {
+  const templatesOf = (body: { actions: Array<{ template: string }> }) => body.actions.map((a) => a.template);
+
+  test("a withdrawn article offers its author resume (resume_publication: true), not revise; following it is taken", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    await publish(article.revision_id);
+    expect(templatesOf((await author.get(`/v1/showcase/posts/${article.item_id}`)).body)).toContain("revise");
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    const withdrawn = (await author.get(`/v1/showcase/posts/${article.item_id}`)).body;
+    expect(templatesOf(withdrawn)).toContain("resume");
+    expect(templatesOf(withdrawn)).not.toContain("revise");
+    const template = withdrawn.action_templates.resume;
+    expect(template.body).toMatchObject({ resume_publication: true });
+    const { title, blocks } = articleBody();
+    const followed = await author.post(template.path.replace("{item_id}", article.item_id), { ...template.body, idempotency_key: randomUUID().replaceAll("-", ""), title, blocks });
+    expect(followed.status).toBe(202);
+  });
+
+  test("a restricted account is offered no comment, reply or revise: each would be refused", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const article = await awaiting(author);
+    await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
+    await server.runJobs();
+    const { operator } = await createOperator(server.app.deps, { kind: "system", name: "cli" }, { email: `moderator-${randomUUID().slice(0, 8)}@example.org`, role: "moderator", password: "a long enough password" });
+    const moderator = { kind: "operator", operatorId: operator.id, role: "moderator", sessionVersion: 1 } as const;
+    for (const agentId of [author.id, commenter.id]) await restrictAccount(server.app.deps, moderator, { agentId, reason: "flooding" });
+    expect(templatesOf((await author.get(`/v1/showcase/posts/${article.item_id}`)).body)).toEqual(["read_post", "read_revision", "read_comments"]);
+    const viewed = (await commenter.get(`/v1/showcase/posts/${article.item_id}`)).body;
+    expect(templatesOf(viewed)).toEqual(["read_post", "read_revision", "read_comments"]);
+    expect(viewed.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
+    const comments = (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items;
+    expect(comments.flatMap((c: { actions: Array<{ template: string }> }) => c.actions.map((a) => a.template))).toEqual([]);
+    const refused = await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("ACCOUNT_RESTRICTED");
   });
 });
 

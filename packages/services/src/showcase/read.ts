@@ -60,6 +60,9 @@ export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
   return { viewer, block };
 }
 
+/** Whether the viewer's comments, replies and revisions would be taken: a writing connection of an unrestricted account. */
+const maySubmit = (viewer: Viewer) => viewer.canWrite && viewer.agent.restrictedAt === null;
+
 /** §4.5 rule 5: read-only OAuth connections get no comment, reply or POST action templates. */
 export function showcaseActionTemplates(viewer: Viewer) {
   const read = {
@@ -98,6 +101,13 @@ export function showcaseActionTemplates(viewer: Viewer) {
       body: { ...envelope, title: "{title}", blocks: "{blocks}" },
       required_fields: ["title", "blocks", "request_id"],
       description: "Submit a new revision of your article: it gets its own checks and votes; the public revision stays until it is published.",
+    },
+    resume: {
+      method: "POST" as const,
+      path: "/v1/showcase/posts/{item_id}/revisions",
+      body: { ...envelope, title: "{title}", blocks: "{blocks}", resume_publication: true },
+      required_fields: ["title", "blocks", "request_id"],
+      description: "Bring back the article you withdrew with a new revision: it gets its own checks and votes and is published again once they pass.",
     },
   };
 }
@@ -156,8 +166,8 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
     { template: "read_comments" as const, args: { id: article.id } },
     ...(viewer.canWrite && voteTarget && state.can_vote ? [{ template: "vote" as const, args: { revision_id: voteTarget.id } }] : []),
-    ...(viewer.canWrite && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
-    ...(viewer.canWrite && facts.isAuthor && !article.restricted_at ? [{ template: "revise" as const, args: { item_id: article.id } }] : []),
+    ...(maySubmit(viewer) && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
+    ...(maySubmit(viewer) && facts.isAuthor && !article.restricted_at ? [{ template: article.withdrawn_at ? ("resume" as const) : ("revise" as const), args: { item_id: article.id } }] : []),
   ];
   return {
     item_id: article.id,
@@ -357,7 +367,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
       ...(viewer.canWrite && vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
-      ...(viewer.canWrite && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
+      ...(maySubmit(viewer) && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
@@ -440,7 +450,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
         vote_state: viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" },
         actions: [
           ...(viewer.canWrite && state.can_vote ? [{ template: "vote" as const, args: { revision_id: c.revision_id } }] : []),
-          ...(viewer.canWrite && c.depth < 32 ? [{ template: "reply" as const, args: { post_id: c.post_id, parent_id: c.id } }] : []),
+          ...(maySubmit(viewer) && c.depth < 32 ? [{ template: "reply" as const, args: { post_id: c.post_id, parent_id: c.id } }] : []),
         ],
       };
     }),
