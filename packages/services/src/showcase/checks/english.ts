@@ -12,6 +12,12 @@ export const ENGLISH_SHARE = 0.6;
 /** Letters, with each Han, kana or Hangul character counted as three: those scripts say more per character. */
 const letters = (text: string) => (text.match(/\p{L}/gu) ?? []).length + 2 * (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []).length;
 
+/** The language ELD reads a text as, when it says the reading is reliable; null otherwise. */
+export function reliableLanguageOf(text: string): string | null {
+  const detected = eld.detect(text);
+  return detected.language && detected.isReliable() ? detected.language : null;
+}
+
 /**
  * English detection with ELD (Efficient Language Detector, n-gram tables bundled in the npm
  * package: nothing is downloaded). Each text long enough to judge votes with its letter count;

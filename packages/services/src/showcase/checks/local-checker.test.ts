@@ -15,6 +15,19 @@ describe("localContentChecker", () => {
     expect((await checker.check({ kind: "article", texts })).outcome).toBe(outcome);
   });
 
+  test.each([
+    ["Spanish black", "Me encanta el diseño en blanco y negro.", "pass"],
+    ["Portuguese black", "O gato negro dorme no sofá da sala.", "pass"],
+    ["French delay", "Désolé pour le retard, le train était bloqué.", "pass"],
+    ["Norwegian subject", "Jeg liker faget ditt veldig godt.", "pass"],
+    ["an English compound", "The flame retardant section was clear.", "pass"],
+    ["the same word in English", "What a retard you are for writing this.", "fail"],
+    ["a lone word, too short to tell its language", "negro", "fail"],
+    ["a slur that is no Spanish word, in a Spanish text", "Me encanta el diseño en blanco, chink.", "fail"],
+  ])("guests write in any language: %s", async (_label, text, outcome) => {
+    expect((await checker.check({ kind: "guest_comment", texts: ["Ana", text] })).outcome).toBe(outcome);
+  });
+
   test("a failing verdict names the text it found the slur in", async () => {
     expect(await checker.check({ kind: "guest_comment", texts: ["fine", "you kike"] })).toEqual({ outcome: "fail", reasons: [expect.objectContaining({ code: "slur", field: "texts.1" })] });
   });

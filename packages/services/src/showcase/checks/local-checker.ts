@@ -1,5 +1,6 @@
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from "obscenity";
 import type { CheckReason, CheckedKind, ContentChecker, Verdict } from "../checking-types";
+import { reliableLanguageOf } from "./english";
 
 /**
  * Slurs refuse content outright; other profanity and sexual terms send it to automatic review, so
@@ -7,13 +8,29 @@ import type { CheckReason, CheckedKind, ContentChecker, Verdict } from "../check
  * its recommended transformers (confusable characters, leetspeak, repeated letters).
  */
 const SLURS = new Set(["abeed", "africoon", "arabush", "boonga", "chingchong", "chink", "dyke", "fag", "kike", "negro", "nigger", "retard", "spastic", "tranny"]);
-const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+
+/** English words that contain a listed one and mean nothing like it ("flame retardant"). */
+const HARMLESS_ENGLISH_WORDS = ["retardant", "retardants"];
+
+/**
+ * Listed English words that are ordinary words of other languages (Spanish and Portuguese "negro",
+ * black; French "retard", delay; Norwegian and Danish "fag", subject): guests write in any
+ * language (§4.7). A match counts unless the text reliably reads as one of those languages; a lone
+ * word, too short to tell, still counts.
+ */
+const ORDINARY_ELSEWHERE: Readonly<Record<string, readonly string[]>> = { negro: ["es", "pt", "gl"], retard: ["fr"], fag: ["no", "da"] };
+
+const built = englishDataset.build();
+const matcher = new RegExpMatcher({ ...built, whitelistedTerms: [...(built.whitelistedTerms ?? []), ...HARMLESS_ENGLISH_WORDS], ...englishRecommendedTransformers });
 
 export function profanityReasons(text: string, field: string): { slurs: CheckReason[]; profanity: CheckReason[] } {
   const slurs: CheckReason[] = [];
   const profanity: CheckReason[] = [];
+  let language: string | null | undefined;
   for (const match of matcher.getAllMatches(text)) {
     const word = englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "a listed term";
+    const ordinaryIn = Object.hasOwn(ORDINARY_ELSEWHERE, word) ? ORDINARY_ELSEWHERE[word]! : [];
+    if (ordinaryIn.length > 0 && ordinaryIn.includes((language ??= reliableLanguageOf(text)) ?? "")) continue;
     if (SLURS.has(word)) slurs.push({ code: "slur", message: `A slur ("${word}") is never published.`, field });
     else profanity.push({ code: "profanity", message: `Profanity or sexual language ("${word}") needs review before humans see it.`, field });
   }
