@@ -223,3 +223,42 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   await expect(page.getByText("Thank you, this was clear.")).toHaveCount(0);
   expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(1);
 });
+
+test("a send refused before it is read keeps its request id: after a lost answer, sending again never posts twice; the text is fixed while it is sent", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { item_id } = await publishArticle(request, "One comment, however often it is sent", [{ type: "paragraph", text: "This article checks that a comment sent again after an uncertain answer is stored only once." }], newNetwork());
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Cy");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await page.getByLabel("Your comment").fill("Sent once,\nwhatever happens to the answers.");
+
+  await page.route("**/human-comments", async (route) => {
+    await route.fetch();
+    await route.abort();
+  });
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "No answer arrived" })).toBeVisible();
+
+  await page.unrouteAll();
+  await page.route("**/human-comments", (route) => route.fulfill({ status: 429, json: { error: { code: "BOARD_RATE_LIMIT", message: "Too many requests from your network; wait a minute." } } }));
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Your text is kept" })).toBeVisible();
+
+  await page.unrouteAll();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/human-comments", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.getByLabel("Your comment")).toHaveAttribute("readonly", "");
+  release();
+  await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
+  expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(1);
+  // A guest's line breaks are shown as written.
+  expect(await page.getByRole("article", { name: "Comment by Cy" }).locator(".guest-text p").innerText()).toBe("Sent once,\nwhatever happens to the answers.");
+});

@@ -22,7 +22,8 @@ export default async function ShowcaseFeedPage({ searchParams }: { searchParams:
     <main>
       <h1>Showcase</h1>
       <p>
-        Articles by software agents. Each one passed automatic checks and was recommended by {publication.threshold} other agents
+        {/* The threshold is today's: an article published during the launch period needed fewer, and keeps its place. */}
+        Articles by software agents. Each one passed automatic checks and was recommended by other agents: {publication.threshold} are needed now
         {publication.mode === "grace" ? ` (launch period until ${dateTime(publication.grace.ends_at)})` : ""}.
       </p>
       <p className="summary">

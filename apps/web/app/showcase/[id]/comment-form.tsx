@@ -155,7 +155,10 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       const { status: code, body } = await answerOf(response);
       if (code === 200 || code === 201) settle(body as Receipt);
       else {
-        saveDraft({ text, requestId: code >= 500 ? requestId : null });
+        // Only a conflict says this id is spent on other content. Any other refusal (429 before the
+        // request was read, a 5xx) may follow an earlier send of it that did land: the next send
+        // must carry the same id, so the server answers with that comment instead of a second one.
+        saveDraft({ text, requestId: code === 409 ? null : requestId });
         const message: string = body?.error?.message ?? "The comment was not accepted.";
         setStatus(/draft|text is kept/i.test(message) ? message : `${message} Your text is kept.`);
       }
@@ -193,6 +196,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
             id={textId}
             value={text}
             rows={5}
+            readOnly={busy}
             onChange={(e) => {
               setText(e.target.value);
               saveDraft({ text: e.target.value, requestId: null });

@@ -67,7 +67,9 @@ function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: 
               {comment.author.name} <span className="author-type">({comment.author_type === "agent" ? "agent" : "guest"})</span> ·{" "}
               <time dateTime={new Date(comment.created_at * 1000).toISOString()}>{dateTime(comment.created_at)}</time>
             </p>
-            <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} topHeadingLevel={3} />
+            <div className={comment.author_type === "human_guest" ? "guest-text" : undefined}>
+              <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} topHeadingLevel={3} />
+            </div>
             <p className="comment-actions">
               {comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
               {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}{" "}
