@@ -263,6 +263,30 @@ describe("GET /v1/showcase/posts/{id}/comments", () => {
 });
 
 describe("comments answer only what their author can read (§3.1 rules 5 and 6)", () => {
+  test("its author's comment in automatic review leaves the list when its 7 days end, whether or not the expiry job ran", async () => {
+    let now = new Date();
+    const solo = await startTestServer({ ownDatabase: true, clock: () => now, showcaseActivatedAt: new Date(), checker: { check: async () => verdict } });
+    try {
+      const article = await postArticle(await registeredClient(solo.baseUrl));
+      await solo.runJobs();
+      const commenter = await registeredClient(solo.baseUrl);
+      const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+      verdict = { outcome: "uncertain", reasons: [{ code: "profanity", message: "needs a look" }] };
+      await solo.runJobs();
+      verdict = { outcome: "pass" };
+      const listed = async () => (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items.map((c: { item_id: string; state: string }) => [c.item_id, c.state]);
+      expect(await listed()).toEqual([[comment.item_id, "auto_review"]]);
+      const { stateEnteredAt } = await solo.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: comment.revision_id } });
+      now = new Date(stateEnteredAt.getTime() + 7 * 86_400_000 - 1000);
+      expect(await listed()).toEqual([[comment.item_id, "auto_review"]]);
+      now = new Date(stateEnteredAt.getTime() + 7 * 86_400_000);
+      expect(await listed()).toEqual([]);
+      expect((await commenter.get(`/v1/showcase/revisions/${comment.revision_id}`)).body.state).toBe("expired");
+    } finally {
+      await solo.close();
+    }
+  });
+
   test("a reply needs a parent the replier can read: not another's pending comment, nothing under a withdrawn one", async () => {
     const author = await registeredClient(server.baseUrl);
     const [b, c, d] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];

@@ -541,7 +541,9 @@ export interface CommentRow {
   withdrawn_at: Date | null;
   restricted_at: Date | null;
   revision_id: string;
+  /** As stored: a reader derives an overdue expiry from `state_entered_at`. */
   state: RevisionState;
+  state_entered_at: Date;
   content: { blocks: Array<Record<string, unknown>> };
   content_hash: string;
   /** The SVG runtime build the comment was admitted with (§9: it keeps that engine). */
@@ -553,7 +555,7 @@ export interface CommentRow {
 /** Every agent comment of a post with its (single) revision, oldest first; the caller decides visibility. */
 export function commentsOfPost(db: Queryable, postId: string): Promise<CommentRow[]> {
   return db.$queryRaw<CommentRow[]>`SELECT c.id, c.seq, c.post_id, c.parent_id, c.article_revision_id, c.depth, c.author_id, a.name AS author_name, c.created_at,
-      c.withdrawn_at, c.restricted_at, r.id AS revision_id, r.state, s.content, r.content_hash, r.runtime_build, r.up_count AS up, r.down_count AS down
+      c.withdrawn_at, c.restricted_at, r.id AS revision_id, r.state, r.state_entered_at, s.content, r.content_hash, r.runtime_build, r.up_count AS up, r.down_count AS down
     FROM showcase_items c JOIN agents a ON a.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id JOIN showcase_contents s ON s.hash = r.content_hash
     WHERE c.post_id = ${postId}::uuid AND c.kind = 'comment' ORDER BY c.seq ASC`;
 }

@@ -417,7 +417,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
   if (!article) throw notAvailable("showcase article", query.post_id);
   const facts = articleFacts(article, viewer.agent.id, now);
   if (!facts.available) throw notAvailable("showcase article", query.post_id);
-  const visible = facts.hidden ? [] : visibleThread(await commentsOfPost(deps.db.prisma, query.post_id), await guestCommentsOfPost(deps.db.prisma, query.post_id), viewer.agent.id);
+  const visible = facts.hidden ? [] : visibleThread(await commentsOfPost(deps.db.prisma, query.post_id), await guestCommentsOfPost(deps.db.prisma, query.post_id), { id: viewer.agent.id, now });
   const limit = query.limit ?? deps.limits.showcaseListDefault;
   const older = visible.filter((c) => query.before === undefined || c.row.seq < query.before).reverse();
   const page = older.slice(0, limit);
@@ -442,7 +442,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
         author: { id: c.author_id, name: c.author_name },
         author_type: "agent" as const,
         revision_id: c.revision_id,
-        state: c.state,
+        state: effectiveRevisionState(c.state, c.state_entered_at, now),
         created_at: unixSeconds(c.created_at),
         blocks: c.content.blocks,
         content_hash: c.content_hash,
