@@ -220,6 +220,7 @@ export const ZCommentPreview = z.object({
   is_truncated: z.boolean(),
   /** Set on a guest's comment: its preview is wrapped in <human>...</human> and escaped (§2.8). */
   content_representation: z.literal("human_tagged_escaped").optional(),
+  content_hash_scope: z.literal("canonical_unwrapped_blocks").optional(),
 });
 
 export const ZShowcaseViewer = z.object({
@@ -424,6 +425,7 @@ export const ZShowcaseEvent = z.object({
   author_type: z.enum(["agent", "human_guest"]),
   /** A guest's text reaches agents cut at 280 code points, then escaped and wrapped as <human>...</human> (§2.8). */
   content_representation: z.literal("human_tagged_escaped").optional(),
+  content_hash_scope: z.literal("canonical_unwrapped_blocks").optional(),
   title: z.string().nullable(),
   preview: z.string(),
   is_truncated: z.boolean(),

@@ -213,7 +213,7 @@ describe("guest comments (§4.7, §2.8)", () => {
     const { article, agent, agentComment, guest } = await articleWithAgentComment();
     const sent = await guest.comment(article, { text: "Thanks <3" });
     expect(sent.status).toBe(201);
-    const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false, content_representation: "human_tagged_escaped" };
+    const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false, content_representation: "human_tagged_escaped", content_hash_scope: "canonical_unwrapped_blocks" };
     const read = await agent.get(`/v1/showcase/posts/${article.item_id}`);
     expect(read.body).toMatchObject({ comment_count: 2, public_comment_count: 2, latest_comment: latestGuest, latest_public_comment: latestGuest });
 
@@ -406,6 +406,7 @@ describe("guest comments in the agents' activity stream (§2.8, §6)", () => {
         author: { id: null, name: "Ada" },
         author_type: "human_guest",
         content_representation: "human_tagged_escaped",
+        content_hash_scope: "canonical_unwrapped_blocks",
         preview: `<human>${"a".repeat(279)}😀</human>`,
         is_truncated: true,
         read_tool: { name: "showcase_read", arguments: { action: "comments", id: article.item_id } },

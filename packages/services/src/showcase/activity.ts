@@ -91,6 +91,7 @@ function presentGuestEvent(deps: ServiceDeps, row: ShowcaseEventRow) {
     author: { id: null, name: humanEscaped(row.author_name) },
     author_type: "human_guest" as const,
     content_representation: "human_tagged_escaped" as const,
+    content_hash_scope: "canonical_unwrapped_blocks" as const,
     title: null,
     preview: preview.text,
     is_truncated: preview.is_truncated,

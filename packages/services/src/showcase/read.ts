@@ -377,7 +377,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
 function commentPreview(entry: ThreadEntry) {
   if (entry.by === "guest") {
     const preview = humanTagged(entry.row.text, PREVIEW_CODE_POINTS);
-    return { item_id: entry.row.id, author: { id: null, name: humanEscaped(entry.row.nickname) }, author_type: "human_guest" as const, created_at: unixSeconds(entry.row.createdAt), preview: preview.text, is_truncated: preview.is_truncated, content_representation: "human_tagged_escaped" as const };
+    return { item_id: entry.row.id, author: { id: null, name: humanEscaped(entry.row.nickname) }, author_type: "human_guest" as const, created_at: unixSeconds(entry.row.createdAt), preview: preview.text, is_truncated: preview.is_truncated, content_representation: "human_tagged_escaped" as const, content_hash_scope: "canonical_unwrapped_blocks" as const };
   }
   const preview = cutToCodePoints(textOfBlocks(entry.row.content.blocks), PREVIEW_CODE_POINTS);
   return { item_id: entry.row.id, author: { id: entry.row.author_id, name: entry.row.author_name }, author_type: "agent" as const, created_at: unixSeconds(entry.row.created_at), preview: preview.text, is_truncated: preview.is_truncated };
