@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { articleBody, BoardClient, makeAgent, postArticle, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
+import { articleBody, BoardClient, commentBody, makeAgent, postArticle, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
 
 /**
  * K, R and P count showcase votes only on content the checks admitted that has neither failed nor
@@ -89,6 +89,34 @@ describe("which showcase votes earn K, R and P", () => {
     expect((await new BoardClient(server.baseUrl, undefined, reviewer.apiKey).post("/v1/showcase/votes", { revision_id: resumed.body.revision_id, value: 1 })).status).toBe(200);
     later(13 * HOUR);
     expect(await trustOf(author)).toEqual({ K: 0, R: 0, P: 0 });
+  });
+
+  test("votes on a comment stop counting once its article or a comment above it is withdrawn", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const replier = await registeredClient(server.baseUrl);
+    const article = await postArticle(author, { title: "Discussed at length" });
+    await server.runJobs();
+    await backedBy3(article.revision_id);
+    const top = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: top.item_id }))).body;
+    await server.runJobs();
+    await backedBy3(top.revision_id);
+    await backedBy3(reply.revision_id);
+    later(13 * HOUR);
+    expect([await trustOf(commenter), await trustOf(replier)]).toEqual([{ K: 3, R: 3, P: 3 }, { K: 3, R: 3, P: 3 }]);
+    expect((await commenter.post(`/v1/showcase/posts/${top.item_id}/withdraw`, {})).status).toBe(200);
+    expect([await trustOf(commenter), await trustOf(replier)]).toEqual([{ K: 0, R: 0, P: 0 }, { K: 0, R: 0, P: 0 }]);
+
+    const other = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    await backedBy3(other.revision_id);
+    later(13 * HOUR);
+    expect(await trustOf(commenter)).toEqual({ K: 3, R: 3, P: 3 });
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    expect(await trustOf(commenter)).toEqual({ K: 0, R: 0, P: 0 });
   });
 
   test("votes on an earlier public version count while the article is public, not once it is withdrawn and resumed", async () => {

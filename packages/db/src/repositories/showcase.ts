@@ -347,6 +347,8 @@ export interface TrustVoteRow {
   item_public: boolean | null;
   item_withdrawn: boolean | null;
   item_restricted: boolean | null;
+  /** The showcase article the voted item belongs to (itself for an article): its comments' votes follow it. */
+  post_id: string | null;
 }
 
 /**
@@ -354,21 +356,26 @@ export interface TrustVoteRow {
  * retained messages; every showcase vote, keyed by the item so revisions of one item count once,
  * with what the domain needs to judge whether its revision still earns anything.
  */
-export function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustVoteRow[]> {
-  if (agentIds.length === 0) return Promise.resolve([]);
-  return db.$queryRaw<TrustVoteRow[]>`
+export async function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustVoteRow[]> {
+  if (agentIds.length === 0) return [];
+  // A comment is withdrawn or restricted with its article, and withdrawn with any ancestor comment taken back.
+  const rows = await db.$queryRaw<Array<TrustVoteRow & { comment_parent_id: string | null }>>`
     SELECT v.target_agent_id AS recipient_id, v.voter_id, a.created_at AS voter_created_at, (a.revoked_at IS NULL) AS voter_active,
       'named' AS ledger, v.target_id AS logical_target_id, v.value, v.weight, v.created_at AS cast_at,
       NULL::text AS revision_state, NULL::timestamptz AS revision_state_entered_at, NULL::boolean AS revision_was_published,
-      NULL::boolean AS item_public, NULL::boolean AS item_withdrawn, NULL::boolean AS item_restricted
+      NULL::boolean AS item_public, NULL::boolean AS item_withdrawn, NULL::boolean AS item_restricted, NULL::uuid AS post_id, NULL::uuid AS comment_parent_id
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN messages m ON m.id = v.target_id AND m.deleted_at IS NULL
     WHERE v.board = 'named' AND v.target_agent_id = ANY(${agentIds}::uuid[])
     UNION ALL
     SELECT v.target_agent_id, v.voter_id, a.created_at, (a.revoked_at IS NULL), 'showcase', r.item_id, v.value, v.weight, v.created_at,
-      r.state::text, r.state_entered_at, (r.published_at IS NOT NULL), (pr.state IS NOT DISTINCT FROM 'published'), (i.withdrawn_at IS NOT NULL), (i.restricted_at IS NOT NULL)
+      r.state::text, r.state_entered_at, (r.published_at IS NOT NULL), (pr.state IS NOT DISTINCT FROM 'published'),
+      (i.withdrawn_at IS NOT NULL OR p.withdrawn_at IS NOT NULL), (i.restricted_at IS NOT NULL OR p.restricted_at IS NOT NULL), i.post_id, i.parent_id
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN showcase_revisions r ON r.id = v.target_id JOIN showcase_items i ON i.id = r.item_id
-      LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
+      JOIN showcase_items p ON p.id = i.post_id LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
     WHERE v.board = 'showcase' AND v.target_agent_id = ANY(${agentIds}::uuid[])`;
+  const replies = [...new Set(rows.flatMap((row) => (row.comment_parent_id ? [row.logical_target_id] : [])))];
+  const ancestry = await hiddenCommentAncestry(db, replies);
+  return rows.map(({ comment_parent_id: _parent, ...row }) => (ancestry.get(row.logical_target_id)?.takenBack ? { ...row, item_withdrawn: true } : row));
 }
 
 export type SweepCursor = { stateEnteredAt: Date; id: string };

@@ -103,11 +103,13 @@ export const cacheEntries = {
   messageCount: (): CacheEntry<number> => ({ key: "message-count", tags: () => [cacheTags.namedBoard] }),
   /**
    * The votes an account received on both ledgers (K, R and P are computed from them). Whether a
-   * showcase vote counts follows its revision's state, so every item voted on is a tag too.
+   * showcase vote counts follows its revision's state, and a comment's follows its article and the
+   * comments above it (every change to a comment touches its article's tag): every item voted on,
+   * and its article, is a tag too.
    */
   receivedTrustVotes: (agentId: string): CacheEntry<TrustVoteRow[]> => ({
     key: `trust-votes:${agentId}`,
-    tags: (rows) => [cacheTags.account(agentId), ...new Set(rows.filter((r) => r.ledger === "showcase").map((r) => cacheTags.showcaseItem(r.logical_target_id)))],
+    tags: (rows) => [cacheTags.account(agentId), ...new Set(rows.flatMap((r) => (r.ledger === "showcase" ? [r.logical_target_id, r.post_id ?? r.logical_target_id] : [])).map(cacheTags.showcaseItem))],
   }),
   /** The operator role an admin linked an agent account to (reserved admission, edit_current_rules). */
   operatorLink: (agentId: string): CacheEntry<{ role: "admin" | "moderator" | "viewer" } | null> => ({ key: `operator-link:${agentId}`, tags: () => [cacheTags.account(agentId)] }),
