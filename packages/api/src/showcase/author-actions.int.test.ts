@@ -107,7 +107,7 @@ describe("withdraw (§3.1 withdraw row, §4.5)", () => {
     expect(await revisionState(article.revision_id)).toBe("withdrawn");
   });
 
-  test("after a withdrawal and a resumed revision, earlier public versions stay hidden until the article is public again", async () => {
+  test("a withdrawal takes back earlier public versions too: resumed and published again, the article shows only its new version", async () => {
     const author = await registeredClient(server.baseUrl);
     const reader = await registeredClient(server.baseUrl);
     const first = await publishedArticle(author);
@@ -118,14 +118,23 @@ describe("withdraw (§3.1 withdraw row, §4.5)", () => {
     expect(await revisionState(first.revision_id)).toBe("superseded");
     expect((await reader.get(`/v1/showcase/revisions/${first.revision_id}`)).status).toBe(200);
 
-    await author.post(`/v1/showcase/posts/${first.item_id}/withdraw`, {});
+    const withdrawn = await author.post(`/v1/showcase/posts/${first.item_id}/withdraw`, {});
+    expect(withdrawn.body.withdrawn_revision_ids.sort()).toEqual([first.revision_id, second.revision_id].sort());
+    expect(await revisionState(first.revision_id)).toBe("withdrawn");
     const resumed = (await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody({ title: "Third version", resume_publication: true }))).body;
     expect((await reader.get(`/v1/showcase/revisions/${first.revision_id}`)).status).toBe(404);
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: resumed.revision_id, value: 1 });
+    expect(await revisionState(resumed.revision_id)).toBe("published");
+
+    for (const old of [first.revision_id, second.revision_id]) expect((await reader.get(`/v1/showcase/revisions/${old}`)).status).toBe(404);
     const read = await reader.get(`/v1/showcase/posts/${first.item_id}`);
     expect(read.body.revisions.map((r: { revision_id: string }) => r.revision_id)).toEqual([resumed.revision_id]);
     const onOld = await reader.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody({ article_revision_id: first.revision_id }));
     expect(onOld.status).toBe(404);
-    expect((await author.get(`/v1/showcase/revisions/${first.revision_id}`)).status).toBe(200);
+    const authorsView = await author.get(`/v1/showcase/revisions/${first.revision_id}`);
+    expect(authorsView.status).toBe(200);
+    expect(authorsView.body.state).toBe("withdrawn");
   });
 
   test("withdraw racing the publishing vote: whichever commits first, the item ends withdrawn and never public", async () => {

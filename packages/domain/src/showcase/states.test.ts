@@ -19,8 +19,9 @@ import {
 } from "./states";
 
 const free: PublicationStanding = { itemWithdrawn: false, itemRestricted: false, authorRestricted: false, authorRemoved: false };
-const article = (quorumMet = false, standing = free): TransitionFacts => ({ kind: "article", quorumMet, standing });
-const comment: TransitionFacts = { kind: "comment", quorumMet: false, standing: free };
+const article = (quorumMet = false, standing = free): TransitionFacts => ({ kind: "article", quorumMet, standing, wasPublished: false });
+const comment: TransitionFacts = { kind: "comment", quorumMet: false, standing: free, wasPublished: false };
+const oncePublic: TransitionFacts = { ...article(), wasPublished: true };
 const heldComment = (standing: Partial<PublicationStanding>): TransitionFacts => ({ ...comment, standing: { ...free, ...standing } });
 const restrictedAuthor: PublicationStanding = { ...free, authorRestricted: true };
 
@@ -46,6 +47,7 @@ describe("nextRevisionState: every row of §3.1", () => {
     ["auto_review", "withdraw", article(), "withdrawn"],
     ["published", "withdraw", article(), "withdrawn"],
     ["published", "withdraw", comment, "withdrawn"],
+    ["superseded", "withdraw", oncePublic, "withdrawn"],
     ["published", "superseded", article(), "superseded"],
     ["awaiting_votes", "superseded", article(), "superseded"],
   ])("%s + %s (%j) -> %s", (from, event, facts, to) => {
@@ -64,17 +66,20 @@ describe("nextRevisionState: every row of §3.1", () => {
     ["withdrawn", "checks_passed", article()],
     ["superseded", "quorum_reached", article(true)],
     ["withdrawn", "withdraw", article()],
+    ["superseded", "withdraw", article()],
+    ["superseded", "checks_passed", oncePublic],
   ])("%s refuses %s (%j): a late job never moves settled content", (from, event, facts) => {
     const result = nextRevisionState(from, event, facts);
     expect(result.ok).toBe(false);
     expect(result).toMatchObject({ code: "INVALID_TRANSITION" });
   });
 
-  test("terminal states have no way out; candidates have one per event", () => {
+  test("terminal states have no way out; superseded only by a withdrawal; candidates have one per event", () => {
     for (const row of REVISION_TRANSITIONS) expect(isTerminalState(row.from)).toBe(false);
+    expect(REVISION_TRANSITIONS.filter((row) => row.from === "superseded").map((row) => row.event)).toEqual(["withdraw"]);
     expect(["checking", "awaiting_votes", "auto_review"].every((s) => isCandidateState(s as RevisionState))).toBe(true);
     expect(isCandidateState("published")).toBe(false);
-    expect(statesAccepting("withdraw").sort()).toEqual(["auto_review", "awaiting_votes", "checking", "published"]);
+    expect(statesAccepting("withdraw").sort()).toEqual(["auto_review", "awaiting_votes", "checking", "published", "superseded"]);
     expect(statesAccepting("quorum_reached")).toEqual(["awaiting_votes"]);
   });
 });

@@ -53,6 +53,8 @@ export interface TransitionFacts {
   /** Qualifying recommendations already meet the threshold (votes cast while checking count). */
   quorumMet: boolean;
   standing: PublicationStanding;
+  /** The revision was public once (it has a publication time), whatever its state now. */
+  wasPublished: boolean;
 }
 
 export interface RevisionTransition {
@@ -65,10 +67,12 @@ export interface RevisionTransition {
 }
 
 const isArticle = (f: TransitionFacts) => f.kind === "article";
+const wasPublic = (f: TransitionFacts) => f.wasPublished;
 const publishes = (f: TransitionFacts) => mayBecomePublic(f.standing) && (f.kind === "comment" || f.quorumMet);
 
 export const CANDIDATE_STATES: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review"];
-export const TERMINAL_STATES: readonly RevisionState[] = ["rejected", "expired", "withdrawn", "superseded"];
+/** `superseded` is not among them: a version that was public leaves it when the article is withdrawn. */
+export const TERMINAL_STATES: readonly RevisionState[] = ["rejected", "expired", "withdrawn"];
 
 /** First match wins: a guarded row comes before the unguarded row of the same event. */
 export const REVISION_TRANSITIONS: readonly RevisionTransition[] = [
@@ -89,6 +93,9 @@ export const REVISION_TRANSITIONS: readonly RevisionTransition[] = [
   { from: "awaiting_votes", event: "withdraw", to: "withdrawn" },
   { from: "auto_review", event: "withdraw", to: "withdrawn" },
   { from: "published", event: "withdraw", to: "withdrawn" },
+  // An earlier public version goes with the rest, so resuming the article never brings it back as
+  // a fallback (§3.1 rule 5); a replaced candidate was never public and stays as it is.
+  { from: "superseded", event: "withdraw", guard: wasPublic, when: "a version that was public before a later one replaced it", to: "withdrawn" },
   { from: "checking", event: "superseded", to: "superseded" },
   { from: "awaiting_votes", event: "superseded", to: "superseded" },
   { from: "auto_review", event: "superseded", to: "superseded" },

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { BoardError, decideAppeal, effectiveRevisionState, statesAccepting, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { BoardError, decideAppeal, effectiveRevisionState, nextRevisionState, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   addJob,
   claimReportReview,
@@ -77,18 +77,19 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
 
 /**
  * Takes an item out of public delivery inside the caller's transaction, which holds the item's
- * lock: the author's withdrawal and an operator's removal both come here. Every candidate and the
- * public revision move to `withdrawn` and preview links die. A candidate past its deadline has
- * expired whatever the expiry job did, so it stays as it is and that job stores it expired.
- * Returns the revisions it moved.
+ * lock: the author's withdrawal and an operator's removal both come here. Every candidate, the
+ * public revision and every earlier public version move to `withdrawn` and preview links die. A
+ * candidate past its deadline has expired whatever the expiry job did, so it stays as it is and
+ * that job stores it expired. Returns the revisions it moved.
  */
 export async function withdrawItemRows(tx: Tx, itemId: string, now: Date): Promise<string[]> {
   const moved: string[] = [];
-  const withdrawable = statesAccepting("withdraw");
+  const standing = { itemWithdrawn: true, itemRestricted: false, authorRestricted: false, authorRemoved: false };
   await setItemWithdrawn(tx, itemId, now);
   for (const revision of await revisionsOfItem(tx, itemId)) {
     const state = revision.state as RevisionState;
-    if (!withdrawable.includes(effectiveRevisionState(state, revision.stateEnteredAt, now))) continue;
+    const facts = { kind: revision.kind, quorumMet: false, standing, wasPublished: revision.publishedAt !== null };
+    if (!nextRevisionState(effectiveRevisionState(state, revision.stateEnteredAt, now), "withdraw", facts).ok) continue;
     if (await moveRevisionState(tx, revision.id, [state], "withdrawn", now)) moved.push(revision.id);
   }
   await revokePreviewSessions(tx, itemId, now);

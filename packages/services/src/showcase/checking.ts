@@ -106,7 +106,7 @@ export async function settleRevision(deps: ServiceDeps, tx: Tx, revisionId: stri
   if (effectiveRevisionState(from, current.stateEnteredAt, now) !== from) return null;
   const quorum = current.kind === "article" ? await evaluateQuorum(deps, tx, current, now) : null;
   const standing = { itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null, authorRestricted, authorRemoved };
-  const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false, standing });
+  const next = nextRevisionState(from, event, { kind: current.kind, quorumMet: quorum?.met ?? false, standing, wasPublished: current.publishedAt !== null });
   if (!next.ok) return null;
   const extra = checks ? { checks: checks as unknown as PrismaNamespace.InputJsonValue, blockingReasons: blockingReasonsOf(checks) } : {};
   if (next.to === "published") {
