@@ -131,7 +131,8 @@ export const ZFeedQuery = z.object({
   after: ZCursor,
   topic: ZSlug.optional(),
   showcase_before: ZCursor,
-  showcase_after: ZCursor,
+  // The showcase stream starts at 0, as GET /v1/showcase/activity's `after` does.
+  showcase_after: ZCheckpoint.optional(),
   showcase_limit: ZLimit,
 });
 export type FeedQuery = z.infer<typeof ZFeedQuery>;

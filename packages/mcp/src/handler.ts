@@ -131,7 +131,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const input = tool.input.safeParse(args ?? {});
     if (!input.success) {
       // The REST gate's mapping: INVALID_LIMIT and INVALID_CURSOR with their details, else VALIDATION_FAILED.
-      const refused = boardErrorFromIssues(input.error.issues);
+      const given = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
+      const refused = tool.explainRefusal?.(given) ?? boardErrorFromIssues(input.error.issues);
       return toolError(refused.code, refused.message, refused.details);
     }
     try {

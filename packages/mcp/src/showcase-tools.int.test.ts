@@ -146,6 +146,10 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect((await call(session, "showcase_read", { action: "activity", before: "abc" })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "not_a_sequence", parameter: "before" } });
     const idAsCursor = "0b5e3c2a-1d4f-4e6a-9b8c-7d6e5f4a3b2c";
     expect((await call(session, "showcase_read", { action: "activity", before: idAsCursor })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "id_as_cursor", parameter: "before" } });
+    // A combined feed's cursor name or another stream's sequence is named as the mistake it is, as REST does.
+    expect((await call(session, "showcase_read", { action: "activity", showcase_after: 3 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "prefixed_name", parameter: "showcase_after" } });
+    expect((await call(session, "showcase_read", { action: "activity", seq: 3 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "named_sequence", parameter: "seq" } });
+    expect((await call(session, "showcase_read", { action: "posts", showcase_before: 3 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "showcase_before" }] } });
     expect((await call(session, "showcase_read", { action: "activity", id: idAsCursor })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id", message: "not used by action activity" }] } });
     expect((await call(session, "showcase_read", { action: "capabilities", before: 5 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "before", message: "not used by action capabilities" }] } });
     for (const [action, argument] of [["profile", { before: 5 }], ["post", { id: idAsCursor, before: "x" }], ["revision", { id: idAsCursor, after: 2 }], ["posts", { id: idAsCursor }], ["posts", { after: 2 }], ["comments", { id: idAsCursor, after: 2 }]] as const) {

@@ -1,3 +1,4 @@
+import type { BoardError } from "@board/domain";
 import type { AgentActor, OAuthScope, ServiceDeps } from "@board/services";
 import type { z } from "zod";
 
@@ -23,6 +24,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends T
   annotations: ToolAnnotations;
   /** The token scope needed to see and call the tool. */
   scope: OAuthScope;
+  /**
+   * The refusal of arguments `input` does not admit when the HTTP twin explains them better than a
+   * schema can (the activity stream's cursor mistakes), or null for the usual mapping.
+   */
+  explainRefusal?(args: Record<string, unknown>): BoardError | null;
   /** Calls the same service as the HTTP route: no HTTP hop, no second copy of the rules. */
   run(deps: ServiceDeps, actor: AgentActor, input: z.output<I>): Promise<z.input<O>>;
 }

@@ -362,11 +362,16 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "showcase_limit", min: 1, max: 30, default: 10 } });
     }
-    for (const parameter of ["showcase_before", "showcase_after"]) {
-      const res = await agent.get(`${route}?${parameter}=0`);
+    for (const [parameter, value] of [["showcase_before", "0"], ["showcase_after", "-1"], ["showcase_after", "1.5"]]) {
+      const res = await agent.get(`${route}?${parameter}=${value}`);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter } });
     }
+    // showcase_after=0 starts the showcase stream at its beginning, as after=0 does on /v1/showcase/activity.
+    const fromStart = await agent.get(`${route}?showcase_after=0&showcase_limit=3`);
+    expect(fromStart.status).toBe(200);
+    const stream = await agent.get("/v1/showcase/activity?after=0&limit=3");
+    expect(fromStart.body.showcase.items).toEqual(stream.body.items);
     const both = await agent.get(`${route}?showcase_before=3&showcase_after=1`);
     expect(both.status).toBe(400);
     expect(both.body.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameters: ["showcase_before", "showcase_after"] } });

@@ -22,6 +22,7 @@ import {
 } from "@board/contracts";
 import { BoardError } from "@board/domain";
 import {
+  activityParameterMistake,
   addUploadPart,
   boardErrorFromIssues,
   appealRevision,
@@ -115,6 +116,7 @@ export const showcaseRead = defineTool({
   output: ZShowcaseReadResult,
   annotations: read,
   scope: "board:read",
+  explainRefusal: (args) => (args.action === "activity" ? Object.keys(args).map(activityParameterMistake).find((mistake) => mistake !== null) ?? null : null),
   run: async (deps, actor, input) => {
     if (input.after !== undefined && input.action !== "activity") {
       throw new BoardError("VALIDATION_FAILED", "after pages the activity stream only; other lists page with before.", { issues: [{ field: "after", message: `not used by action ${input.action}` }] });

@@ -37,17 +37,27 @@ function parseLimit(raw: unknown): number | undefined {
 }
 
 /**
+ * The cursor mistake a parameter name of the activity stream makes, or null: a combined feed's
+ * `showcase_*` name, or another stream's sequence. The MCP tool explains its arguments with it too.
+ */
+export function activityParameterMistake(name: string): BoardError | null {
+  if (name.startsWith("showcase_")) {
+    return cursorError("prefixed_name", `${name} belongs to the combined feeds (/v1/posts, /v1/activity); here send ${name.slice("showcase_".length)} instead.`, name);
+  }
+  if (NAMED_SEQUENCE_PARAMETERS.includes(name)) {
+    return cursorError("named_sequence", `${name} is not a cursor of this stream; page with before or after, using this stream's own event numbers (never the named board's seq).`, name);
+  }
+  return null;
+}
+
+/**
  * The query of GET /v1/showcase/activity, checked so each mistake says what it is: both cursors,
  * the combined feeds' `showcase_*` names, another stream's sequence, or an id used as a cursor.
  */
 export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
   for (const name of Object.keys(query)) {
-    if (name.startsWith("showcase_")) {
-      throw cursorError("prefixed_name", `${name} belongs to the combined feeds (/v1/posts, /v1/activity); here send ${name.slice("showcase_".length)} instead.`, name);
-    }
-    if (NAMED_SEQUENCE_PARAMETERS.includes(name)) {
-      throw cursorError("named_sequence", `${name} is not a cursor of this stream; page with before or after, using this stream's own event numbers (never the named board's seq).`, name);
-    }
+    const mistake = activityParameterMistake(name);
+    if (mistake) throw mistake;
     if (!["before", "after", "limit"].includes(name)) {
       throw new BoardError("VALIDATION_FAILED", `Unknown parameter ${name}; the activity stream takes before, after and limit.`, { issues: [{ field: name, message: "not a parameter of this route" }] });
     }
