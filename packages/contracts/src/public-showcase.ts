@@ -122,7 +122,9 @@ export const ZGuestCommentReceipt = z.object({
   parent_comment_id: ZUuid.nullable(),
   article_revision_id: ZUuid,
   reply_depth: z.number().int().min(1).max(32),
-  state: z.enum(["published", "rejected", "uncertain", "unavailable", "capacity"]).describe("only published is shown; every other state keeps the text as your draft"),
+  state: z
+    .enum(["checking", "published", "rejected", "uncertain", "unavailable", "capacity"])
+    .describe("checking: the safety check is still running (read the receipt or the lookup again in a few seconds); only published is shown; every other state keeps the text as your draft"),
   published: z.boolean(),
   deleted: z.boolean(),
   reasons: z.array(z.object({ code: z.string(), message: z.string() })),

@@ -88,6 +88,7 @@ async function publishedArticle(author?: BoardClient) {
 async function guestComment(article: { item_id: string; revision_id: string }) {
   return insertGuestComment(deps().db.prisma, {
     sessionId: randomUUID(),
+    network: "203.0.113.0",
     postId: article.item_id,
     parentId: null,
     articleRevisionId: article.revision_id,

@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { hcaptchaVerifier, type ContentChecker, type Verdict } from "@board/services";
+import { insertGuestComment } from "@board/db";
+import { GUEST_COMMENT_CHECK_TASK, hcaptchaVerifier, showcaseJobHandlers, type ContentChecker, type Verdict } from "@board/services";
 import { articleBody, commentBody, postArticle, readBody, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type BoardClient, type TestServer } from "@board/testkit";
 
 /**
@@ -518,6 +519,9 @@ describe("reports from the website", () => {
       expect(refused.status).toBe(404);
       expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "post_id" } });
       expect(await slow.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
+      // Nothing was stored, so nothing was spent of the day's allowances.
+      const spent = await slow.app.deps.db.prisma.dailyCounter.findMany({ where: { subject: guest.network, count: { gt: 0 } }, select: { scope: true } });
+      expect(spent).toEqual([]);
     } finally {
       await slow.close();
     }
@@ -542,6 +546,69 @@ describe("reports from the website", () => {
     } finally {
       await slow.close();
     }
+  });
+
+  test("while a send is being checked, the lookup and a repeat of it answer the comment as checking; then its outcome", async () => {
+    const { slow, sendHeld } = await serverWithHeldCheck();
+    try {
+      const article = await publishedArticle(undefined, slow);
+      const guest = new Guest(slow.baseUrl);
+      await guest.start();
+      const fields = { request_id: requestId(), captcha_token: captchaToken() };
+      let during: Array<{ status: number; body: Record<string, unknown> }> = [];
+      const sent = await sendHeld(
+        () => guest.comment(article, fields),
+        async () => {
+          during = [await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`), await guest.comment(article, { ...fields, captcha_token: captchaToken() })];
+          expect(await publicComments(article.item_id)).toEqual([]);
+        },
+      );
+      expect(sent.status).toBe(201);
+      expect(sent.body).toMatchObject({ state: "published", published: true, replayed: false });
+      expect(during.map((res) => res.status)).toEqual([200, 200]);
+      for (const res of during) expect(res.body).toMatchObject({ comment_id: sent.body.comment_id, state: "checking", published: false, reasons: [], text: "Lovely explanation, thank you!" });
+      expect(during[1]!.body.replayed).toBe(true);
+      const after = await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`);
+      expect(after.body).toMatchObject({ state: "published", published: true });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("a comment whose sender stopped before its check was stored is settled by the fallback job; a settled one is left alone", async () => {
+    const article = await publishedArticle();
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const { deps } = server.app;
+    const session = (await deps.db.prisma.showcaseGuestSession.findFirstOrThrow({ orderBy: { createdAt: "desc" }, select: { id: true } })).id;
+    const stranded = await insertGuestComment(deps.db.prisma, {
+      sessionId: session,
+      network: guest.network,
+      postId: article.item_id,
+      parentId: null,
+      articleRevisionId: article.revision_id,
+      depth: 1,
+      nickname: "Ada",
+      text: "Sent just before the server stopped.",
+      requestId: requestId(),
+      payloadHash: "unused",
+      state: "checking",
+      reasons: [],
+      createdAt: new Date(),
+    });
+    expect((await publicComments(article.item_id)).map((c) => c.item_id)).not.toContain(stranded.id);
+    checker.set({ outcome: "pass" });
+    const finish = showcaseJobHandlers(deps)[GUEST_COMMENT_CHECK_TASK]!;
+    await finish({ commentId: stranded.id }, { number: 1, max: 25 });
+    expect((await deps.db.prisma.showcaseGuestComment.findUniqueOrThrow({ where: { id: stranded.id } })).state).toBe("published");
+    expect((await publicComments(article.item_id)).map((c) => c.item_id)).toContain(stranded.id);
+    expect(await deps.db.prisma.showcaseEvent.count({ where: { itemId: stranded.id } })).toBe(1);
+
+    checker.set({ outcome: "fail", reasons: [{ code: "abuse", message: "no" }] });
+    await finish({ commentId: stranded.id }, { number: 1, max: 25 });
+    expect((await deps.db.prisma.showcaseGuestComment.findUniqueOrThrow({ where: { id: stranded.id } })).state).toBe("published");
+    expect(await deps.db.prisma.showcaseEvent.count({ where: { itemId: stranded.id } })).toBe(1);
+    checker.set({ outcome: "pass" });
   });
 
   test("an article withdrawn, then resubmitted and not yet public again, cannot be reported or commented on", async () => {
@@ -621,6 +688,62 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       ]);
     } finally {
       await parallel.close();
+    }
+  });
+
+  test("guests of one network are checked side by side: nothing of the network is locked while the checker answers", async () => {
+    const waiting: Array<() => void> = [];
+    const together: ContentChecker = {
+      check: ({ kind }) =>
+        new Promise<Verdict>((resolve) => {
+          if (kind !== "guest_comment") return resolve({ outcome: "pass" });
+          waiting.push(() => resolve({ outcome: "pass" }));
+          if (waiting.length === 2) for (const go of waiting.splice(0)) go();
+          else setTimeout(() => resolve({ outcome: "unavailable", reason: "no second check arrived" }), 3_000);
+        }),
+    };
+    const parallel = await startTestServer({ checker: together, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
+    try {
+      const article = await publishedArticle(undefined, parallel);
+      const first = new Guest(parallel.baseUrl);
+      const guests = [first, new Guest(parallel.baseUrl, first.network)];
+      for (const guest of guests) await guest.start();
+      const sent = await Promise.all(guests.map((guest) => guest.comment(article)));
+      expect(sent.map((res) => [res.status, res.body.state])).toEqual([
+        [201, "published"],
+        [201, "published"],
+      ]);
+    } finally {
+      await parallel.close();
+    }
+  });
+
+  test("the minute allowances slide: two comments late in one clock minute leave no room early in the next", async () => {
+    let now = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 58_000);
+    const limited = await startTestServer({
+      clock: () => now,
+      checker,
+      showcaseActivatedAt: new Date(),
+      limits: { guestCommentsPerSessionPerMinute: 2 },
+      captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }),
+    });
+    try {
+      const article = await publishedArticle(undefined, limited);
+      const guest = new Guest(limited.baseUrl);
+      await guest.start();
+      expect((await guest.comment(article)).status).toBe(201);
+      now = new Date(now.getTime() + 1_000);
+      expect((await guest.comment(article)).status).toBe(201);
+      now = new Date(now.getTime() + 3_000);
+      const refused = await guest.comment(article, { text: "Early in the next minute." });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_session_minute", limit: 2 } });
+      // The first comment leaves the window 60 s after it was sent: 56 s from now.
+      expect(refused.headers.get("retry-after")).toBe("56");
+      now = new Date(now.getTime() + 56_000);
+      expect((await guest.comment(article, { text: "A minute after the first." })).status).toBe(201);
+    } finally {
+      await limited.close();
     }
   });
 

@@ -14,6 +14,11 @@ export async function incrementDailyCounter(db: Queryable, scope: string, subjec
   return rows[0]?.count ?? null;
 }
 
+/** Gives back one count taken today by `incrementDailyCounter` for something that did not happen after all. */
+export async function decrementDailyCounter(db: Queryable, scope: string, subject: string, day: Date): Promise<void> {
+  await db.$executeRaw`UPDATE daily_counters SET count = count - 1 WHERE scope = ${scope} AND subject = ${subject} AND day = ${day}::date AND count > 0`;
+}
+
 export async function readDailyCounter(db: Queryable, scope: string, subject: string, day: Date): Promise<number> {
   const row = await db.dailyCounter.findUnique({ where: { scope_subject_day: { scope, subject, day } }, select: { count: true } });
   return row?.count ?? 0;

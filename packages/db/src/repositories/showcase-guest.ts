@@ -29,6 +29,7 @@ const commentSelect = {
   requestId: true,
   payloadHash: true,
   state: true,
+  network: true,
   reasons: true,
   createdAt: true,
   deletedAt: true,
@@ -37,7 +38,7 @@ export type GuestCommentRow = P.ShowcaseGuestCommentGetPayload<{ select: typeof 
 
 export async function insertGuestComment(
   db: Queryable,
-  comment: { sessionId: string; postId: string; parentId: string | null; articleRevisionId: string; depth: number; nickname: string; text: string; requestId: string; payloadHash: string; state: string; reasons: Array<{ code: string; message: string }>; createdAt: Date },
+  comment: { sessionId: string; network: string; postId: string; parentId: string | null; articleRevisionId: string; depth: number; nickname: string; text: string; requestId: string; payloadHash: string; state: string; reasons: Array<{ code: string; message: string }>; createdAt: Date },
 ): Promise<GuestCommentRow> {
   const [drawn] = await db.$queryRaw<Array<{ seq: number }>>`SELECT nextval('showcase_items_seq_seq')::int AS seq`;
   return db.showcaseGuestComment.create({ data: { ...comment, seq: drawn!.seq, reasons: comment.reasons as P.InputJsonValue }, select: commentSelect });
@@ -49,6 +50,26 @@ export function findGuestComment(db: Queryable, id: string): Promise<GuestCommen
 
 export function findGuestCommentByRequest(db: Queryable, sessionId: string, requestId: string): Promise<GuestCommentRow | null> {
   return db.showcaseGuestComment.findUnique({ where: { sessionId_requestId: { sessionId, requestId } }, select: commentSelect });
+}
+
+/**
+ * When the `limit` newest guest comments of a session or a network were sent within the window
+ * after `since`, deleted ones too: every comment sent counts against the minute's allowance.
+ */
+export async function recentGuestCommentTimes(db: Queryable, sender: { sessionId: string } | { network: string }, since: Date, limit: number): Promise<Date[]> {
+  const rows = await db.showcaseGuestComment.findMany({ where: { ...sender, createdAt: { gt: since } }, orderBy: { createdAt: "desc" }, take: limit, select: { createdAt: true } });
+  return rows.map((row) => row.createdAt);
+}
+
+/** Stores the outcome of a comment's safety check, once: false when it is no longer `checking`. */
+export async function settleGuestCommentState(db: Queryable, id: string, state: string, reasons: Array<{ code: string; message: string }>): Promise<boolean> {
+  const settled = await db.showcaseGuestComment.updateMany({ where: { id, state: "checking" }, data: { state, reasons: reasons as P.InputJsonValue } });
+  return settled.count === 1;
+}
+
+/** Removes a comment that was never shown (its article or parent went away during its check). */
+export async function forgetGuestComment(db: Queryable, id: string): Promise<void> {
+  await db.showcaseGuestComment.deleteMany({ where: { id, state: "checking" } });
 }
 
 /** Every guest comment of a post in thread order; the caller decides what is visible. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkGuestText, checkNickname, guestCommentState, humanEscaped, humanTagged, judgeCaptcha } from "./guest";
+import { checkGuestText, checkNickname, guestCommentState, humanEscaped, humanTagged, judgeCaptcha, slidingWindowRoom } from "./guest";
 
 describe("checkGuestText", () => {
   test.each([
@@ -91,6 +91,25 @@ describe("guestCommentState", () => {
     ["capacity" as const, "capacity"],
   ])("%j -> %s", (verdict, state) => {
     expect(guestCommentState(verdict)).toBe(state);
+  });
+});
+
+describe("slidingWindowRoom: per-minute allowances", () => {
+  const now = new Date("2026-11-27T12:00:30Z");
+  const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+  test.each<[string, Date[], number, { ok: true } | { ok: false; retryAfterSeconds: number }]>([
+    ["nothing before", [], 2, { ok: true }],
+    ["one of two used", [ago(10)], 2, { ok: true }],
+    ["two of two used: wait until the older is a minute old", [ago(10), ago(40)], 2, { ok: false, retryAfterSeconds: 20 }],
+    ["order does not matter", [ago(40), ago(10)], 2, { ok: false, retryAfterSeconds: 20 }],
+    ["across a clock minute's boundary: still the last 60 s", [ago(31), ago(29)], 2, { ok: false, retryAfterSeconds: 29 }],
+    ["exactly a minute old has left the window", [ago(60), ago(5)], 2, { ok: true }],
+    ["older than a minute does not count", [ago(61), ago(120), ago(5)], 2, { ok: true }],
+    ["more than the limit in the window: the limit-th newest must leave", [ago(1), ago(2), ago(3)], 2, { ok: false, retryAfterSeconds: 58 }],
+    ["a fraction of a second left rounds up", [new Date(now.getTime() - 59_500)], 1, { ok: false, retryAfterSeconds: 1 }],
+    ["a limit of zero refuses for a whole window", [], 0, { ok: false, retryAfterSeconds: 60 }],
+  ])("%s", (_label, recent, limit, expected) => {
+    expect(slidingWindowRoom(recent, now, limit, 60)).toEqual(expected);
   });
 });
 

@@ -64,10 +64,11 @@ export function humanEscaped(text: string): string {
 }
 
 export type GuestVerdict = { outcome: "pass" } | { outcome: "fail" | "uncertain" } | { outcome: "unavailable" };
-export type GuestCommentState = "published" | "rejected" | "uncertain" | "unavailable" | "capacity";
+/** `checking` until the safety check's outcome is stored; then one of the others. */
+export type GuestCommentState = "checking" | "published" | "rejected" | "uncertain" | "unavailable" | "capacity";
 
 /** Only a pass publishes; every other outcome keeps the comment as the guest's draft. */
-export function guestCommentState(verdict: GuestVerdict | "capacity"): GuestCommentState {
+export function guestCommentState(verdict: GuestVerdict | "capacity"): Exclude<GuestCommentState, "checking"> {
   if (verdict === "capacity") return "capacity";
   switch (verdict.outcome) {
     case "pass":
@@ -95,4 +96,22 @@ export function judgeCaptcha(answer: { success: boolean; hostname?: string; chal
     return { ok: false, code: "CAPTCHA_FAILED", reason: "The CAPTCHA answer is too old; solve it again." };
   }
   return { ok: true };
+}
+
+export type WindowRoom = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * A per-minute allowance as a sliding window (§8 "per minute"): one more attempt fits when fewer
+ * than `limit` of the earlier ones (`recent`, any order) fall in the `windowSeconds` before `now`.
+ * Refused, it says how long until the oldest of them leaves the window, at least one second. A
+ * fixed clock minute would let twice the limit through across its boundary.
+ */
+export function slidingWindowRoom(recent: readonly Date[], now: Date, limit: number, windowSeconds: number): WindowRoom {
+  if (limit <= 0) return { ok: false, retryAfterSeconds: windowSeconds };
+  const windowStart = now.getTime() - windowSeconds * 1000;
+  const inWindow = recent.map((at) => at.getTime()).filter((at) => at > windowStart && at <= now.getTime()).sort((a, b) => b - a);
+  if (inWindow.length < limit) return { ok: true };
+  // The attempt that must leave for one more to fit: the limit-th newest.
+  const leaving = inWindow[limit - 1]!;
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((leaving - windowStart) / 1000)) };
 }

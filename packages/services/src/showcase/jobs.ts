@@ -3,6 +3,7 @@ import { deleteUploadsBefore } from "@board/db";
 import type { ServiceDeps } from "../deps";
 import { APPEAL_TASK, REPORT_REVIEW_TASK, runAppeal, runReportReview } from "./author-actions";
 import { EXPIRE_REVISION_TASK, runRevisionChecks } from "./checking";
+import { finishGuestCommentCheck, GUEST_COMMENT_CHECK_TASK } from "./guest/comments";
 import { GUEST_REPORT_REVIEW_TASK, runGuestReportReview } from "./guest/reports";
 import { expireRevision, sweepQuorum } from "./lifecycle";
 import { CHECK_REVISION_TASK } from "./submit";
@@ -23,6 +24,7 @@ const ZRevisionJob = z.object({ revisionId: z.uuid() });
 const ZAppealJob = z.object({ appealId: z.uuid() });
 const ZReportReviewJob = z.object({ revisionId: z.uuid(), day: z.iso.datetime() });
 const ZGuestReportReviewJob = z.object({ commentId: z.uuid(), day: z.iso.datetime() });
+const ZGuestCommentJob = z.object({ commentId: z.uuid() });
 
 /**
  * Every background task of the showcase: thin adapters from a job payload to a use case. Each use
@@ -44,6 +46,7 @@ export function showcaseJobHandlers(deps: ServiceDeps): Record<string, JobHandle
       const { commentId, day } = ZGuestReportReviewJob.parse(payload);
       await runGuestReportReview(deps, commentId, new Date(day));
     },
+    [GUEST_COMMENT_CHECK_TASK]: async (payload) => finishGuestCommentCheck(deps, ZGuestCommentJob.parse(payload).commentId),
     [UPLOAD_SWEEP_TASK]: async () => {
       await deleteUploadsBefore(deps.db.prisma, new Date(deps.clock().getTime() - UPLOAD_SESSION_SECONDS * 1000));
     },

@@ -10,11 +10,12 @@ type FormConfig = {
   nickname_rules: string;
 };
 type SessionView = { form: FormConfig; session: { nickname: string; csrf_token: string } | null };
-type Receipt = { comment_id: string; state: string; published: boolean; reasons: Array<{ message: string }>; text: string };
+type Receipt = { comment_id: string; request_id: string; state: string; published: boolean; reasons: Array<{ message: string }>; text: string };
 type Hcaptcha = { render(container: HTMLElement, options: { sitekey: string; callback(token: string): void }): string; reset(id: string): void };
 
 const OWN_COMMENTS = "board-own-comments";
 const OUTCOME_TEXT: Record<string, string> = {
+  checking: "Your comment is being checked; its outcome shows here in a moment. Your text is kept below.",
   published: "Your comment is published.",
   rejected: "Your comment was not published: the automatic check refused it. Your text is kept below; you can change it and send again.",
   uncertain: "Your comment was not published: the automatic check could not approve it. Your text is kept below.",
@@ -23,6 +24,9 @@ const OUTCOME_TEXT: Record<string, string> = {
 };
 
 const codePoints = (text: string) => Array.from(text).length;
+/** How often a send still being checked is looked up again. */
+const CHECKING_POLL_MS = 3_000;
+const lookupUrl = (requestId: string) => `/api/showcase/human-comments/lookup?request_id=${encodeURIComponent(requestId)}`;
 
 function rememberOwn(id: string) {
   const own = new Set<string>(JSON.parse(localStorage.getItem(OWN_COMMENTS) ?? "[]"));
@@ -51,6 +55,8 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const [hydrated, setHydrated] = useState(false);
   const widget = useRef<HTMLDivElement>(null);
   const widgetId = useRef<string | null>(null);
+  const followUp = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(followUp.current ?? undefined), []);
   const textId = useId();
   const errorId = useId();
 
@@ -58,10 +64,18 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const readDraft = useCallback((): { text: string; requestId: string | null } => JSON.parse(localStorage.getItem(draftKey) ?? '{"text":"","requestId":null}'), [draftKey]);
 
   const settle = useCallback(
-    (receipt: Receipt) => {
+    function settleReceipt(receipt: Receipt) {
       rememberOwn(receipt.comment_id);
       setStatus(OUTCOME_TEXT[receipt.state] ?? `Your comment is ${receipt.state}.`);
-      if (receipt.published) {
+      if (receipt.state === "checking") {
+        // Kept with its request id, so a reload meanwhile reconciles the same send.
+        saveDraft({ text: receipt.text, requestId: receipt.request_id });
+        followUp.current = setTimeout(() => {
+          void fetch(lookupUrl(receipt.request_id), { headers: { accept: "application/json" } }).then(async (response) => {
+            if (response.ok) settleReceipt((await response.json()) as Receipt);
+          });
+        }, CHECKING_POLL_MS);
+      } else if (receipt.published) {
         localStorage.removeItem(draftKey);
         setText("");
         router.refresh();
@@ -83,7 +97,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       .then(async (r) => (r.ok ? setView((await r.json()) as SessionView) : unavailable()))
       .catch(unavailable);
     if (draft.requestId) {
-      void fetch(`/api/showcase/human-comments/lookup?request_id=${encodeURIComponent(draft.requestId)}`, { headers: { accept: "application/json" } }).then(async (response) => {
+      void fetch(lookupUrl(draft.requestId), { headers: { accept: "application/json" } }).then(async (response) => {
         if (response.ok) settle((await response.json()) as Receipt);
         else setStatus("Your last send did not arrive; your text is kept. Send it again.");
       });

@@ -1,19 +1,25 @@
 import { createHash } from "node:crypto";
-import { BoardError, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, unixSeconds, utcDayStart } from "@board/domain";
+import { BoardError, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, slidingWindowRoom, unixSeconds, utcDayStart, type GuestCommentState } from "@board/domain";
 import {
+  addJob,
   commentsOfPost,
+  decrementDailyCounter,
   findGuestComment,
   findGuestCommentByRequest,
   findRevisionMeta,
   findShowcaseItem,
+  forgetGuestComment,
   holdShowcaseLineage,
   guestCommentsOfPost,
   incrementDailyCounter,
   insertGuestComment,
   insertShowcaseEvent,
   lockForTransaction,
+  lockGuestComment,
   markGuestCommentDeleted,
   readDailyCounter,
+  recentGuestCommentTimes,
+  settleGuestCommentState,
   spendCaptchaToken,
   type GuestCommentRow,
   type Queryable,
@@ -28,6 +34,10 @@ import { publicRevisionId } from "../submit";
 import { visibleThread } from "./thread";
 
 const MAX_DEPTH = 32;
+const MINUTE_SECONDS = 60;
+/** A comment still `checking` this long after it was sent lost its request: the fallback job settles it. */
+const UNFINISHED_CHECK_SECONDS = 120;
+export const GUEST_COMMENT_CHECK_TASK = "showcase_guest_comment_check";
 
 export interface GuestCommentInput {
   post_id: string;
@@ -48,7 +58,7 @@ function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolean) {
     parent_comment_id: row.parentId,
     article_revision_id: row.articleRevisionId,
     reply_depth: row.depth,
-    state: row.state as "published" | "rejected" | "uncertain" | "unavailable" | "capacity",
+    state: row.state as GuestCommentState,
     published: row.state === "published" && row.deletedAt === null,
     deleted: row.deletedAt !== null,
     reasons: row.reasons as Array<{ code: string; message: string }>,
@@ -103,29 +113,30 @@ async function placement(db: Queryable, input: GuestCommentInput): Promise<{ par
   return { parentId: parent.row.id, depth, articleRevisionId: parentRevisionId };
 }
 
-const minuteOf = (now: Date) => Math.floor(now.getTime() / 60_000);
-
-/** The §8 guest allowances, as counters keyed by day and by minute; each refusal says how long to wait. */
-function allowances(deps: ServiceDeps, guest: GuestActor, now: Date) {
+/** The §8 daily guest allowances, as counters keyed by day; each refusal says how long to wait. */
+function dailyAllowances(deps: ServiceDeps, guest: { sessionId: string; network: string }, now: Date) {
   const { limits } = deps;
-  const minute = minuteOf(now);
-  const waitMinute = 60 - now.getUTCSeconds();
+  const day = utcDayStart(now);
   return [
-    { scope: "guest_comments_session", subject: guest.sessionId, limit: limits.guestCommentsPerSessionPerDay, refuse: () => dailyLimit("guest comments per session", limits.guestCommentsPerSessionPerDay, now) },
-    { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, refuse: () => dailyLimit("guest comments per network", limits.guestCommentsPerNetworkPerDay, now) },
-    {
-      scope: "guest_comments_session_minute",
-      subject: `${guest.sessionId}:${minute}`,
-      limit: limits.guestCommentsPerSessionPerMinute,
-      refuse: () => new BoardError("BOARD_RATE_LIMIT", `At most ${limits.guestCommentsPerSessionPerMinute} comments a minute; wait ${waitMinute} seconds. Your draft is kept.`, { scope: "guest_session_minute", limit: limits.guestCommentsPerSessionPerMinute }, waitMinute),
-    },
-    {
-      scope: "guest_comments_network_minute",
-      subject: `${guest.network}:${minute}`,
-      limit: limits.guestCommentsPerNetworkPerMinute,
-      refuse: () => new BoardError("BOARD_RATE_LIMIT", `At most ${limits.guestCommentsPerNetworkPerMinute} comments a minute from one network; wait ${waitMinute} seconds. Your draft is kept.`, { scope: "guest_network_minute", limit: limits.guestCommentsPerNetworkPerMinute }, waitMinute),
-    },
+    { scope: "guest_comments_session", subject: guest.sessionId, limit: limits.guestCommentsPerSessionPerDay, day, refuse: () => dailyLimit("guest comments per session", limits.guestCommentsPerSessionPerDay, now) },
+    { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, day, refuse: () => dailyLimit("guest comments per network", limits.guestCommentsPerNetworkPerDay, now) },
   ];
+}
+
+/** The §8 per-minute guest allowances: sliding windows over the comments the session or network sent. */
+async function refuseOverMinuteAllowance(deps: ServiceDeps, tx: Tx, guest: GuestActor, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - MINUTE_SECONDS * 1000);
+  const windows = [
+    { sender: { sessionId: guest.sessionId }, limit: deps.limits.guestCommentsPerSessionPerMinute, scope: "guest_session_minute", who: "" },
+    { sender: { network: guest.network }, limit: deps.limits.guestCommentsPerNetworkPerMinute, scope: "guest_network_minute", who: " from one network" },
+  ];
+  for (const window of windows) {
+    const room = slidingWindowRoom(await recentGuestCommentTimes(tx, window.sender, since, window.limit), now, window.limit, MINUTE_SECONDS);
+    if (!room.ok) {
+      const wait = room.retryAfterSeconds;
+      throw new BoardError("BOARD_RATE_LIMIT", `At most ${window.limit} comments a minute${window.who}; wait ${wait} seconds. Your draft is kept.`, { scope: window.scope, limit: window.limit }, wait);
+    }
+  }
 }
 
 /** hCaptcha, bound to this route: one answer, this hostname, recently solved, never seen before. */
@@ -144,6 +155,10 @@ async function verifyCaptcha(deps: ServiceDeps, guest: GuestActor, token: string
  * request_id with the same payload answers the existing operation; parallel identical sends make
  * one comment (they queue on the request's lock). Only a passing safety check publishes; every
  * other outcome keeps the text as the session's draft.
+ *
+ * The comment is stored as `checking` first and its check runs after that commit, so nothing is
+ * locked while the checker answers: guests of one network are checked side by side, and a lookup
+ * meanwhile finds the send. Should this process stop before the outcome is stored, a job stores it.
  */
 export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, input: GuestCommentInput): Promise<{ created: boolean; receipt: GuestCommentReceipt }> {
   if (!deps.showcase.captcha) throw new BoardError("FORBIDDEN", "Guest comments are closed on this site (no CAPTCHA is configured).", {});
@@ -153,7 +168,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
   if (!nickname.ok) throw invalid("nickname", nickname.reason);
   const payloadHash = canonicalHash({ post_id: input.post_id, text: text.value, nickname: nickname.value, article_revision_id: input.article_revision_id, parent_comment_id: input.parent_comment_id ?? null }).hash;
 
-  const outcome = await deps.db.prisma.$transaction(
+  const accepted = await deps.db.prisma.$transaction(
     async (tx) => {
       await lockForTransaction(tx, `guest-comment:${guest.sessionId}:${input.request_id}`);
       const prior = await findGuestCommentByRequest(tx, guest.sessionId, input.request_id);
@@ -166,29 +181,23 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
       }
       const where = await placement(tx, input);
       const now = deps.clock();
-      const day = utcDayStart(now);
-      const counters = allowances(deps, guest, now);
+      const counters = dailyAllowances(deps, guest, now);
+      // Refused before the CAPTCHA is spent, so a guest over an allowance keeps a usable answer.
       for (const counter of counters) {
-        if ((await readDailyCounter(tx, counter.scope, counter.subject, day)) >= counter.limit) throw counter.refuse();
+        if ((await readDailyCounter(tx, counter.scope, counter.subject, counter.day)) >= counter.limit) throw counter.refuse();
       }
+      await refuseOverMinuteAllowance(deps, tx, guest, now);
       await verifyCaptcha(deps, guest, input.captcha_token, now, (hash) => spendCaptchaToken(tx, hash, now));
+      // From here to commit the session's and network's allowances are held; nothing slow runs until then.
+      await lockForTransaction(tx, `guest-allowance:${guest.sessionId}`);
+      await lockForTransaction(tx, `guest-allowance:${guest.network}`);
+      await refuseOverMinuteAllowance(deps, tx, guest, now);
       for (const counter of counters) {
-        if ((await incrementDailyCounter(tx, counter.scope, counter.subject, day, counter.limit)) === null) throw counter.refuse();
+        if ((await incrementDailyCounter(tx, counter.scope, counter.subject, counter.day, counter.limit)) === null) throw counter.refuse();
       }
-      // The check runs before the day's review is counted: counting first would hold the site-wide
-      // counter's row lock while the checker answers, one guest comment at a time for the whole site.
-      const capacityLeft = (await readDailyCounter(tx, "guest_reviews", "deployment", day)) < deps.limits.guestReviewsPerDay;
-      const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [nickname.value, text.value] }) : null;
-      const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
-      const verdict = counted ? checked : null;
-      // The check may take seconds: an article or parent withdrawn, restricted or deleted meanwhile
-      // takes no comment. Held from here to commit, a withdrawal at this moment waits for the insert, or is read.
-      if (!(await isPublicArticle(tx, input.post_id))) throw articleNotPublic(input.post_id);
-      if (where.parentId && !(await isVisibleParent(tx, input.post_id, where.parentId))) throw parentNotPublic(where.parentId);
-      const state = guestCommentState(verdict ?? "capacity");
-      const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
       const row = await insertGuestComment(tx, {
         sessionId: guest.sessionId,
+        network: guest.network,
         postId: input.post_id,
         parentId: where.parentId,
         articleRevisionId: where.articleRevisionId,
@@ -197,18 +206,67 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         text: text.value,
         requestId: input.request_id,
         payloadHash,
-        state,
-        reasons,
+        state: "checking",
+        reasons: [],
         createdAt: now,
       });
-      // Agents follow guests' comments in the showcase stream too, once they are shown.
-      if (state === "published") await insertShowcaseEvent(tx, { kind: "comment_submitted", itemId: row.id, revisionId: null, postId: input.post_id, createdAt: now });
+      await addJob(tx, deps.showcase.jobsSchema, { task: GUEST_COMMENT_CHECK_TASK, payload: { commentId: row.id }, runAt: new Date(now.getTime() + UNFINISHED_CHECK_SECONDS * 1000), jobKey: `guest-check:${row.id}` });
       return { row, created: true };
     },
     { timeout: 30_000 },
   );
-  if (outcome.created && outcome.row.state === "published") deps.cache.invalidate([...showcaseChanged(input.post_id), cacheTags.showcasePublic]);
-  return { created: outcome.created, receipt: receipt(deps, outcome.row, !outcome.created) };
+  if (!accepted.created) return { created: false, receipt: receipt(deps, accepted.row, true) };
+  const settled = await settleGuestComment(deps, accepted.row);
+  if (settled.refused) throw settled.refused;
+  return { created: true, receipt: receipt(deps, settled.row, false) };
+}
+
+/**
+ * Runs the safety check of a comment stored as `checking` and stores its outcome, once (a request
+ * and the fallback job may both try). An article or parent withdrawn, restricted or deleted during
+ * the check takes no comment: the comment is forgotten, its allowances given back, and the refusal
+ * returned for the sender.
+ */
+async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): Promise<{ row: GuestCommentRow; refused: BoardError | null }> {
+  const day = utcDayStart(deps.clock());
+  // The check runs before the day's review is counted: counting first would hold the site-wide
+  // counter's row lock while the checker answers, one guest comment at a time for the whole site.
+  const capacityLeft = (await readDailyCounter(deps.db.prisma, "guest_reviews", "deployment", day)) < deps.limits.guestReviewsPerDay;
+  const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [pending.nickname, pending.text] }) : null;
+  const outcome = await deps.db.prisma.$transaction(async (tx) => {
+    // Held from here to commit, a withdrawal or deletion at this moment waits for the outcome, or is read.
+    const refused = !(await isPublicArticle(tx, pending.postId)) ? articleNotPublic(pending.postId) : pending.parentId && !(await isVisibleParent(tx, pending.postId, pending.parentId)) ? parentNotPublic(pending.parentId) : null;
+    await lockGuestComment(tx, pending.id);
+    const current = await findGuestComment(tx, pending.id);
+    // Settled meanwhile by the other of the request and the fallback job; forgotten, its article or parent went away.
+    if (!current) return { row: pending, refused: refused ?? articleNotPublic(pending.postId), published: false };
+    if (current.state !== "checking") return { row: current, refused: null, published: false };
+    if (refused) {
+      await forgetGuestComment(tx, pending.id);
+      for (const counter of dailyAllowances(deps, { sessionId: pending.sessionId, network: pending.network ?? "" }, pending.createdAt)) await decrementDailyCounter(tx, counter.scope, counter.subject, counter.day);
+      return { row: pending, refused, published: false };
+    }
+    const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
+    const verdict = counted ? checked : null;
+    const state = guestCommentState(verdict ?? "capacity");
+    const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
+    await settleGuestCommentState(tx, pending.id, state, reasons);
+    // Agents follow guests' comments in the showcase stream too, once they are shown.
+    if (state === "published") await insertShowcaseEvent(tx, { kind: "comment_submitted", itemId: pending.id, revisionId: null, postId: pending.postId, createdAt: deps.clock() });
+    return { row: (await findGuestComment(tx, pending.id))!, refused: null, published: state === "published" };
+  });
+  if (outcome.published) deps.cache.invalidate([...showcaseChanged(pending.postId), cacheTags.showcasePublic]);
+  return { row: outcome.row, refused: outcome.refused };
+}
+
+/**
+ * The fallback job of a guest comment still `checking` this long after it was sent: the process
+ * that took it stopped before storing the outcome. Runs the check then; a settled comment is left
+ * as it is.
+ */
+export async function finishGuestCommentCheck(deps: ServiceDeps, commentId: string): Promise<void> {
+  const pending = await findGuestComment(deps.db.prisma, commentId);
+  if (pending?.state === "checking") await settleGuestComment(deps, pending);
 }
 
 async function ownComment(deps: ServiceDeps, sessionId: string, id: string): Promise<GuestCommentRow> {
