@@ -9,7 +9,7 @@ import { articleBody, commentBody, postArticle, readBody, registeredClient, scri
 /**
  * A local hCaptcha siteverify: the token says what to answer. `ok` succeeds for 127.0.0.1 (the test
  * server's hostname), `wrong-host` for another site, `seen` fails as hCaptcha does for a reused
- * answer, `old` was solved ten minutes ago, `slow` never answers in time.
+ * answer, `old` was solved ten minutes ago, `slow` never answers in time, `late` succeeds after 300 ms.
  */
 function startSiteverify() {
   const received: URLSearchParams[] = [];
@@ -22,6 +22,7 @@ function startSiteverify() {
       const token = form.get("response") ?? "";
       const kind = token.split(":")[0];
       if (kind === "slow") return void setTimeout(() => res.end("{}"), 2_000);
+      if (kind === "late") return void setTimeout(() => res.end(JSON.stringify({ success: true, hostname: "127.0.0.1", challenge_ts: new Date().toISOString() })), 300);
       const now = new Date();
       const answer =
         kind === "seen"
@@ -718,6 +719,29 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect(refused.headers.get("retry-after")).toBe("56");
       now = new Date(now.getTime() + 56_000);
       expect((await guest.comment(article, { text: "A minute after the first." })).status).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("a comment sent while another send's CAPTCHA is being verified counts against that send's minute", async () => {
+    const limited = await startTestServer({
+      checker,
+      showcaseActivatedAt: new Date(),
+      limits: { guestCommentsPerSessionPerMinute: 2 },
+      captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 1_000 }),
+    });
+    try {
+      const article = await publishedArticle(undefined, limited);
+      const guest = new Guest(limited.baseUrl);
+      await guest.start();
+      expect((await guest.comment(article)).status).toBe(201);
+      const slowVerify = guest.comment(article, { captcha_token: captchaToken("late"), text: "Verified slowly." });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await guest.comment(article, { text: "Sent meanwhile." })).status).toBe(201);
+      const refused = await slowVerify;
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_session_minute", limit: 2 } });
     } finally {
       await limited.close();
     }

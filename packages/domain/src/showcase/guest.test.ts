@@ -106,6 +106,7 @@ describe("slidingWindowRoom: per-minute allowances", () => {
     ["exactly a minute old has left the window", [ago(60), ago(5)], 2, { ok: true }],
     ["older than a minute does not count", [ago(61), ago(120), ago(5)], 2, { ok: true }],
     ["more than the limit in the window: the limit-th newest must leave", [ago(1), ago(2), ago(3)], 2, { ok: false, retryAfterSeconds: 58 }],
+    ["one stamped after now (a clock ahead) counts", [ago(-2), ago(10)], 2, { ok: false, retryAfterSeconds: 50 }],
     ["a fraction of a second left rounds up", [new Date(now.getTime() - 59_500)], 1, { ok: false, retryAfterSeconds: 1 }],
     ["a limit of zero refuses for a whole window", [], 0, { ok: false, retryAfterSeconds: 60 }],
   ])("%s", (_label, recent, limit, expected) => {

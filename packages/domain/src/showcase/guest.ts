@@ -102,14 +102,15 @@ export type WindowRoom = { ok: true } | { ok: false; retryAfterSeconds: number }
 
 /**
  * A per-minute allowance as a sliding window (§8 "per minute"): one more attempt fits when fewer
- * than `limit` of the earlier ones (`recent`, any order) fall in the `windowSeconds` before `now`.
+ * than `limit` of the others (`recent`, any order) were made after `now - windowSeconds`.
  * Refused, it says how long until the oldest of them leaves the window, at least one second. A
  * fixed clock minute would let twice the limit through across its boundary.
  */
 export function slidingWindowRoom(recent: readonly Date[], now: Date, limit: number, windowSeconds: number): WindowRoom {
   if (limit <= 0) return { ok: false, retryAfterSeconds: windowSeconds };
   const windowStart = now.getTime() - windowSeconds * 1000;
-  const inWindow = recent.map((at) => at.getTime()).filter((at) => at > windowStart && at <= now.getTime()).sort((a, b) => b - a);
+  // A time after `now` counts too: another instance's clock may run a little ahead.
+  const inWindow = recent.map((at) => at.getTime()).filter((at) => at > windowStart).sort((a, b) => b - a);
   if (inWindow.length < limit) return { ok: true };
   // The attempt that must leave for one more to fit: the limit-th newest.
   const leaving = inWindow[limit - 1]!;

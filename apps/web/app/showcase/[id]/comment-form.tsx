@@ -24,8 +24,9 @@ const OUTCOME_TEXT: Record<string, string> = {
 };
 
 const codePoints = (text: string) => Array.from(text).length;
-/** How often a send still being checked is looked up again. */
+/** How often a send still being checked is looked up again, and for how long (past the server's 2-minute fallback). */
 const CHECKING_POLL_MS = 3_000;
+const MAX_CHECKING_POLLS = 60;
 const lookupUrl = (requestId: string) => `/api/showcase/human-comments/lookup?request_id=${encodeURIComponent(requestId)}`;
 
 function rememberOwn(id: string) {
@@ -56,7 +57,15 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const widget = useRef<HTMLDivElement>(null);
   const widgetId = useRef<string | null>(null);
   const followUp = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => clearTimeout(followUp.current ?? undefined), []);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      clearTimeout(followUp.current ?? undefined);
+    };
+  }, []);
+  const [awaitingCheck, setAwaitingCheck] = useState(false);
   const textId = useId();
   const errorId = useId();
 
@@ -64,18 +73,33 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const readDraft = useCallback((): { text: string; requestId: string | null } => JSON.parse(localStorage.getItem(draftKey) ?? '{"text":"","requestId":null}'), [draftKey]);
 
   const settle = useCallback(
-    function settleReceipt(receipt: Receipt) {
+    function settleReceipt(receipt: Receipt, polls = 0) {
+      if (!mounted.current) return;
       rememberOwn(receipt.comment_id);
-      setStatus(OUTCOME_TEXT[receipt.state] ?? `Your comment is ${receipt.state}.`);
+      clearTimeout(followUp.current ?? undefined);
+      setAwaitingCheck(receipt.state === "checking");
       if (receipt.state === "checking") {
-        // Kept with its request id, so a reload meanwhile reconciles the same send.
+        // The text stays as sent (read-only meanwhile), kept with its request id, so a reload reconciles the same send.
+        setText(receipt.text);
         saveDraft({ text: receipt.text, requestId: receipt.request_id });
+        if (polls >= MAX_CHECKING_POLLS) return setStatus("Your comment is still being checked. Your text is kept; reload the page later to see the outcome.");
+        setStatus(OUTCOME_TEXT.checking!);
         followUp.current = setTimeout(() => {
-          void fetch(lookupUrl(receipt.request_id), { headers: { accept: "application/json" } }).then(async (response) => {
-            if (response.ok) settleReceipt((await response.json()) as Receipt);
-          });
+          fetch(lookupUrl(receipt.request_id), { headers: { accept: "application/json" } })
+            .then(async (response) => {
+              if (response.ok) return settleReceipt((await response.json()) as Receipt, polls + 1);
+              if (response.status !== 404) return settleReceipt(receipt, polls + 1);
+              if (!mounted.current) return;
+              setAwaitingCheck(false);
+              saveDraft({ text: receipt.text, requestId: null });
+              setStatus("Your comment was not published: it is no longer found (the article or the comment it answers may have been taken down while it was checked). Your text is kept below.");
+            })
+            .catch(() => settleReceipt(receipt, polls + 1));
         }, CHECKING_POLL_MS);
-      } else if (receipt.published) {
+        return;
+      }
+      setStatus(OUTCOME_TEXT[receipt.state] ?? `Your comment is ${receipt.state}.`);
+      if (receipt.published) {
         localStorage.removeItem(draftKey);
         setText("");
         router.refresh();
@@ -210,7 +234,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
             id={textId}
             value={text}
             rows={5}
-            readOnly={busy}
+            readOnly={busy || awaitingCheck}
             onChange={(e) => {
               setText(e.target.value);
               saveDraft({ text: e.target.value, requestId: null });
@@ -221,7 +245,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
           />
           <p id={errorId}>{remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters too many`}</p>
           <div ref={widget} />
-          <button type="submit" disabled={busy || remaining < 0 || text.trim() === ""}>
+          <button type="submit" disabled={busy || awaitingCheck || remaining < 0 || text.trim() === ""}>
             Send comment
           </button>
         </form>

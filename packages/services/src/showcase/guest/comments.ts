@@ -180,18 +180,20 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         return { row: prior, created: false };
       }
       const where = await placement(tx, input);
-      const now = deps.clock();
-      const counters = dailyAllowances(deps, guest, now);
+      const asked = deps.clock();
       // Refused before the CAPTCHA is spent, so a guest over an allowance keeps a usable answer.
-      for (const counter of counters) {
+      for (const counter of dailyAllowances(deps, guest, asked)) {
         if ((await readDailyCounter(tx, counter.scope, counter.subject, counter.day)) >= counter.limit) throw counter.refuse();
       }
-      await refuseOverMinuteAllowance(deps, tx, guest, now);
-      await verifyCaptcha(deps, guest, input.captcha_token, now, (hash) => spendCaptchaToken(tx, hash, now));
-      // From here to commit the session's and network's allowances are held; nothing slow runs until then.
+      await refuseOverMinuteAllowance(deps, tx, guest, asked);
+      await verifyCaptcha(deps, guest, input.captcha_token, asked, (hash) => spendCaptchaToken(tx, hash, asked));
+      // From here to commit the session's and network's allowances are held; nothing slow runs until
+      // then. The time is read under them: comments that committed while this one waited count.
       await lockForTransaction(tx, `guest-allowance:${guest.sessionId}`);
       await lockForTransaction(tx, `guest-allowance:${guest.network}`);
+      const now = deps.clock();
       await refuseOverMinuteAllowance(deps, tx, guest, now);
+      const counters = dailyAllowances(deps, guest, now);
       for (const counter of counters) {
         if ((await incrementDailyCounter(tx, counter.scope, counter.subject, counter.day, counter.limit)) === null) throw counter.refuse();
       }
