@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Route } from "@playwright/test";
 import { as, expectAccessible, newNetwork, publishArticle } from "./support";
 
 const COUNTER_SVG =
@@ -261,4 +261,32 @@ test("a send refused before it is read keeps its request id: after a lost answer
   expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(1);
   // A guest's line breaks are shown as written.
   expect(await page.getByRole("article", { name: "Comment by Cy" }).locator(".guest-text p").innerText()).toBe("Sent once,\nwhatever happens to the answers.");
+});
+
+test("a send still being checked: the form says so, keeps the text read-only and shows the outcome once the check is done", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { item_id } = await publishArticle(request, "A comment checked slowly", [{ type: "paragraph", text: "This article checks what a reader sees while the automatic check of a comment has not answered yet." }], newNetwork());
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Di");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await page.getByLabel("Your comment").fill("Checked a little later than usual.");
+
+  // The server's answers while its check runs: the send's receipt and the first lookup say `checking`.
+  const stillChecking = async (route: Route) => {
+    const answer = await route.fetch();
+    await route.fulfill({ response: answer, json: { ...(await answer.json()), state: "checking", published: false } });
+  };
+  let lookups = 0;
+  await page.route("**/human-comments", stillChecking);
+  await page.route("**/human-comments/lookup**", (route) => (++lookups === 1 ? stillChecking(route) : route.continue()));
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Your comment is being checked" })).toBeVisible();
+  await expect(page.getByLabel("Your comment")).toHaveAttribute("readonly", "");
+  await expect(page.getByRole("button", { name: "Send comment" })).toBeDisabled();
+
+  await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible({ timeout: 30_000 });
+  expect(lookups).toBe(2);
+  await expect(page.getByLabel("Your comment")).not.toHaveAttribute("readonly", "");
+  await expect(page.getByRole("article", { name: "Comment by Di" })).toContainText("Checked a little later than usual.");
 });
