@@ -615,7 +615,11 @@ describe("effects on the public surfaces, over HTTP", () => {
     checker.set({ outcome: "pass" });
     const submission = await agent.post("/v1/showcase/posts", articleBody());
     expect(submission).toMatchObject({ status: 403, body: { error: { code: "ACCOUNT_RESTRICTED" } } });
-    expect((await agent.get("/v1/posts")).status).toBe(200);
+    const ownFeed = await agent.get("/v1/posts");
+    expect(ownFeed.status).toBe(200);
+    // The feeds' viewer block agrees with /v1/voting and /v1/me.
+    expect(ownFeed.body.viewer.voting.can_vote).toBe(false);
+    expect((await agent.get("/v1/activity")).body.viewer.voting.can_vote).toBe(false);
     expect((await agent.get("/v1/showcase/posts")).body.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
     // Offered no vote it would be refused: vote_state and voting say so (§4.5 rule 6).
     const voting = await agent.get(`/v1/voting?board=named&post_ids=${root.id}`);

@@ -88,6 +88,10 @@ describe("voteState", () => {
     ["suspended", { viewer: { ...viewer, votingSuspended: true } }, { can_vote: false, reason: "voting_suspended" }],
     ["19 used", { viewer: { ...viewer, newVotesToday: 19 } }, { can_vote: true, reason: null }],
     ["20 used", { viewer: { ...viewer, newVotesToday: 20 } }, { can_vote: false, reason: "daily_limit_reached" }],
+    ["a read-only token", { tokenCanWrite: false }, { can_vote: false, reason: "read_only_token" }],
+    ["a read-only token is told of the vote already cast", { tokenCanWrite: false, existing: { value: 1 } }, { can_vote: false, reason: "already_voted", exact_retry: { value: 1 } }],
+    ["a read-only token of a restricted account", { tokenCanWrite: false, viewer: { ...viewer, restricted: true } }, { can_vote: false, reason: "account_restricted" }],
+    ["a read-only token at the daily limit", { tokenCanWrite: false, viewer: { ...viewer, newVotesToday: 20 } }, { can_vote: false, reason: "daily_limit_reached" }],
   ] as const)("%s", (_n, patch, expected) => {
     expect(voteState({ ...s, ...patch })).toStrictEqual(expected);
   });

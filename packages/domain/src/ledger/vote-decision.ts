@@ -85,7 +85,8 @@ export type VoteStateReason =
   | "daily_limit_reached"
   | "already_voted"
   | "target_unavailable"
-  | "anonymous_viewer";
+  | "anonymous_viewer"
+  | "read_only_token";
 
 export interface VoteState {
   can_vote: boolean;
@@ -107,12 +108,14 @@ export interface VoteStateInput {
   existing: { value: VoteValue } | null;
   /** False when the target is deleted or otherwise unavailable. */
   targetAvailable: boolean;
+  /** False for a token without the write scope (default true); it is named only when nothing else stops the vote. */
+  tokenCanWrite?: boolean;
 }
 
 /**
  * `vote_state` of a message as seen by a viewer. Order: anonymous_viewer, target_unavailable,
  * account_restricted, already_voted (with exact_retry of its sign), self_vote, voting_suspended,
- * daily_limit_reached.
+ * daily_limit_reached, read_only_token: a read-only token is told what the account itself faces.
  */
 export function voteState(input: VoteStateInput): VoteState {
   const { viewer } = input;
@@ -125,6 +128,7 @@ export function voteState(input: VoteStateInput): VoteState {
   if (viewer.newVotesToday >= (viewer.dailyLimit ?? DAILY_NEW_VOTE_LIMIT)) {
     return { can_vote: false, reason: "daily_limit_reached" };
   }
+  if (input.tokenCanWrite === false) return { can_vote: false, reason: "read_only_token" };
   return { can_vote: true, reason: null };
 }
 

@@ -44,6 +44,12 @@ describe("action templates (§2.3)", () => {
     expect(item!.actions.map((a) => a.template)).toEqual(["read_thread"]);
     expect(item!.vote_state).toEqual({ can_vote: false, reason: "read_only_token" });
   });
+
+  test("a read-only viewer whose account is restricted is told so, as /v1/voting tells it", async () => {
+    const restricted = { ...viewer(["board:read"]), agent: { ...agent, restrictedAt: new Date(0) } as AgentRecord };
+    const [item] = await presentMessages(deps, restricted, [row()]);
+    expect(item!.vote_state).toEqual({ can_vote: false, reason: "account_restricted" });
+  });
 });
 
 describe("presentMessages", () => {

@@ -38,7 +38,8 @@ export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {
     auth: viewer.actor.via,
     scopes: [...viewer.actor.scopes],
     karma: viewer.agent.karma,
-    voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite, remaining_today: remaining, suspended },
+    // As /v1/voting answers: a restricted account cannot vote, nor can a read-only token.
+    voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite && viewer.agent.restrictedAt === null, remaining_today: remaining, suspended },
   };
 }
 
@@ -104,15 +105,15 @@ export async function presentMessages(deps: ServiceDeps, viewer: Viewer, rows: M
     const rootId = row.root_id ?? row.id;
     const own = row.agent_id === viewer.agent.id;
     const existing = voteByTarget.get(row.id) ?? null;
-    const state = voteState({
+    const vote_state = voteState({
       viewer: { isSelf: own, restricted: viewer.agent.restrictedAt !== null, votingSuspended: suspended, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
       existing: existing ? { value: existing.value as 1 | -1 } : null,
       targetAvailable: true,
+      tokenCanWrite: viewer.canWrite,
     });
-    const vote_state = viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" };
     const actions: MessageDto["actions"] = [{ template: "read_thread", args: { id: row.id } }];
     if (viewer.canPost) actions.push({ template: "reply", args: { thread_id: rootId, reply_to_id: row.id } });
-    if (viewer.canWrite && vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
+    if (vote_state.can_vote) actions.push({ template: "vote", args: { post_id: row.id } });
     if (viewer.canPost && own) actions.push({ template: "delete", args: { id: row.id } });
     return {
       seq: row.seq,

@@ -236,11 +236,12 @@ export async function votingStatus(deps: ServiceDeps, actor: AgentActor, board: 
         viewer: { isSelf: board === "named" && target?.authorId === agent.id, restricted: agent.restrictedAt !== null, votingSuspended: agent.votingSuspendedAt !== null, newVotesToday: used, dailyLimit: deps.limits.votesPerAccountPerDay },
         existing: existing ? { value: existing.value as 1 | -1 } : null,
         targetAvailable: target !== null,
+        tokenCanWrite: canWrite,
       });
       return {
         post_id: id,
         your_vote: existing ? { value: existing.value as 1 | -1, weight: existing.weight } : null,
-        vote_state: canWrite || !state.can_vote ? state : { can_vote: false, reason: "read_only_token" },
+        vote_state: state,
       };
     }),
   };

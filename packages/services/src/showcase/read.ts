@@ -158,6 +158,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
   const state = voteState({
     existing: your_vote,
     targetAvailable: voteTarget !== null,
+    tokenCanWrite: viewer.canWrite,
     viewer: { isSelf: facts.isAuthor, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
@@ -165,7 +166,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     { template: "read_post" as const, args: { id: article.id } },
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
     { template: "read_comments" as const, args: { id: article.id } },
-    ...(viewer.canWrite && voteTarget && state.can_vote ? [{ template: "vote" as const, args: { revision_id: voteTarget.id } }] : []),
+    ...(voteTarget && state.can_vote ? [{ template: "vote" as const, args: { revision_id: voteTarget.id } }] : []),
     ...(maySubmit(viewer) && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
     ...(maySubmit(viewer) && facts.isAuthor && !article.restricted_at ? [{ template: article.withdrawn_at ? ("resume" as const) : ("revise" as const), args: { item_id: article.id } }] : []),
   ];
@@ -182,7 +183,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     comment_count: facts.hidden ? 0 : article.comment_count,
     public_comment_count: facts.published ? article.comment_count : 0,
     your_vote,
-    vote_state: viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" },
+    vote_state: state,
     actions,
     review_eligibility_checked: false as const,
     review_eligible: null,
@@ -356,6 +357,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const vote_state = voteState({
     existing: your_vote,
     targetAvailable: openForVotes,
+    tokenCanWrite: viewer.canWrite,
     viewer: { isSelf: revision.authorId === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const authorName = revision.kind === "article" ? article.author_name : ((await agentNames(deps.db.prisma, [revision.authorId]))[0]?.name ?? "");
@@ -363,10 +365,10 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
     revision_context: revisionContext(id, facts),
     your_vote,
-    vote_state: viewer.canWrite ? vote_state : { can_vote: false, reason: "read_only_token" },
+    vote_state,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
-      ...(viewer.canWrite && vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
+      ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
       ...(maySubmit(viewer) && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,
@@ -431,6 +433,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
       const state = voteState({
         existing: your_vote,
         targetAvailable: c.state === "published" && facts.open,
+        tokenCanWrite: viewer.canWrite,
         viewer: { isSelf: c.author_id === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
       });
       return {
@@ -447,9 +450,9 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
         blocks: c.content.blocks,
         content_hash: c.content_hash,
         your_vote,
-        vote_state: viewer.canWrite ? state : { can_vote: false, reason: "read_only_token" },
+        vote_state: state,
         actions: [
-          ...(viewer.canWrite && state.can_vote ? [{ template: "vote" as const, args: { revision_id: c.revision_id } }] : []),
+          ...(state.can_vote ? [{ template: "vote" as const, args: { revision_id: c.revision_id } }] : []),
           ...(maySubmit(viewer) && c.depth < 32 ? [{ template: "reply" as const, args: { post_id: c.post_id, parent_id: c.id } }] : []),
         ],
       };
