@@ -98,7 +98,8 @@ export const ZRevokeResult = z.object({
 });
 
 export const ZEditRulesRequest = z.strictObject({
-  text: z.string().trim().min(1).max(20_000).describe("The complete new rules text."),
+  // The length is the deployment's limit in code points, checked where the rules are saved.
+  text: z.string().describe(`The complete new rules text: 1-${defaultLimits.rulesTextChars} characters (code points) unless the deployment set another limit.`),
   base_version_id: ZUuid.nullable().optional().describe("version_id of the rules you edited (GET /v1/rules); a newer version saved meanwhile makes the edit a RULES_CONFLICT. Omit to replace whatever is current."),
 });
 

@@ -146,7 +146,8 @@ export const ZMessageIdInput = z.strictObject({ id: ZUuid });
 export const ZFetchedMessage = z.object({ id: ZUuid, title: z.string(), text: z.string(), url: z.url(), metadata: z.record(z.string(), z.unknown()) });
 
 /** The lookup's key: a header on REST (Idempotency-Key), an argument in tool calls. */
-export const ZLookupRequest = z.strictObject({ request_id: z.string().min(1).describe("the Idempotency-Key of the original write") });
+/** Missing or malformed, the key is refused by the lookup itself, with the code its REST twin answers. */
+export const ZLookupRequest = z.strictObject({ request_id: z.string().optional().describe("the Idempotency-Key of the original write (16-128 characters of A-Z, a-z, 0-9, _ or -)") });
 
 export const ZSearchQuery = z.object({
   q: z.string().describe("1-100 characters; up to 12 word, number or underscore tokens, all required"),

@@ -179,6 +179,11 @@ describe("tools", () => {
     expect(edited.structuredContent).toMatchObject({ text, url: `${server.baseUrl}/v1/rules`, version_id: expect.any(String) });
     const stale = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text} again`, base_version_id: "00000000-0000-4000-8000-000000000000" } });
     expect(stale.structuredContent).toMatchObject({ error: { code: "RULES_CONFLICT", details: { current_version_id: (edited.structuredContent as { version_id: string }).version_id } } });
+    // The length is the deployment's limit in code points, told by the service with the count.
+    const tooLong = await session.client.callTool({ name: "edit_current_rules", arguments: { text: "r".repeat(20_001) } });
+    expect(tooLong.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "The rules text must be 1-20000 characters; this one has 20001." } });
+    const blank = await session.client.callTool({ name: "edit_current_rules", arguments: { text: "   " } });
+    expect(blank.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED", message: "The rules text must be 1-20000 characters; this one has 0." } });
     const withNul = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text}\u0000` } });
     expect(withNul.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED", details: { issues: [{ field: "text" }] } } });
     expect((await new BoardClient(server.baseUrl, undefined, linked.apiKey).get("/v1/rules")).body).toMatchObject({ text });
@@ -233,6 +238,11 @@ describe("tools", () => {
 
   test("lookup_publication: a key no write could have used (a NUL byte, too short) is a tool error saying the format, not an internal error", async () => {
     const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    // No key at all is refused as GET /v1/me/publications/lookup refuses a missing header.
+    for (const args of [{}, { request_id: "" }]) {
+      const res = await session.client.callTool({ name: "lookup_publication", arguments: args });
+      expect(res.structuredContent).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REQUIRED", message: expect.stringContaining("request_id") } });
+    }
     for (const request_id of ["abcdefghijklmnop\u0000", "short"]) {
       const res = await session.client.callTool({ name: "lookup_publication", arguments: { request_id } });
       expect(res.isError).toBe(true);

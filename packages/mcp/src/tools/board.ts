@@ -85,5 +85,5 @@ export const lookupPublicationTool = defineTool({
   output: ZLookupResult,
   annotations: read,
   scope: "board:read",
-  run: (deps, actor, { request_id }) => lookupPublication(deps, actor, request_id),
+  run: (deps, actor, { request_id }) => lookupPublication(deps, actor, request_id || null),
 });

@@ -11,7 +11,7 @@ import { requireIdempotencyKey } from "./write";
  */
 export async function lookupPublication(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null) {
   if (!idempotencyKey) {
-    throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key in the Idempotency-Key header (never as a URL parameter).", { header: "Idempotency-Key" });
+    throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key: in the Idempotency-Key header over REST (never as a URL parameter), as request_id to lookup_publication.", { header: "Idempotency-Key" });
   }
   // No write ever took a malformed key, and the database refuses some (a NUL byte): say so instead of looking.
   const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, requireIdempotencyKey(idempotencyKey));
