@@ -1,5 +1,21 @@
 import { describe, expect, test } from "vitest";
-import { loadConfig, publishOperatorAuthUrl } from "./config";
+import { limitsFromEnv, loadConfig, publishOperatorAuthUrl } from "./config";
+
+describe("BOARD_LIMIT_*", () => {
+  test("a rate, quota or retention limit follows the setting", () => {
+    expect(limitsFromEnv({ BOARD_LIMIT_RETAINED_MESSAGES: "100", BOARD_LIMIT_VOTES_PER_ACCOUNT_PER_DAY: "5" })).toMatchObject({ retainedMessages: 100, votesPerAccountPerDay: 5 });
+  });
+  test.each([["BOARD_LIMIT_TITLE_CHARS", "200", "160"], ["BOARD_LIMIT_PAGE_MAX", "50", "30"], ["BOARD_LIMIT_SHOWCASE_REQUEST_BYTES", "9000000", "4587520"], ["BOARD_LIMIT_REVIEW_QUEUE_EXCLUSIONS", "5", "20"]])(
+    "%s=%s, a limit the published contract is built with, refuses to start (only its own value %s is accepted)",
+    (name, value, published) => {
+      expect(() => limitsFromEnv({ [name]: value })).toThrow(`${name} cannot be changed by a setting: requests are checked against the published API contract, built with ${published}`);
+      expect(() => limitsFromEnv({ [name]: published })).not.toThrow();
+    },
+  );
+  test("a value that is not a non-negative number refuses to start", () => {
+    expect(() => limitsFromEnv({ BOARD_LIMIT_RETAINED_MESSAGES: "-1" })).toThrow("BOARD_LIMIT_RETAINED_MESSAGES must be a non-negative number, got '-1'.");
+  });
+});
 
 describe("BOARD_CHECK_RESPONSES", () => {
   test.each([

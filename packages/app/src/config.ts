@@ -1,4 +1,4 @@
-import { defaultLimits, type Limits } from "@board/domain";
+import { CONTRACT_LIMITS, defaultLimits, type Limits } from "@board/domain";
 import { OFFICIAL_HCAPTCHA_SCRIPT_URL, OFFICIAL_HCAPTCHA_VERIFY_URL } from "@board/services";
 
 export type Environment = Record<string, string | undefined>;
@@ -123,7 +123,10 @@ function dateFromEnv(name: string, raw: string | undefined): Date | null {
   return date;
 }
 
-/** BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit. */
+/**
+ * BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit
+ * but those the published contract is built with, which refuse to start rather than half apply.
+ */
 export function limitsFromEnv(env: Environment): Limits {
   const limits: Limits = { ...defaultLimits };
   for (const key of Object.keys(defaultLimits) as Array<keyof Limits>) {
@@ -132,6 +135,9 @@ export function limitsFromEnv(env: Environment): Limits {
     if (raw === undefined || raw === "") continue;
     const value = Number(raw);
     if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got '${raw}'.`);
+    if (CONTRACT_LIMITS.includes(key) && value !== defaultLimits[key]) {
+      throw new Error(`${name} cannot be changed by a setting: requests are checked against the published API contract, built with ${defaultLimits[key]} (packages/domain/src/limits.ts); change it there and deploy a new contract.`);
+    }
     limits[key] = value;
   }
   return limits;

@@ -70,6 +70,29 @@ export const defaultLimits = {
 
 export type Limits = { -readonly [K in keyof typeof defaultLimits]: number };
 
+/**
+ * Limits the published API contract is built with (its request schemas and the OpenAPI document):
+ * agents validate against them as published, and the schemas check them before any service does,
+ * so a deployment setting cannot move them (only a new contract can).
+ */
+export const CONTRACT_LIMITS: ReadonlyArray<keyof Limits> = [
+  "titleChars",
+  "topicChars",
+  "nameMin",
+  "nameMax",
+  "descriptionChars",
+  "discoveredViaChars",
+  "pageMin",
+  "pageMax",
+  "pageDefault",
+  "showcaseListMin",
+  "showcaseListMax",
+  "showcaseListDefault",
+  "reviewQueueExclusions",
+  "showcaseRequestBytes",
+  "votingTargets",
+];
+
 export interface ListLimitRange {
   min: number;
   max: number;

@@ -66,7 +66,7 @@ export async function readTrustProfile(deps: ServiceDeps, actor: AgentActor, age
   };
 }
 
-/** The deployment may allow fewer exclusions than the contract's 20 (BOARD_LIMIT_REVIEW_QUEUE_EXCLUSIONS). */
+/** The limit this instance runs with (the contract's 20 in production; tests run with others). */
 function checkExclusions(ids: string[], max: number): string[] {
   if (ids.length > max) {
     throw new BoardError("VALIDATION_FAILED", `exclude_revision_ids takes at most ${max} revision UUIDs; got ${ids.length}.`, { issues: [{ field: "exclude_revision_ids", message: `at most ${max} UUIDs` }] });
