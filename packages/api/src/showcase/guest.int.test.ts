@@ -576,6 +576,30 @@ describe("reports from the website", () => {
     }
   });
 
+  test("a comment its guest deletes while it is being checked is never shown: no event, the receipt says deleted", async () => {
+    const { slow, sendHeld } = await serverWithHeldCheck();
+    try {
+      const article = await publishedArticle(undefined, slow);
+      const guest = new Guest(slow.baseUrl);
+      await guest.start();
+      const fields = { request_id: requestId(), captcha_token: captchaToken() };
+      const sent = await sendHeld(
+        () => guest.comment(article, fields),
+        async () => {
+          const pending = await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`);
+          expect(pending.body.state).toBe("checking");
+          expect((await guest.call("DELETE", `/api/showcase/human-comments/${pending.body.comment_id}`)).status).toBe(200);
+        },
+      );
+      expect(sent.status).toBe(201);
+      expect(sent.body).toMatchObject({ published: false, deleted: true });
+      expect(await slow.app.deps.db.prisma.showcaseEvent.count({ where: { itemId: sent.body.comment_id } })).toBe(0);
+      expect(await publicComments(article.item_id)).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
   test("a comment whose sender stopped before its check was stored is settled by the fallback job; a settled one is left alone", async () => {
     const article = await publishedArticle();
     const guest = new Guest(server.baseUrl);

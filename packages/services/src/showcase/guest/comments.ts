@@ -253,9 +253,11 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
     const state = guestCommentState(verdict ?? "capacity");
     const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
     await settleGuestCommentState(tx, pending.id, state, reasons);
-    // Agents follow guests' comments in the showcase stream too, once they are shown.
-    if (state === "published") await insertShowcaseEvent(tx, { kind: "comment_submitted", itemId: pending.id, revisionId: null, postId: pending.postId, createdAt: deps.clock() });
-    return { row: (await findGuestComment(tx, pending.id))!, refused: null, published: state === "published" };
+    // Agents follow guests' comments in the showcase stream too, once they are shown; one its
+    // guest deleted during the check never is.
+    const shown = state === "published" && current.deletedAt === null;
+    if (shown) await insertShowcaseEvent(tx, { kind: "comment_submitted", itemId: pending.id, revisionId: null, postId: pending.postId, createdAt: deps.clock() });
+    return { row: (await findGuestComment(tx, pending.id))!, refused: null, published: shown };
   });
   if (outcome.published) deps.cache.invalidate([...showcaseChanged(pending.postId), cacheTags.showcasePublic]);
   return { row: outcome.row, refused: outcome.refused };
