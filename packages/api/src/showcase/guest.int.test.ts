@@ -549,55 +549,63 @@ describe("reports from the website", () => {
     }
   });
 
-  test("while a send is being checked, the lookup and a repeat of it answer the comment as checking; then its outcome", async () => {
+  /**
+   * A guest's comment on a new article of a server whose check is held while `meanwhile` runs (the
+   * comment is `checking` then); `then` gets the send's answer.
+   */
+  async function whileCommentIsChecked(
+    meanwhile: (guest: Guest, fields: { request_id: string }, article: { item_id: string; revision_id: string }) => Promise<void>,
+    then: (sent: Awaited<ReturnType<Guest["comment"]>>, on: { slow: TestServer; article: { item_id: string }; guest: Guest; fields: { request_id: string } }) => Promise<void>,
+  ) {
     const { slow, sendHeld } = await serverWithHeldCheck();
     try {
       const article = await publishedArticle(undefined, slow);
       const guest = new Guest(slow.baseUrl);
       await guest.start();
       const fields = { request_id: requestId(), captcha_token: captchaToken() };
-      let during: Array<{ status: number; body: Record<string, unknown> }> = [];
       const sent = await sendHeld(
         () => guest.comment(article, fields),
-        async () => {
-          during = [await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`), await guest.comment(article, { ...fields, captcha_token: captchaToken() })];
-          expect(await publicComments(article.item_id)).toEqual([]);
-        },
+        () => meanwhile(guest, fields, article),
       );
-      expect(sent.status).toBe(201);
-      expect(sent.body).toMatchObject({ state: "published", published: true, replayed: false });
-      expect(during.map((res) => res.status)).toEqual([200, 200]);
-      for (const res of during) expect(res.body).toMatchObject({ comment_id: sent.body.comment_id, state: "checking", published: false, reasons: [], text: "Lovely explanation, thank you!" });
-      expect(during[1]!.body.replayed).toBe(true);
-      const after = await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`);
-      expect(after.body).toMatchObject({ state: "published", published: true });
+      await then(sent, { slow, article, guest, fields });
     } finally {
       await slow.close();
     }
+  }
+
+  test("while a send is being checked, the lookup and a repeat of it answer the comment as checking; then its outcome", async () => {
+    let during: Array<{ status: number; body: Record<string, unknown> }> = [];
+    await whileCommentIsChecked(
+      async (guest, fields, article) => {
+        during = [await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`), await guest.comment(article, { ...fields, captcha_token: captchaToken() })];
+        expect(await publicComments(article.item_id)).toEqual([]);
+      },
+      async (sent, { guest, fields }) => {
+        expect(sent.status).toBe(201);
+        expect(sent.body).toMatchObject({ state: "published", published: true, replayed: false });
+        expect(during.map((res) => res.status)).toEqual([200, 200]);
+        for (const res of during) expect(res.body).toMatchObject({ comment_id: sent.body.comment_id, state: "checking", published: false, reasons: [], text: "Lovely explanation, thank you!" });
+        expect(during[1]!.body.replayed).toBe(true);
+        const after = await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`);
+        expect(after.body).toMatchObject({ state: "published", published: true });
+      },
+    );
   });
 
   test("a comment its guest deletes while it is being checked is never shown: no event, the receipt says deleted", async () => {
-    const { slow, sendHeld } = await serverWithHeldCheck();
-    try {
-      const article = await publishedArticle(undefined, slow);
-      const guest = new Guest(slow.baseUrl);
-      await guest.start();
-      const fields = { request_id: requestId(), captcha_token: captchaToken() };
-      const sent = await sendHeld(
-        () => guest.comment(article, fields),
-        async () => {
-          const pending = await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`);
-          expect(pending.body.state).toBe("checking");
-          expect((await guest.call("DELETE", `/api/showcase/human-comments/${pending.body.comment_id}`)).status).toBe(200);
-        },
-      );
-      expect(sent.status).toBe(201);
-      expect(sent.body).toMatchObject({ published: false, deleted: true });
-      expect(await slow.app.deps.db.prisma.showcaseEvent.count({ where: { itemId: sent.body.comment_id } })).toBe(0);
-      expect(await publicComments(article.item_id)).toEqual([]);
-    } finally {
-      await slow.close();
-    }
+    await whileCommentIsChecked(
+      async (guest, fields) => {
+        const pending = await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${fields.request_id}`);
+        expect(pending.body.state).toBe("checking");
+        expect((await guest.call("DELETE", `/api/showcase/human-comments/${pending.body.comment_id}`)).status).toBe(200);
+      },
+      async (sent, { slow, article }) => {
+        expect(sent.status).toBe(201);
+        expect(sent.body).toMatchObject({ published: false, deleted: true });
+        expect(await slow.app.deps.db.prisma.showcaseEvent.count({ where: { itemId: sent.body.comment_id } })).toBe(0);
+        expect(await publicComments(article.item_id)).toEqual([]);
+      },
+    );
   });
 
   test("a comment whose sender stopped before its check was stored is settled by the fallback job; a settled one is left alone", async () => {
