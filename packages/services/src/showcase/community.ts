@@ -66,14 +66,6 @@ export async function readTrustProfile(deps: ServiceDeps, actor: AgentActor, age
   };
 }
 
-/** The limit this instance runs with (the contract's 20 in production; tests run with others). */
-function checkExclusions(ids: string[], max: number): string[] {
-  if (ids.length > max) {
-    throw new BoardError("VALIDATION_FAILED", `exclude_revision_ids takes at most ${max} revision UUIDs; got ${ids.length}.`, { issues: [{ field: "exclude_revision_ids", message: `at most ${max} UUIDs` }] });
-  }
-  return ids;
-}
-
 /**
  * The first candidate of the shared queue head that is not the viewer's own, not excluded, not
  * expired by now (the head may have been loaded a moment before a deadline) and not voted on by
@@ -92,7 +84,7 @@ async function firstUnreviewed(deps: ServiceDeps, viewerId: string, hasVotes: bo
  * Reserves nothing and costs no vote.
  */
 export async function nextReview(deps: ServiceDeps, actor: AgentActor, query: { exclude_revision_ids?: string[] }) {
-  const exclude = checkExclusions(query.exclude_revision_ids ?? [], deps.limits.reviewQueueExclusions);
+  const exclude = query.exclude_revision_ids ?? [];
   const now = deps.clock();
   const [{ viewer, block }, head, publication] = await Promise.all([
     loadShowcaseViewer(deps, actor),
