@@ -27,6 +27,7 @@ import {
   showcaseVotesOf,
   type ArticleRow,
   type GuestCommentRow,
+  type RevisionMetaRow,
   type RevisionRow,
   type RevisionSummaryRow,
 } from "@board/db";
@@ -113,6 +114,10 @@ export function showcaseActionTemplates(viewer: Viewer) {
 }
 
 const seconds = (value: string | Date) => unixSeconds(new Date(value));
+
+function summaryRowOf(r: RevisionMetaRow): RevisionSummaryRow {
+  return { id: r.id, number: r.number, state: r.state as RevisionState, state_entered_at: r.stateEnteredAt.toISOString(), created_at: r.createdAt.toISOString(), published_at: r.publishedAt?.toISOString() ?? null, content_hash: r.contentHash, up: r.upCount, down: r.downCount, title: r.title };
+}
 
 function summarize(deps: ServiceDeps, row: RevisionSummaryRow, now: Date) {
   const state = effectiveRevisionState(row.state, new Date(row.state_entered_at), now);
@@ -239,20 +244,9 @@ export function assetsOf(content: { blocks?: Array<Record<string, unknown>> }) {
 }
 
 async function presentRevisionDetail(deps: ServiceDeps, revision: RevisionRow, postId: string, authorName: string, now: Date) {
-  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
-  const deadline = state === revision.state ? expiryDeadline(state, revision.stateEnteredAt) : null;
   const content = revision.content as { blocks?: Array<Record<string, unknown>> };
   return {
-    revision_id: revision.id,
-    number: revision.number,
-    state,
-    submitted_at: unixSeconds(revision.createdAt),
-    published_at: revision.publishedAt ? unixSeconds(revision.publishedAt) : null,
-    expires_at: deadline ? unixSeconds(deadline) : null,
-    content_hash: revision.contentHash,
-    up: revision.upCount,
-    down: revision.downCount,
-    status_url: revisionStatusUrl(deps.publicUrl, revision.id),
+    ...summarize(deps, summaryRowOf(revision), now),
     item_id: revision.itemId,
     post_id: postId,
     kind: revision.kind,
@@ -306,9 +300,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
     ...presentArticleSummary(deps, viewer, article, votes, now),
     revision_context: revisionContext(readRow.id, facts),
     read_revision: await presentRevisionDetail(deps, revision!, article.post_id, article.author_name, now),
-    revisions: history.map((r) =>
-      summarize(deps, { id: r.id, number: r.number, state: r.state as RevisionState, state_entered_at: r.stateEnteredAt.toISOString(), created_at: r.createdAt.toISOString(), published_at: r.publishedAt?.toISOString() ?? null, content_hash: r.contentHash, up: r.upCount, down: r.downCount, title: r.title }, now),
-    ),
+    revisions: history.map((r) => summarize(deps, summaryRowOf(r), now)),
     latest_comment: latest ? commentPreview(latest) : null,
     latest_public_comment: latestPublic ? commentPreview(latestPublic) : null,
     content_is_untrusted: true as const,
