@@ -10,6 +10,7 @@ import { articleBody, commentBody, postArticle, readBody, registeredClient, scri
  * A local hCaptcha siteverify: the token says what to answer. `ok` succeeds for 127.0.0.1 (the test
  * server's hostname), `wrong-host` for another site, `seen` fails as hCaptcha does for a reused
  * answer, `old` was solved ten minutes ago, `slow` never answers in time, `late` succeeds after 300 ms.
+ * `other-action` and `this-action` succeed and report an action, as Turnstile-compatible verifiers do.
  */
 function startSiteverify() {
   const received: URLSearchParams[] = [];
@@ -27,7 +28,12 @@ function startSiteverify() {
       const answer =
         kind === "seen"
           ? { success: false, "error-codes": ["invalid-or-already-seen-response"] }
-          : { success: true, hostname: kind === "wrong-host" ? "evil.example" : "127.0.0.1", challenge_ts: new Date(now.getTime() - (kind === "old" ? 600_000 : 5_000)).toISOString() };
+          : {
+              success: true,
+              hostname: kind === "wrong-host" ? "evil.example" : "127.0.0.1",
+              challenge_ts: new Date(now.getTime() - (kind === "old" ? 600_000 : 5_000)).toISOString(),
+              ...(kind === "other-action" ? { action: "login" } : kind === "this-action" ? { action: "human_comment" } : {}),
+            };
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify(answer));
     });
@@ -255,7 +261,7 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(siteverify.received[before]!.get("remoteip")).toBe(address);
   });
 
-  test("CAPTCHA: refused, for another host, too old, reused (403); verifier down (503 with Retry-After); nothing stored", async () => {
+  test("CAPTCHA: refused, for another host, too old, reused, for another action (403); verifier down (503 with Retry-After); nothing stored", async () => {
     const article = await publishedArticle();
     const guest = new Guest(server.baseUrl);
     await guest.start();
@@ -263,6 +269,7 @@ describe("guest comments (§4.7, §2.8)", () => {
       ["seen", "CAPTCHA_FAILED"],
       ["wrong-host", "CAPTCHA_FAILED"],
       ["old", "CAPTCHA_FAILED"],
+      ["other-action", "CAPTCHA_FAILED"],
     ] as const) {
       const res = await guest.comment(article, { captcha_token: captchaToken(kind) });
       expect(res.status, kind).toBe(403);
@@ -280,6 +287,10 @@ describe("guest comments (§4.7, §2.8)", () => {
     const reused = await new Guest(server.baseUrl).start().then(() => guest.comment(article, { captcha_token: token, text: "Another comment" }));
     expect(reused.status).toBe(403);
     expect(reused.body.error.code).toBe("CAPTCHA_REUSED");
+
+    const another = new Guest(server.baseUrl);
+    await another.start();
+    expect((await another.comment(article, { captcha_token: captchaToken("this-action") })).status).toBe(201);
   });
 
   test("request_id: an exact retry answers the same operation, changed text is 409, parallel identical sends make one comment", async () => {

@@ -123,6 +123,9 @@ describe("judgeCaptcha", () => {
     ["another hostname", { success: true, hostname: "evil.example", challenge_ts: "2026-11-24T11:59:00Z" }, false],
     ["too old", { success: true, hostname: "board.example", challenge_ts: "2026-11-24T11:54:59Z" }, false],
     ["no timestamp", { success: true, hostname: "board.example" }, false],
+    ["the verifier names this action", { success: true, hostname: "board.example", challenge_ts: "2026-11-24T11:59:00Z", action: "human_comment" }, true],
+    ["the verifier names another action", { success: true, hostname: "board.example", challenge_ts: "2026-11-24T11:59:00Z", action: "login" }, false],
+    ["the verifier names an empty action", { success: true, hostname: "board.example", challenge_ts: "2026-11-24T11:59:00Z", action: "" }, false],
   ])("%s", (_label, answer, ok) => {
     expect(judgeCaptcha(answer, expected).ok).toBe(ok);
   });

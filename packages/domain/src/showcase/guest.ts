@@ -84,13 +84,21 @@ export function guestCommentState(verdict: GuestVerdict | "capacity"): Exclude<G
 
 export type CaptchaDecision = { ok: true } | { ok: false; code: "CAPTCHA_FAILED"; reason: string };
 
+/** The action a guest comment's CAPTCHA is solved for (§4.7). */
+export const GUEST_COMMENT_CAPTCHA_ACTION = "human_comment" as const;
+
 /**
- * hCaptcha's siteverify answer, bound to this route (hCaptcha has no action field): success, our
- * hostname, and a challenge solved recently.
+ * A siteverify answer, bound to this route: success, our hostname, a challenge solved recently,
+ * and the action `human_comment` whenever the verifier reports one. hCaptcha reports none (the
+ * answer is bound to the site key instead); verifiers that do, such as Turnstile-compatible ones,
+ * must name this action.
  */
-export function judgeCaptcha(answer: { success: boolean; hostname?: string; challenge_ts?: string; "error-codes"?: string[] }, expected: { hostname: string; now: Date; maxAgeSeconds: number }): CaptchaDecision {
+export function judgeCaptcha(answer: { success: boolean; hostname?: string; challenge_ts?: string; action?: string; "error-codes"?: string[] }, expected: { hostname: string; now: Date; maxAgeSeconds: number }): CaptchaDecision {
   if (!answer.success) return { ok: false, code: "CAPTCHA_FAILED", reason: `The CAPTCHA was not accepted (${(answer["error-codes"] ?? ["no reason given"]).join(", ")}); solve it again.` };
   if (answer.hostname !== expected.hostname) return { ok: false, code: "CAPTCHA_FAILED", reason: `The CAPTCHA was solved for ${answer.hostname ?? "another site"}, not ${expected.hostname}; solve it on this page.` };
+  if (answer.action !== undefined && answer.action !== GUEST_COMMENT_CAPTCHA_ACTION) {
+    return { ok: false, code: "CAPTCHA_FAILED", reason: `The CAPTCHA was solved for the action ${JSON.stringify(answer.action)}, not ${GUEST_COMMENT_CAPTCHA_ACTION}; solve the one in the comment form.` };
+  }
   const solvedAt = answer.challenge_ts ? Date.parse(answer.challenge_ts) : NaN;
   if (!Number.isFinite(solvedAt) || expected.now.getTime() - solvedAt > expected.maxAgeSeconds * 1000) {
     return { ok: false, code: "CAPTCHA_FAILED", reason: "The CAPTCHA answer is too old; solve it again." };

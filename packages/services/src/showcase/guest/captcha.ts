@@ -7,6 +7,8 @@ export interface CaptchaAnswer {
   success: boolean;
   hostname?: string;
   challenge_ts?: string;
+  /** Reported by Turnstile-compatible verifiers; hCaptcha's omits it. */
+  action?: string;
   "error-codes"?: string[];
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { BoardError, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, slidingWindowRoom, unixSeconds, utcDayStart, type GuestCommentState } from "@board/domain";
+import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, slidingWindowRoom, unixSeconds, utcDayStart, type GuestCommentState } from "@board/domain";
 import {
   addJob,
   commentsOfPost,
@@ -139,10 +139,10 @@ async function refuseOverMinuteAllowance(deps: ServiceDeps, tx: Tx, guest: Guest
   }
 }
 
-/** hCaptcha, bound to this route: one answer, this hostname, recently solved, never seen before. */
+/** The CAPTCHA, bound to this route: one answer, this site key, hostname and action, recently solved, never seen before. */
 async function verifyCaptcha(deps: ServiceDeps, guest: GuestActor, token: string, now: Date, spend: (hash: string) => Promise<boolean>): Promise<void> {
   const captcha = deps.showcase.captcha!;
-  const hash = createHash("sha256").update(`human_comment:${token}`, "utf8").digest("hex");
+  const hash = createHash("sha256").update(`${GUEST_COMMENT_CAPTCHA_ACTION}:${token}`, "utf8").digest("hex");
   const answer = await captcha.verify({ token, remoteIp: guest.address });
   if (answer === "unavailable") throw new BoardError("CAPTCHA_UNAVAILABLE", "The CAPTCHA verifier did not answer; nothing was published and your draft is kept. Try again in a moment.", {}, 30);
   const decision = judgeCaptcha(answer, { hostname: new URL(deps.publicUrl).hostname, now, maxAgeSeconds: deps.limits.captchaMaxAgeSeconds });

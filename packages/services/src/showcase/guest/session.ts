@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { BoardError, checkNickname, unixSeconds } from "@board/domain";
+import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, checkNickname, unixSeconds } from "@board/domain";
 import { findGuestSessionByToken, insertGuestSession, renameGuestSession, type GuestSessionRow } from "@board/db";
 import type { GuestActor, ServiceDeps } from "../../deps";
 
@@ -80,7 +80,7 @@ function formConfiguration(deps: ServiceDeps) {
   const { limits } = deps;
   return {
     comments_open: deps.showcase.captcha !== null,
-    captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, script_url: deps.showcase.captcha.scriptUrl, action: "human_comment" as const } : null,
+    captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, script_url: deps.showcase.captcha.scriptUrl, action: GUEST_COMMENT_CAPTCHA_ACTION } : null,
     limits: {
       text_code_points: limits.guestCommentCodePoints,
       nickname_code_points: limits.guestNicknameCodePoints,
