@@ -316,6 +316,12 @@ describe("operations", () => {
     expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "409", "413", "429"]));
     expect(register.responses["429"].headers["Retry-After"]).toBeDefined();
     expect(register.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
+    const oauthOrEnvelope = { oneOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { $ref: "#/components/schemas/OAuthError" }] };
+    expect(doc.paths["/v1/inbox"].get.responses["401"].content["application/json"].schema).toEqual(oauthOrEnvelope);
+    expect(doc.paths["/ballot"].post.responses["403"].content["application/json"].schema).toEqual(oauthOrEnvelope);
+    expect(doc.paths["/v1/me"].get.responses["401"].content["application/json"].schema).toEqual(oauthOrEnvelope);
+    expect(doc.paths["/v1/me"].get.responses["403"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
+    expect(doc.components.schemas.OAuthError.properties.error.enum).toEqual(["invalid_token", "insufficient_scope"]);
     expect(doc.paths["/v1/me"].get.parameters).toContainEqual(expect.objectContaining({ name: "X-Agent-Protocol", in: "header", required: true, schema: { type: "string", const: "board/1" } }));
     expect(doc.paths["/ballot"].post.parameters).toContainEqual(expect.objectContaining({ name: "X-Agent-Protocol", required: false }));
     expect(doc.paths["/api/showcase/posts/{post_id}/human-comments"].post.parameters).toContainEqual(expect.objectContaining({ name: "X-CSRF-Token", required: true }));

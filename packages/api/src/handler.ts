@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf, statusOf } from "@board/domain";
-import { capacityMetrics, containsApiKey, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, parseJsonObject, unauthorized, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
+import { capacityMetrics, containsApiKey, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, parseJsonObject, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
 import { readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
@@ -239,24 +239,23 @@ export function createApiHandler(options: ApiHandlerOptions) {
   }
 
   /**
-   * A refused OAuth bearer: a 401 is the board envelope, as everywhere on these surfaces (an agent
-   * sending X-Agent-Protocol reads one error shape, and a garbled API key is no OAuth token), with
-   * RFC 6750's `error="invalid_token"` in the challenge, where OAuth clients read it. A missing
-   * scope (403) keeps the OAuth body. A call with no credential at all on a route that takes OAuth
-   * tokens gets the bare challenge (RFC 6750 §3.1: no error code), so an OAuth client can discover
-   * the authorization server from it as it does on /mcp.
+   * A refused OAuth bearer (§5.8, §7): the token's own check (format, signature, expiry, audience,
+   * grant) answers the OAuth body, 401 `invalid_token` or 403 `insufficient_scope`, with RFC 6750's
+   * challenge. The linked account's check (revoked, removed) answers the board envelope with the
+   * same `invalid_token` challenge. A bearer without the API-key prefix counts as an OAuth token.
+   * A call with no credential at all on a route that takes OAuth tokens gets the bare challenge
+   * (RFC 6750 §3.1: no error code), so an OAuth client can discover the authorization server from
+   * it as it does on /mcp.
    */
   function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], credential: "none" | "api_key" | "oauth", acceptsOAuth: () => boolean): GateResponse {
     const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
     const oauthBearer = credential === "oauth";
     const admission = oauthBearer ? admissionFailure(error) : null;
-    if (admission?.code === "insufficient_scope") {
-      return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
-    }
-    const { boardError, unexpected } = admission ? { boardError: unauthorized(admission.message), unexpected: false } : toBoardError(error);
+    if (admission) return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
+    const { boardError, unexpected } = toBoardError(error);
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
     countRefusal(boardError);
-    if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(admission ?? new OAuthAdmissionError("invalid_token", boardError.message));
+    if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(new OAuthAdmissionError("invalid_token", boardError.message));
     const challenge = options.oauthChallenge?.() ?? null;
     if (boardError.code === "UNAUTHORIZED" && credential === "none" && challenge !== null && acceptsOAuth()) headers["WWW-Authenticate"] = challenge;
     return errorResponse(deps.publicUrl, boardError, headers);

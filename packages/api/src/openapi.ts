@@ -26,6 +26,16 @@ const errorEnvelopeSchema: Record<string, unknown> = {
   },
 };
 
+/** §7: OAuth-layer errors, for a token its own check refuses (401) or one without the route's scope (403). */
+const oauthErrorSchema: Record<string, unknown> = {
+  type: "object",
+  required: ["error", "error_description"],
+  properties: {
+    error: { type: "string", enum: ["invalid_token", "insufficient_scope"] },
+    error_description: { type: "string", description: "Says how to obtain a token this route admits." },
+  },
+};
+
 const retryAfterHeader = { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } };
 
 const protocolHeader = (required: boolean) => ({
@@ -66,8 +76,9 @@ function documentedRouter(): typeof appRouter {
 
 /**
  * The OpenAPI 3.1 document from the zod schemas, patched where the generator is silent:
- * 201 creates next to 200 replays, the board error envelope on every error, Retry-After on 429/503,
- * and the headers each surface's gate requires.
+ * 201 creates next to 200 replays, the board error envelope on every error (or OAuth's body on a 401,
+ * and on the 403 of routes that take OAuth tokens), Retry-After on 429/503, and the headers each surface's
+ * gate requires.
  */
 export function buildOpenApiDocument(publicUrl: string): Document {
   const doc = generateOpenApiDocument(documentedRouter(), {
@@ -77,13 +88,17 @@ export function buildOpenApiDocument(publicUrl: string): Document {
     baseUrl: publicUrl,
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key from registration, or an OAuth access token where noted." } },
   });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never } };
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never, OAuthError: oauthErrorSchema as never } };
   const createdPaths = new Set<string>();
   const acceptedPaths = new Set<string>();
+  const oauthPaths = new Set<string>();
   for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: ApiMeta } }>) {
     const meta = procedure._def.meta;
-    if (meta?.created && meta.openapi) createdPaths.add(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`);
-    if (meta?.accepted && meta.openapi) acceptedPaths.add(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`);
+    if (!meta?.openapi) continue;
+    const key = `${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`;
+    if (meta.created) createdPaths.add(key);
+    if (meta.accepted) acceptedPaths.add(key);
+    if (meta.access?.oauthScope) oauthPaths.add(key);
   }
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
@@ -100,9 +115,12 @@ export function buildOpenApiDocument(publicUrl: string): Document {
       }
       for (const status of Object.keys(responses)) {
         if (Number(status) < 400 && status !== "default") continue;
+        const envelope = { $ref: "#/components/schemas/ErrorEnvelope" };
+        // Any bearer without the API-key prefix is read as an OAuth token, so every 401 may be OAuth's.
+        const oauthRefusal = status === "401" || (status === "403" && oauthPaths.has(`${method} ${path}`));
         responses[status] = {
           description: (responses[status] as { description?: string }).description ?? "Error",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+          content: { "application/json": { schema: oauthRefusal ? { oneOf: [envelope, { $ref: "#/components/schemas/OAuthError" }] } : envelope } },
           ...(status === "429" || status === "503" ? { headers: { "Retry-After": retryAfterHeader } } : {}),
         };
       }

@@ -583,7 +583,7 @@ describe("resource server: token checks", () => {
     ["audience list with extras", (p: JWTPayload) => ({ ...p, aud: [resource, "https://other.example"] }), /audience/],
     ["expired", (p: JWTPayload) => ({ ...p, iat: p.iat! - 7200, exp: p.iat! - 3600 }), /expired/],
     ["foreign issuer", (p: JWTPayload) => ({ ...p, iss: "https://issuer.example" }), /not one this server issued/],
-  ])("%s is 401 invalid_token with the challenge: the OAuth body on /mcp, the board envelope on /v1", async (_label, change, message) => {
+  ])("%s is 401 invalid_token with the challenge and the OAuth body, on /mcp and on /v1", async (_label, change, message) => {
     const { access } = await tokens();
     const forged = await resign(access, change);
     const res = await mcp(forged);
@@ -594,7 +594,7 @@ describe("resource server: token checks", () => {
 
     const rest = await new BoardClient(server.baseUrl, undefined, forged).get("/v1/inbox");
     expect(rest.status).toBe(401);
-    expect(rest.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringMatching(message) }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+    expect(rest.body).toEqual({ error: "invalid_token", error_description: expect.stringMatching(message) });
     expect(rest.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
   });
 
@@ -605,10 +605,10 @@ describe("resource server: token checks", () => {
       ["GET", "/v1/me", undefined],
       ["POST", "/ballot", { board: "named", post_id: randomUUID(), value: 1 }],
       ["POST", "/pins", { board: "named", thread_id: randomUUID(), pinned: true }],
-    ])("%s %s: 401 UNAUTHORIZED in the board envelope, the OAuth error kept in WWW-Authenticate", async (method, path, body) => {
+    ])("%s %s: 401 invalid_token in OAuth's body, as in WWW-Authenticate", async (method, path, body) => {
       const res = await new BoardClient(server.baseUrl, undefined, garbage).call(method, path, { body });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("not one this server issued") }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+      expect(res.body).toEqual({ error: "invalid_token", error_description: expect.stringContaining("not one this server issued") });
       expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
     });
 
@@ -692,12 +692,12 @@ describe("scopes", () => {
     expect(res.body.error.code).toBe("FORBIDDEN");
   });
 
-  test("revoking the API key turns REST calls with a linked token into 401", async () => {
+  test("revoking the API key turns REST calls with a linked token into 401 invalid_token (the grant ended with the key)", async () => {
     const { agent, access } = await tokens();
     expect((await new BoardClient(server.baseUrl, undefined, agent.apiKey).post("/v1/me/revoke")).status).toBe(200);
     const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/inbox");
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe("UNAUTHORIZED");
+    expect(res.body).toEqual({ error: "invalid_token", error_description: expect.stringContaining("revoked") });
     expect(res.headers.get("www-authenticate")).toMatch(invalidTokenChallenge);
   });
 });

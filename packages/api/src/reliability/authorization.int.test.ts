@@ -41,11 +41,13 @@ type Access = "public" | "apiKeyOnly" | "read" | "write" | "pinWrite" | "guest";
 
 const UNAUTHORIZED = "401 UNAUTHORIZED";
 const NO_SCOPE = "403 insufficient_scope";
+/** A token its own check refuses answers OAuth's body (§5.8); a refused account answers the board's. */
+const INVALID_TOKEN = "401 invalid_token";
 
 /**
  * What each kind of access answers per credential (§5.3, §5.8, §7); `ok` is the row's success.
  * A revoked key, an expired token and a token for another audience are 401 wherever a credential
- * counts. OAuth tokens hold exactly the scopes granted: board:write alone does not read.
+ * counts, the tokens with OAuth's `invalid_token` body. OAuth tokens hold exactly the scopes granted: board:write alone does not read.
  * `otherAccount` is another live account acting on the owner's resources: the row decides.
  */
 function expectedFor(access: Access, ok: Outcome): Record<Credential, Outcome> {
@@ -56,14 +58,14 @@ function expectedFor(access: Access, ok: Outcome): Record<Credential, Outcome> {
       // Agent credentials are no guest session: every bearer is ignored, as if none were sent.
       return { none: ok, apiKey: ok, revokedKey: ok, readToken: ok, writeToken: ok, expiredToken: ok, otherAudience: ok, otherAccount: ok };
     case "apiKeyOnly":
-      return { none: UNAUTHORIZED, apiKey: ok, revokedKey: UNAUTHORIZED, readToken: "403 FORBIDDEN", writeToken: "403 FORBIDDEN", expiredToken: UNAUTHORIZED, otherAudience: UNAUTHORIZED, otherAccount: ok };
+      return { none: UNAUTHORIZED, apiKey: ok, revokedKey: UNAUTHORIZED, readToken: "403 FORBIDDEN", writeToken: "403 FORBIDDEN", expiredToken: INVALID_TOKEN, otherAudience: INVALID_TOKEN, otherAccount: ok };
     case "read":
-      return { none: UNAUTHORIZED, apiKey: ok, revokedKey: UNAUTHORIZED, readToken: ok, writeToken: NO_SCOPE, expiredToken: UNAUTHORIZED, otherAudience: UNAUTHORIZED, otherAccount: ok };
+      return { none: UNAUTHORIZED, apiKey: ok, revokedKey: UNAUTHORIZED, readToken: ok, writeToken: NO_SCOPE, expiredToken: INVALID_TOKEN, otherAudience: INVALID_TOKEN, otherAccount: ok };
     case "write":
-      return { none: UNAUTHORIZED, apiKey: ok, revokedKey: UNAUTHORIZED, readToken: NO_SCOPE, writeToken: ok, expiredToken: UNAUTHORIZED, otherAudience: UNAUTHORIZED, otherAccount: ok };
+      return { none: UNAUTHORIZED, apiKey: ok, revokedKey: UNAUTHORIZED, readToken: NO_SCOPE, writeToken: ok, expiredToken: INVALID_TOKEN, otherAudience: INVALID_TOKEN, otherAccount: ok };
     case "pinWrite":
       // §4.4: raw API keys cannot change pins, live or revoked; the refusal names OAuth.
-      return { none: UNAUTHORIZED, apiKey: "403 OAUTH_WRITE_REQUIRED", revokedKey: "403 OAUTH_WRITE_REQUIRED", readToken: NO_SCOPE, writeToken: ok, expiredToken: UNAUTHORIZED, otherAudience: UNAUTHORIZED, otherAccount: ok };
+      return { none: UNAUTHORIZED, apiKey: "403 OAUTH_WRITE_REQUIRED", revokedKey: "403 OAUTH_WRITE_REQUIRED", readToken: NO_SCOPE, writeToken: ok, expiredToken: INVALID_TOKEN, otherAudience: INVALID_TOKEN, otherAccount: ok };
   }
 }
 

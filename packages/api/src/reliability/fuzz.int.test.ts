@@ -411,6 +411,8 @@ function envelopeProblem(envelope: Envelope, status: number, headers: Record<str
   const oauthProblem = (): string | null => (json && OAUTH_ERRORS.has(json.error) && (json.error_description === undefined || typeof json.error_description === "string") ? null : `no OAuth error body: ${body.toString("utf8").slice(0, 160)}`);
   switch (envelope) {
     case "board":
+      // A bearer refused by OAuth's own check answers OAuth's body there (§5.8), named in the challenge.
+      if ((status === 401 || status === 403) && /error="/.test(headers["www-authenticate"] ?? "") && json?.error_description !== undefined) return oauthProblem();
       return boardProblem();
     case "oauth-json":
       return oauthProblem();

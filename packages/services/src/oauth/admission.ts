@@ -3,9 +3,8 @@ import type { AgentActor, OAuthScope, ServiceDeps } from "../deps";
 export type OAuthAdmissionCode = "invalid_token" | "insufficient_scope";
 
 /**
- * An OAuth access token refused at the door (RFC 6750 §3.1). Every transport puts it in a
- * `WWW-Authenticate: Bearer` challenge; /mcp answers `{error, error_description}`, the REST gate the
- * board envelope for a 401 and the OAuth body for a 403.
+ * An OAuth access token refused at the door (RFC 6750 §3.1). Every transport answers
+ * `{error, error_description}` (§5.8, §7) with a `WWW-Authenticate: Bearer` challenge.
  */
 export class OAuthAdmissionError extends Error {
   constructor(
