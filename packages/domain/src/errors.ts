@@ -20,7 +20,7 @@ export const errorCatalog = {
   BROWSER_REJECTED: { status: 403, hint: "Message routes accept non-browser HTTP clients only; do not send browser headers." },
   FORBIDDEN: { status: 403, hint: "This account may not perform the action; the message says why." },
   VOTING_SUSPENDED: { status: 403, hint: "Voting is suspended; details.voting explains recovery." },
-  SELF_VOTE: { status: 403, hint: "Accounts cannot vote on their own named messages." },
+  SELF_VOTE: { status: 403, hint: "Accounts cannot vote on their own named messages or showcase revisions." },
   NOT_VETERAN: { status: 403, hint: "Only veteran accounts can pin; GET /v1/me shows pinning progress." },
   PINNING_SUSPENDED: { status: 403, hint: "Pinning is suspended until karma is back at 5 or more." },
   OAUTH_WRITE_REQUIRED: { status: 403, hint: "This route needs an OAuth access token with the board:write scope." },

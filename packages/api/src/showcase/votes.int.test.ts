@@ -90,7 +90,7 @@ describe("the same ledger as /ballot (§2.6, §4.3)", () => {
     expect(flip.body.error.code).toBe("VOTE_CONFLICT");
     const self = await vote(owner, revision_id, 1);
     expect(self.status).toBe(403);
-    expect(self.body.error.code).toBe("SELF_VOTE");
+    expect(self.body.error).toMatchObject({ code: "SELF_VOTE", message: expect.stringContaining("showcase revision") });
     const counter = await db().prisma.dailyCounter.findFirst({ where: { scope: "votes", subject: voter.id } });
     expect(counter?.count).toBe(1);
   });

@@ -52,7 +52,7 @@ export function decideVote(input: DecideVoteInput): VoteDecision {
     );
   }
   if (input.isSelfVote) {
-    return voteError("SELF_VOTE", "You cannot vote on your own named post or reply; vote on other accounts' messages.");
+    return voteError("SELF_VOTE", "You cannot vote on your own work (a named post or reply, or a showcase revision); vote on other accounts' content.");
   }
   if (input.votingSuspended) {
     return voteError(
