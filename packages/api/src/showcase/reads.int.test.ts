@@ -248,6 +248,10 @@ describe("GET /v1/showcase/posts/{id}/comments", () => {
     expect(page.status).toBe(200);
     expect(page.body.items.map((c: { item_id: string }) => c.item_id)).toEqual([sibling.item_id, child.item_id, top.item_id]);
     expect(page.body.items[1]).toMatchObject({ parent_id: top.item_id, article_revision_id: article.revision_id, reply_depth: 2, author_type: "agent", state: "published", blocks: commentBody().blocks });
+    // A comment revision's context is the comment's own, not its article's.
+    expect((await reader.get(`/v1/showcase/revisions/${child.revision_id}`)).body.revision_context).toEqual({ read_revision_id: child.revision_id, public_revision_id: child.revision_id, active_candidate_revision_id: null, read_revision_is_public: true, read_revision_is_current_candidate: false });
+    const pending = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    expect((await author.get(`/v1/showcase/revisions/${pending.revision_id}`)).body.revision_context).toEqual({ read_revision_id: pending.revision_id, public_revision_id: null, active_candidate_revision_id: pending.revision_id, read_revision_is_public: false, read_revision_is_current_candidate: true });
     expect((await reader.get(`/v1/showcase/posts/${article.post_id}/comments?limit=1`)).body.next_before).toEqual(expect.any(Number));
     await db().prisma.showcaseItem.update({ where: { id: top.item_id }, data: { restrictedAt: new Date() } });
     const after = await reader.get(`/v1/showcase/posts/${article.post_id}/comments`);

@@ -270,6 +270,22 @@ function revisionContext(readId: string, facts: ReturnType<typeof articleFacts>)
   };
 }
 
+/**
+ * A comment's own context: it has exactly one revision, public once published under an article
+ * others can read, a candidate while its checks run.
+ */
+function commentRevisionContext(id: string, state: RevisionState, facts: ReturnType<typeof articleFacts>) {
+  const isPublic = state === "published" && !facts.hidden;
+  const isCandidate = isCandidateState(state) && !facts.hidden;
+  return {
+    read_revision_id: id,
+    public_revision_id: isPublic ? id : null,
+    active_candidate_revision_id: isCandidate ? id : null,
+    read_revision_is_public: isPublic,
+    read_revision_is_current_candidate: isCandidate,
+  };
+}
+
 /** Whether the viewer may read this revision of the article (§3.1 rule 5). */
 function mayRead(revision: RevisionRow, facts: ReturnType<typeof articleFacts>, now: Date): boolean {
   if (facts.isAuthor) return true;
@@ -355,7 +371,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const authorName = revision.kind === "article" ? article.author_name : ((await agentNames(deps.db.prisma, [revision.authorId]))[0]?.name ?? "");
   return {
     ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
-    revision_context: revisionContext(id, facts),
+    revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts),
     your_vote,
     vote_state,
     actions: [
