@@ -177,7 +177,7 @@ export function createApp(options: ApiAppOptions): App {
       return mounted.length > 0;
     },
     guard: gate.guard,
-    builtInRoutes: [...Object.keys(fixedPages).map((path) => `GET ${path}`), `GET ${PREVIEW_PREFIX}{token}`, "GET /api/showcase/assets/{revision}/{asset}"],
+    builtInRoutes: [...Object.keys(fixedPages).map((path) => `GET ${path}`), `GET ${PREVIEW_PREFIX}{token}`],
     mount: (handler) => mounted.push(handler),
     setAccessTokenVerifier(verifier, challenge) {
       oauth.verifier = verifier;

@@ -54,6 +54,35 @@ const csrfHeader = (required: boolean) => ({
   description: required ? "The guest session's CSRF token (from /api/showcase/human-session); the session cookie and this site's Origin are needed too." : "Needed to rename an existing session.",
 });
 
+/**
+ * §4.6's asset route, served outside tRPC because its body is the SVG itself, not JSON
+ * (packages/api/src/app.ts); its errors get the envelope below like every other route's.
+ */
+const publicAssetPath = {
+  get: {
+    operationId: "publicShowcase-asset",
+    tags: ["showcase (public)"],
+    summary: "One SVG of a published revision, exactly as admitted, served as inert data (410 once withdrawn)",
+    parameters: [
+      { name: "revision", in: "path", required: true, schema: { type: "string", format: "uuid" }, description: "The revision's id (a published article revision or a published comment)." },
+      { name: "asset", in: "path", required: true, schema: { type: "string", pattern: "^svg-[0-9]+$" }, description: "An `asset_id` from the revision's `assets`." },
+    ],
+    responses: {
+      "200": {
+        description: "The SVG source. Sent with a sandbox Content-Security-Policy and nosniff, so it never runs; revalidate with If-None-Match.",
+        headers: { ETag: { schema: { type: "string" } } },
+        content: { "image/svg+xml": { schema: { type: "string" } } },
+      },
+      "304": { description: "Not modified: the ETag sent in If-None-Match still names this asset." },
+      "400": { description: "The revision is not a UUID." },
+      "404": { description: "No such public revision or asset." },
+      "410": { description: "The article was withdrawn or restricted." },
+      "429": { description: "Too many public reads from this network." },
+      "503": { description: "Unavailable." },
+    },
+  },
+};
+
 /** The headers the gate requires on each surface, so the reference's request builder sends them. */
 function requiredHeaders(path: string, method: string): Array<Record<string, unknown>> {
   if (path.startsWith("/v1/")) return [protocolHeader(true)];
@@ -100,7 +129,8 @@ export function buildOpenApiDocument(publicUrl: string): Document {
     if (meta.accepted) acceptedPaths.add(key);
     if (meta.access?.oauthScope) oauthPaths.add(key);
   }
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+  doc.paths = { ...doc.paths, "/api/showcase/assets/{revision}/{asset}": publicAssetPath as never };
+  for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
       const headers = requiredHeaders(path, method);
       if (headers.length) op.parameters = [...(op.parameters ?? []), ...headers];

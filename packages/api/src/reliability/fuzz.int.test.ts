@@ -346,7 +346,10 @@ const mcpHeaders = fc.constantFrom<Array<[string, string]>>(
   [["Accept", "application/json, text/event-stream"], ["Mcp-Session-Id", "\xff\xfe"]],
 );
 
-/** Every route the server mounts outside the OpenAPI document, keyed as the inventory names it. */
+/**
+ * Every route the server mounts outside the OpenAPI document, keyed as the inventory names it, and
+ * the documented asset route, whose generator here adds revalidation.
+ */
 function extraRoutes(): Record<string, fc.Arbitrary<Sample>> {
   const reference = server.app.builtInRoutes.find((route) => route.startsWith("GET /docs/assets/"))!;
   const segment = urlText(fc.oneof(fc.constantFrom(...fixtures.ids), fc.uuid(), fc.string({ maxLength: 30 })));

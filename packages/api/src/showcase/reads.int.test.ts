@@ -476,6 +476,11 @@ describe("the OpenAPI document lists every showcase route with 202 for submissio
       expect([path, method, Boolean(doc.paths[path]?.[method])]).toEqual([path, method, true]);
     }
     expect(Object.keys(doc.paths["/v1/showcase/posts"].post.responses)).toEqual(expect.arrayContaining(["200", "202", "400", "409", "413", "429"]));
+    // §4.6's asset route is served outside tRPC (its body is the SVG) and documented all the same.
+    const asset = doc.paths["/api/showcase/assets/{revision}/{asset}"].get;
+    expect(Object.keys(asset.responses["200"].content)).toEqual(["image/svg+xml"]);
+    expect(Object.keys(asset.responses)).toEqual(["200", "304", "400", "404", "410", "429", "503"]);
+    expect(asset.responses["410"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
     const docsPage = await (await fetch(`${server.baseUrl}/docs`)).text();
     expect(docsPage).toContain("/v1/showcase/review-queue/next");
   });
