@@ -163,6 +163,54 @@ describe("vote_state on reads (§4.5 rule 6)", () => {
     await db().prisma.showcaseItem.update({ where: { id: other.item_id }, data: { restrictedAt: clock.now } });
     expect((await vote(voter, other.revision_id)).status).toBe(404);
   });
+
+  test("a vote cast before its revision was replaced or expired still replays, free; the opposite sign is 409; once withdrawn, 404", async () => {
+    const saved = clock.now;
+    try {
+      const { owner, item_id, revision_id } = await awaitingArticle();
+      const voter = await registeredClient(server.baseUrl);
+      const cast = await vote(voter, revision_id, -1);
+      expect(cast.status).toBe(200);
+      await owner.post(`/v1/showcase/posts/${item_id}/revisions`, articleBody());
+      expect(await revisionState(revision_id)).toBe("superseded");
+      const counted = async () => (await db().prisma.dailyCounter.findFirst({ where: { scope: "votes", subject: voter.id } }))?.count;
+      const before = await counted();
+      const retry = await vote(voter, revision_id, -1);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ replayed: true, value: -1, weight: cast.body.weight, vote_seq: cast.body.vote_seq, revision_state: "superseded", down: 1 });
+      expect((await vote(voter, revision_id, 1)).body.error.code).toBe("VOTE_CONFLICT");
+      expect((await vote(await registeredClient(server.baseUrl), revision_id)).status).toBe(404);
+      expect(await counted()).toBe(before);
+
+      const lapsing = await awaitingArticle();
+      const early = await vote(voter, lapsing.revision_id);
+      clock.now = new Date(clock.now.getTime() + 30 * DAY + 1000);
+      expect((await vote(voter, lapsing.revision_id)).body).toMatchObject({ replayed: true, vote_seq: early.body.vote_seq, revision_state: "expired" });
+      expect((await vote(await registeredClient(server.baseUrl), lapsing.revision_id)).status).toBe(404);
+
+      await db().prisma.showcaseItem.update({ where: { id: lapsing.item_id }, data: { withdrawnAt: clock.now } });
+      expect((await vote(voter, lapsing.revision_id)).status).toBe(404);
+    } finally {
+      clock.now = saved;
+    }
+  });
+
+  test("a replaced public revision, read again, offers the exact retry of the vote cast on it, and the retry replays", async () => {
+    const { owner, item_id, revision_id } = await awaitingArticle();
+    const [first, second] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    for (const voter of [first, second]) await vote(voter, revision_id);
+    const next = (await owner.post(`/v1/showcase/posts/${item_id}/revisions`, articleBody())).body;
+    await server.runJobs();
+    for (const voter of [first, second]) await vote(voter, next.revision_id);
+    expect(await revisionState(revision_id)).toBe("superseded");
+    const read = await first.get(`/v1/showcase/revisions/${revision_id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.vote_state).toEqual({ can_vote: false, reason: "already_voted", exact_retry: { value: 1 } });
+    expect(read.body.actions.map((a: { template: string }) => a.template)).not.toContain("vote");
+    expect((await vote(first, revision_id)).body).toMatchObject({ replayed: true, value: 1 });
+    const stranger = await registeredClient(server.baseUrl);
+    expect((await stranger.get(`/v1/showcase/revisions/${revision_id}`)).body.vote_state).toEqual({ can_vote: false, reason: "target_unavailable" });
+  });
 });
 
 describe("quorum and publication (§3.1 rules 1-4)", () => {

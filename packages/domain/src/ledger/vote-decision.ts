@@ -106,23 +106,30 @@ export interface VoteStateInput {
     dailyLimit?: number;
   };
   existing: { value: VoteValue } | null;
-  /** False when the target is deleted or otherwise unavailable. */
+  /** False when the target takes no new votes: deleted, hidden, or no longer open (a replaced or expired revision). */
   targetAvailable: boolean;
+  /**
+   * True when a target that takes no new votes is still there for this viewer to read: a vote
+   * already cast on it may still be retried, free (§3.2), so its exact_retry is offered.
+   */
+  targetRetained?: boolean;
   /** False for a token without the write scope (default true); it is named only when nothing else stops the vote. */
   tokenCanWrite?: boolean;
 }
 
 /**
- * `vote_state` of a message as seen by a viewer. Order: anonymous_viewer, target_unavailable,
- * account_restricted, already_voted (with exact_retry of its sign), self_vote, voting_suspended,
- * daily_limit_reached, read_only_token: a read-only token is told what the account itself faces.
+ * `vote_state` of a message as seen by a viewer. Order: anonymous_viewer, target_unavailable (gone),
+ * account_restricted, already_voted (with exact_retry of its sign), target_unavailable (retained
+ * but closed), self_vote, voting_suspended, daily_limit_reached, read_only_token: a read-only
+ * token is told what the account itself faces.
  */
 export function voteState(input: VoteStateInput): VoteState {
   const { viewer } = input;
   if (!viewer) return { can_vote: false, reason: "anonymous_viewer" };
-  if (!input.targetAvailable) return { can_vote: false, reason: "target_unavailable" };
+  if (!input.targetAvailable && !input.targetRetained) return { can_vote: false, reason: "target_unavailable" };
   if (viewer.restricted) return { can_vote: false, reason: "account_restricted" };
   if (input.existing) return { can_vote: false, reason: "already_voted", exact_retry: { value: input.existing.value } };
+  if (!input.targetAvailable) return { can_vote: false, reason: "target_unavailable" };
   if (viewer.isSelf) return { can_vote: false, reason: "self_vote" };
   if (viewer.votingSuspended) return { can_vote: false, reason: "voting_suspended" };
   if (viewer.newVotesToday >= (viewer.dailyLimit ?? DAILY_NEW_VOTE_LIMIT)) {

@@ -365,6 +365,8 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const vote_state = voteState({
     existing: your_vote,
     targetAvailable: openForVotes,
+    // A revision this viewer may still read (a replaced public one) replays a vote cast on it.
+    targetRetained: !facts.hidden,
     tokenCanWrite: viewer.canWrite,
     viewer: { isSelf: revision.authorId === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });

@@ -11,18 +11,17 @@ import { articleOpen } from "./submit";
 const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_review", "published"];
 
 /**
- * A revision others may vote on now, read under its item's lock (a publishing vote and a withdrawal
- * take turns): its item is neither withdrawn nor restricted, it has not expired (derived from the
- * clock, whatever the expiry job did), and a comment only once public, under an article open to
- * others (neither withdrawn nor restricted, with a public revision or a live candidate) and
- * ancestor comments all shown (§3.1 rules 5 and 6).
+ * A revision as a vote target, read under its item's lock (a publishing vote and a withdrawal take
+ * turns); null when it is gone for voters: unknown, its item withdrawn or restricted, or a comment
+ * under an article closed to others (withdrawn, restricted, with neither a public revision nor a
+ * live candidate) or under a hidden ancestor (§3.1 rules 5 and 6). `open` says whether it takes new
+ * votes: not expired (derived from the clock, whatever the expiry job did) nor replaced, and a
+ * comment only once public.
  */
-export async function votableRevision(tx: Tx, revisionId: string, now: Date): Promise<VoteTarget | null> {
+async function revisionVoteTarget(tx: Tx, revisionId: string, now: Date): Promise<{ target: VoteTarget; open: boolean } | null> {
   await lockRevisionItem(tx, revisionId);
   const revision = await findRevisionMeta(tx, revisionId);
   if (!revision) return null;
-  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
-  if (!VOTABLE.includes(state) || (revision.kind === "comment" && state !== "published")) return null;
   const item = await findShowcaseItem(tx, revision.itemId);
   if (!item || item.withdrawnAt || item.restrictedAt) return null;
   if (revision.kind === "comment") {
@@ -32,7 +31,9 @@ export async function votableRevision(tx: Tx, revisionId: string, now: Date): Pr
     if (!article || !(await articleOpen(tx, article, now))) return null;
     if (item.parentId && (await hiddenCommentAncestry(tx, [item.id])).has(item.id)) return null;
   }
-  return { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount };
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
+  const open = VOTABLE.includes(state) && (revision.kind === "article" || state === "published");
+  return { target: { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount }, open };
 }
 
 /**
@@ -48,7 +49,14 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
     {
       board: "showcase",
       id: input.revision_id,
-      find: (tx) => votableRevision(tx, input.revision_id, deps.clock()),
+      find: async (tx) => {
+        const found = await revisionVoteTarget(tx, input.revision_id, deps.clock());
+        return found?.open ? found.target : null;
+      },
+      retained: async (tx) => {
+        const found = await revisionVoteTarget(tx, input.revision_id, deps.clock());
+        return found && !found.open ? found.target : null;
+      },
       missing: () => new BoardError("NOT_FOUND", `No showcase revision ${input.revision_id} is open for votes (unknown, withdrawn, restricted, rejected, expired or replaced).`, { field: "revision_id" }),
       apply: async (tx, value) => {
         const { up, down } = await addRevisionVoteCount(tx, input.revision_id, value);
