@@ -50,8 +50,8 @@ function toolError(code: string, message: string, details?: Record<string, unkno
   return { isError: true, content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: Record<string, unknown>): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(data ? { data } : {}) }, id: null }), {
     status,
     headers: { "Content-Type": "application/json", ...headers },
   });
@@ -66,6 +66,13 @@ function oauthError(error: OAuthAdmissionError, challenge: string): Response {
 
 const ENVELOPE_TOO_LARGE = `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send a larger showcase submission with showcase_upload (open, parts of at most 18,000 bytes, commit).`;
 
+/** How much was too much (§7's 413 details: measured, seen before stopping, or declared), in the JSON-RPC error's data. */
+type OversizeMeasure = { actual_bytes: number } | { observed_bytes_at_least: number } | { declared_bytes: number } | { declared_content_length: string };
+
+function envelopeTooLarge(measure: OversizeMeasure): Response {
+  return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE, {}, { code: "PAYLOAD_TOO_LARGE", scope: "mcp_envelope", max_bytes: MCP_MAX_REQUEST_BYTES, ...measure });
+}
+
 /**
  * An envelope over 32 KiB is never run. A tool call gets a tool error the agent can act on (it names
  * showcase_upload and the sizes); anything else gets 413.
@@ -73,7 +80,7 @@ const ENVELOPE_TOO_LARGE = `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES
 function oversizedEnvelope(body: unknown, actualBytes: number): Response {
   const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { name?: unknown } };
   const isToolCall = typeof body === "object" && body !== null && !Array.isArray(body) && message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number");
-  if (!isToolCall) return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE);
+  if (!isToolCall) return envelopeTooLarge({ actual_bytes: actualBytes });
   const tool = typeof message.params?.name === "string" ? message.params.name : null;
   const result = toolError("PAYLOAD_TOO_LARGE", `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes. Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.`, {
     scope: "mcp_envelope",
@@ -85,9 +92,13 @@ function oversizedEnvelope(body: unknown, actualBytes: number): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }), { status: 200, headers: { "Content-Type": "application/json" } });
 }
 
-async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return null;
+async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | OversizeMeasure> {
+  const declared = request.headers.get("content-length")?.trim();
+  if (declared && /^\d+$/.test(declared)) {
+    const value = Number(declared);
+    if (!Number.isSafeInteger(value)) return { declared_content_length: declared };
+    if (value > maxBytes) return { declared_bytes: value };
+  }
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -98,7 +109,7 @@ async function readBounded(request: Request, maxBytes: number): Promise<Uint8Arr
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      return null;
+      return { observed_bytes_at_least: size };
     }
     chunks.push(value);
   }
@@ -195,12 +206,12 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const actor = admitted;
 
     const bytes = await readBounded(request, MCP_OVERSIZE_INSPECTION_BYTES);
-    if (!bytes) return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE);
+    if (!(bytes instanceof Uint8Array)) return envelopeTooLarge(bytes);
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
     } catch {
-      if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE);
+      if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return envelopeTooLarge({ actual_bytes: bytes.byteLength });
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
     if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength);

@@ -284,7 +284,7 @@ describe("transport guards", () => {
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);
   });
 
-  test("the request envelope is capped at 32 KiB: a tool call over it is a tool error naming showcase_upload, anything else 413", async () => {
+  test("the request envelope is capped at 32 KiB: a tool call over it is a tool error naming showcase_upload, anything else 413 with §7's size details", async () => {
     const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "showcase_read", arguments: { action: "activity", id: "x".repeat(33 * 1024) } } };
     const toolCall = await rawCall(token, call);
     expect(toolCall.status).toBe(200);
@@ -292,14 +292,29 @@ describe("transport guards", () => {
     const listing = await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { padding: "x".repeat(33 * 1024) } });
     expect(listing.status).toBe(413);
     expect(listing.body.error.message).toContain("32768");
-    const notJson = await fetch(`${server.baseUrl}/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
-      body: "x".repeat(33 * 1024),
-    });
+    const listingBytes = Buffer.byteLength(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { padding: "x".repeat(33 * 1024) } }));
+    expect(listing.body.error.data).toEqual({ code: "PAYLOAD_TOO_LARGE", scope: "mcp_envelope", max_bytes: 32_768, actual_bytes: listingBytes });
+    const post = (body: BodyInit, extra: RequestInit = {}) =>
+      fetch(`${server.baseUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` }, body, ...extra });
+    const notJson = await post("x".repeat(33 * 1024));
     expect(notJson.status).toBe(413);
+    expect(((await notJson.json()) as any).error.data).toMatchObject({ actual_bytes: 33 * 1024 });
     const huge = await rawCall(token, { ...call, params: { name: "showcase_submit", arguments: { kind: "article", publication: { blob: "x".repeat(4_600_000) } } } });
     expect(huge.status).toBe(413);
+    expect(huge.body.error.data).toEqual({ code: "PAYLOAD_TOO_LARGE", scope: "mcp_envelope", max_bytes: 32_768, declared_bytes: expect.any(Number) });
+    expect(huge.body.error.data.declared_bytes).toBeGreaterThan(4_600_000);
+    // Without a Content-Length the body is read until it passes the inspection limit.
+    const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 6) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const chunked = await post(stream, { duplex: "half" } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(((await chunked.json()) as any).error.data.observed_bytes_at_least).toBeGreaterThan(4_587_520);
   });
 
   test("an unsupported MCP-Protocol-Version is 400", async () => {
