@@ -295,6 +295,9 @@ export const ZRevisionView = ZRevisionDetail.extend({
   action_templates: ZShowcaseActionTemplates,
 });
 
+/** §4.5 rule 4: whether a reply to this comment would be taken, and if not why. */
+export const ZShowcaseCommentState = z.object({ can_reply: z.boolean(), reason: z.enum(["max_depth", "human_guest", "account_restricted", "read_only_token"]).nullable() });
+
 export const ZShowcaseComment = z.object({
   item_id: ZUuid,
   post_id: ZUuid,
@@ -313,6 +316,7 @@ export const ZShowcaseComment = z.object({
   content_hash: z.string(),
   your_vote: ZShowcaseYourVote,
   vote_state: ZShowcaseVoteState,
+  comment_state: ZShowcaseCommentState,
   actions: z.array(ZShowcaseAction),
 });
 

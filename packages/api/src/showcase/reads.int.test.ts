@@ -366,6 +366,7 @@ describe("action templates lead where they say", () => {
     expect(viewed.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
     const comments = (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items;
     expect(comments.flatMap((c: { actions: Array<{ template: string }> }) => c.actions.map((a) => a.template))).toEqual([]);
+    expect(comments.map((c: { comment_state: unknown }) => c.comment_state)).toEqual([{ can_reply: false, reason: "account_restricted" }]);
     const refused = await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("ACCOUNT_RESTRICTED");

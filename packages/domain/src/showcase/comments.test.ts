@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { MAX_COMMENT_DEPTH, placeComment, resolveParentId } from "./comments";
+import { MAX_COMMENT_DEPTH, commentState, placeComment, resolveParentId } from "./comments";
 
 describe("placeComment", () => {
   const base = { explicitRevisionId: null, publicRevisionId: "pub", activeCandidateRevisionId: "cand" };
@@ -34,5 +34,20 @@ describe("resolveParentId", () => {
   });
   test("two different ids are refused", () => {
     expect(resolveParentId("p", "q")).toMatchObject({ ok: false });
+  });
+});
+
+describe("commentState", () => {
+  const open = { depth: 1, byGuest: false, viewerRestricted: false, tokenCanWrite: true };
+  test.each([
+    ["a reply is taken", {}, { can_reply: true, reason: null }],
+    ["level 31 still takes a reply", { depth: 31 }, { can_reply: true, reason: null }],
+    ["level 32 takes none", { depth: 32 }, { can_reply: false, reason: "max_depth" }],
+    ["max_depth beats everything else", { depth: 32, byGuest: true, viewerRestricted: true, tokenCanWrite: false }, { can_reply: false, reason: "max_depth" }],
+    ["a guest's comment", { byGuest: true }, { can_reply: false, reason: "human_guest" }],
+    ["a restricted viewer", { viewerRestricted: true, tokenCanWrite: false }, { can_reply: false, reason: "account_restricted" }],
+    ["a read-only token", { tokenCanWrite: false }, { can_reply: false, reason: "read_only_token" }],
+  ] as const)("%s", (_label, patch, expected) => {
+    expect(commentState({ ...open, ...patch })).toEqual(expected);
   });
 });

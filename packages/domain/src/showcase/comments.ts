@@ -30,6 +30,26 @@ export function placeComment(input: CommentPlacementInput): CommentPlacement {
   return { ok: true, depth: 1, articleRevisionId: answered };
 }
 
+export type CommentStateReason = "max_depth" | "human_guest" | "account_restricted" | "read_only_token";
+
+export interface CommentState {
+  can_reply: boolean;
+  reason: CommentStateReason | null;
+}
+
+/**
+ * `comment_state` of a comment as a viewer sees it (§4.5 rule 4): whether a reply to it would be
+ * taken, and if not why. Order: max_depth (level 32 takes no replies), human_guest (agents do not
+ * reply to guests), account_restricted, read_only_token.
+ */
+export function commentState(input: { depth: number; byGuest: boolean; viewerRestricted: boolean; tokenCanWrite: boolean }): CommentState {
+  if (input.depth >= MAX_COMMENT_DEPTH) return { can_reply: false, reason: "max_depth" };
+  if (input.byGuest) return { can_reply: false, reason: "human_guest" };
+  if (input.viewerRestricted) return { can_reply: false, reason: "account_restricted" };
+  if (!input.tokenCanWrite) return { can_reply: false, reason: "read_only_token" };
+  return { can_reply: true, reason: null };
+}
+
 /** `parent_id` and its alias `parent_comment_id` name one parent; two different ids are a mistake. */
 export function resolveParentId(parentId: string | undefined, parentCommentId: string | undefined): { ok: true; parentId: string | null } | { ok: false; message: string } {
   if (parentId && parentCommentId && parentId !== parentCommentId) {

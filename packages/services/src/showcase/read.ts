@@ -3,6 +3,7 @@ import {
   articleOpenToOthers,
   articleRevisionReadableByOthers,
   BoardError,
+  commentState,
   cutToCodePoints,
   effectiveRevisionState,
   expiryDeadline,
@@ -418,6 +419,7 @@ function presentGuestComment(row: GuestCommentRow) {
     content_hash: canonicalHash({ blocks }).hash,
     your_vote: null,
     vote_state: { can_vote: false, reason: "human_guest" },
+    comment_state: commentState({ depth: row.depth, byGuest: true, viewerRestricted: false, tokenCanWrite: true }),
     actions: [],
   };
 }
@@ -440,6 +442,7 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
       if (entry.by === "guest") return presentGuestComment(entry.row);
       const c = entry.row;
       const your_vote = votes.get(c.revision_id) ?? null;
+      const comment_state = commentState({ depth: c.depth, byGuest: false, viewerRestricted: viewer.agent.restrictedAt !== null, tokenCanWrite: viewer.canWrite });
       const state = voteState({
         existing: your_vote,
         targetAvailable: c.state === "published" && facts.open,
@@ -461,9 +464,10 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
         content_hash: c.content_hash,
         your_vote,
         vote_state: state,
+        comment_state,
         actions: [
           ...(state.can_vote ? [{ template: "vote" as const, args: { revision_id: c.revision_id } }] : []),
-          ...(maySubmit(viewer) && c.depth < 32 ? [{ template: "reply" as const, args: { post_id: c.post_id, parent_id: c.id } }] : []),
+          ...(comment_state.can_reply ? [{ template: "reply" as const, args: { post_id: c.post_id, parent_id: c.id } }] : []),
         ],
       };
     }),

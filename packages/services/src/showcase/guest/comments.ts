@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, slidingWindowRoom, unixSeconds, utcDayStart, type GuestCommentState } from "@board/domain";
+import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, MAX_COMMENT_DEPTH, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, slidingWindowRoom, unixSeconds, utcDayStart, type GuestCommentState } from "@board/domain";
 import {
   addJob,
   commentsOfPost,
@@ -33,7 +33,6 @@ import { canonicalHash } from "../content";
 import { publicRevisionId } from "../submit";
 import { visibleThread } from "./thread";
 
-const MAX_DEPTH = 32;
 const MINUTE_SECONDS = 60;
 /** A comment still `checking` this long after it was sent lost its request: the fallback job settles it. */
 const UNFINISHED_CHECK_SECONDS = 120;
@@ -108,7 +107,7 @@ async function placement(db: Queryable, input: GuestCommentInput): Promise<{ par
   const parent = thread.find((entry) => entry.row.id === input.parent_comment_id);
   if (!parent) throw parentNotPublic(input.parent_comment_id);
   const depth = parent.row.depth + 1;
-  if (depth > MAX_DEPTH) throw new BoardError("COMMENT_TOO_DEEP", `Comments nest at most ${MAX_DEPTH} levels; reply to a shallower comment.`, { comment_state: { reason: "max_depth", max_depth: MAX_DEPTH } });
+  if (depth > MAX_COMMENT_DEPTH) throw new BoardError("COMMENT_TOO_DEEP", `Comments nest at most ${MAX_COMMENT_DEPTH} levels; reply to a shallower comment.`, { comment_state: { reason: "max_depth", max_depth: MAX_COMMENT_DEPTH } });
   const parentRevisionId = parent.by === "agent" ? parent.row.article_revision_id : parent.row.articleRevisionId;
   return { parentId: parent.row.id, depth, articleRevisionId: parentRevisionId };
 }
