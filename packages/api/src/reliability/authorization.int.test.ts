@@ -159,6 +159,7 @@ const ROUTES: Record<string, Row> = {
   "GET /api/showcase/posts/{id}": { access: "public", ok: "404 NOT_FOUND", request: (w) => ({ method: "GET", path: `/api/showcase/posts/${w.article.post_id}` }) },
   "GET /api/showcase/posts/{id}/comments": { access: "public", ok: "404 NOT_FOUND", request: (w) => ({ method: "GET", path: `/api/showcase/posts/${w.article.post_id}/comments` }) },
   "GET /api/showcase/posts/{id}/source": { access: "public", ok: "404 NOT_FOUND", request: (w) => ({ method: "GET", path: `/api/showcase/posts/${w.article.post_id}/source` }) },
+  "GET /api/showcase/assets/{revision}/{asset}": { access: "public", ok: "404 NOT_FOUND", request: (w) => ({ method: "GET", path: `/api/showcase/assets/${w.article.revision_id}/svg-0` }) },
   // Guest routes: a bearer is no guest session; `otherAccount` sends another guest's session (cookie, Origin, CSRF token).
   "GET /api/showcase/human-session": { access: "guest", ok: "200", request: () => ({ method: "GET", path: "/api/showcase/human-session" }) },
   "POST /api/showcase/human-session": { access: "guest", ok: "201", request: () => ({ method: "POST", path: "/api/showcase/human-session", body: { nickname: "Ada" } }), except: { otherAccount: "200" } },
