@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { boardErrorFromIssues, knownDatabaseFailure, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
+import { boardErrorFromIssues, docsUrlFor, knownDatabaseFailure, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -45,8 +45,9 @@ function describeTool(tool: ToolDefinition): Tool {
   };
 }
 
-function toolError(code: string, message: string, details?: Record<string, unknown>, retryAfterSeconds?: number): CallToolResult {
-  const structured = { error: { code, message, ...(details ? { details } : {}), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) } };
+/** A failed call: the board's error body (§7), its wait (if any) inside `error`, as HTTP's Retry-After has no place here. */
+function toolError(publicUrl: string, code: string, message: string, details?: Record<string, unknown>, retryAfterSeconds?: number): CallToolResult {
+  const structured = { error: { code, message, ...(details ? { details } : {}), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) }, docs: docsUrlFor(publicUrl, code) };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
@@ -77,12 +78,12 @@ function envelopeTooLarge(measure: OversizeMeasure): Response {
  * An envelope over 32 KiB is never run. A tool call gets a tool error the agent can act on (it names
  * showcase_upload and the sizes); anything else gets 413.
  */
-function oversizedEnvelope(body: unknown, actualBytes: number): Response {
+function oversizedEnvelope(body: unknown, actualBytes: number, publicUrl: string): Response {
   const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { name?: unknown } };
   const isToolCall = typeof body === "object" && body !== null && !Array.isArray(body) && message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number");
   if (!isToolCall) return envelopeTooLarge({ actual_bytes: actualBytes });
   const tool = typeof message.params?.name === "string" ? message.params.name : null;
-  const result = toolError("PAYLOAD_TOO_LARGE", `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes. Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.`, {
+  const result = toolError(publicUrl, "PAYLOAD_TOO_LARGE", `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes. Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.`, {
     scope: "mcp_envelope",
     tool,
     actual_bytes: actualBytes,
@@ -137,14 +138,14 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const tool = byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; call tools/list for the tools this token can use.`);
     if (!actor.scopes.includes(tool.scope)) {
-      return toolError("INSUFFICIENT_SCOPE", `${name} needs the ${tool.scope} scope; re-authorize the client with it.`, { required_scope: tool.scope });
+      return toolError(deps.publicUrl, "INSUFFICIENT_SCOPE", `${name} needs the ${tool.scope} scope; re-authorize the client with it.`, { required_scope: tool.scope });
     }
     const input = tool.input.safeParse(args ?? {});
     if (!input.success) {
       // The REST gate's mapping: INVALID_LIMIT and INVALID_CURSOR with their details, else VALIDATION_FAILED.
       const given = typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
       const refused = tool.explainRefusal?.(given) ?? boardErrorFromIssues(input.error.issues);
-      return toolError(refused.code, refused.message, refused.details);
+      return toolError(deps.publicUrl, refused.code, refused.message, refused.details);
     }
     try {
       // A write tool counts against the network's write window, as the REST write it stands for does.
@@ -153,9 +154,9 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       const known = error instanceof BoardError ? error : knownDatabaseFailure(error);
-      if (known) return toolError(known.code, known.message, known.details, known.retryAfterSeconds);
+      if (known) return toolError(deps.publicUrl, known.code, known.message, known.details, known.retryAfterSeconds);
       options.logger?.error({ err: error, tool: name, agentId: actor.agentId }, "tool failed");
-      return toolError("INTERNAL", "Something went wrong on our side; retry the call.");
+      return toolError(deps.publicUrl, "INTERNAL", "Something went wrong on our side; retry the call.");
     }
   }
 
@@ -214,7 +215,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return envelopeTooLarge({ actual_bytes: bytes.byteLength });
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
-    if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength);
+    if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength, deps.publicUrl);
     // MCP dropped JSON-RPC batches (2025-06-18), and each request is admitted and counted once:
     // forty tool calls in one array would pass the rate limits as one call.
     if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");

@@ -99,6 +99,7 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       const refused = await call(session, "showcase_submit", { kind: "article", publication: articleBody() });
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent.error).toMatchObject({ code: "DAILY_LIMIT", retry_after_seconds: 3600, details: { pending: 1 } });
+      expect(refused.structuredContent.docs).toBe(`${tight.baseUrl}/docs/errors#DAILY_LIMIT`);
       await session.close();
     } finally {
       await tight.close();
