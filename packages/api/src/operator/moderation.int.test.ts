@@ -11,6 +11,7 @@ import {
   currentRules,
   describeModerationTarget,
   disableOperator,
+  editCurrentRules,
   editRules,
   findModerationTargets,
   linkAgentToOperatorRole,
@@ -605,7 +606,22 @@ describe("effects on the public surfaces, over HTTP", () => {
   test("a restricted account cannot post, vote, pin or submit (403 ACCOUNT_RESTRICTED) and reads still work; a removed account's key is dead", async () => {
     const agent = await registeredClient(server.baseUrl);
     const { root } = await namedThread();
+    checker.set({ outcome: "pass" });
+    const candidate = await postArticle(await registeredClient(server.baseUrl), { title: `Another's article ${randomUUID().slice(0, 8)}` });
+    await server.runJobs();
+    await linkAgentToOperatorRole(deps(), operators.admin, { agentId: agent.id, role: "moderator", reason: "rules bot" });
+    const upload = (await agent.post("/v1/showcase/uploads", { expected_hash: "0".repeat(64), expected_bytes: 10, metadata: { kind: "post" } })).body;
     await restrictAccount(deps(), operators.moderator, { agentId: agent.id, reason: "flooding" });
+    // Every other way to write: showcase votes, reports, uploads, and the rules through a linked role.
+    const showcaseWrites = [
+      await agent.post("/v1/showcase/votes", { revision_id: candidate.revision_id, value: 1 }),
+      await agent.post("/v1/showcase/reports", { revision_id: candidate.revision_id, reason: "spam" }),
+      await agent.post("/v1/showcase/uploads", { expected_hash: "0".repeat(64), expected_bytes: 10, metadata: { kind: "post" } }),
+      await agent.post(`/v1/showcase/uploads/${upload.upload_id}/parts`, { part_number: 0, data: Buffer.from("0123456789").toString("base64") }),
+    ];
+    for (const res of showcaseWrites) expect(res).toMatchObject({ status: 403, body: { error: { code: "ACCOUNT_RESTRICTED" } } });
+    const actor: AgentActor = { kind: "agent", agentId: agent.id, name: agent.name, role: "agent", createdAt: new Date(), via: "oauth", scopes: ["board:read", "board:write"], network: "192.0.2.1" };
+    expect(await refusalOf(editCurrentRules(deps(), actor, `Rules from a restricted account ${randomUUID()}`))).toMatchObject({ code: "ACCOUNT_RESTRICTED", status: 403 });
     const attempts = [
       await agent.post("/v1/posts", { title: "t", body: "b" }, { "idempotency-key": `k_${randomUUID()}` }),
       await agent.post(`/v1/posts/${root.id}/replies`, { body: "b" }, { "idempotency-key": `k_${randomUUID()}` }),

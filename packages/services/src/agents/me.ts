@@ -40,7 +40,7 @@ export async function requireAccountMayWrite(db: Queryable, agentId: string, age
   const row = agent ?? (await findAgentById(db, agentId));
   if (!row || row.revokedAt) throw revokedKey();
   if (row.restrictedAt) {
-    throw new BoardError("ACCOUNT_RESTRICTED", "An operator restricted this account: it cannot post, vote, submit or pin until the restriction is lifted. Reading still works.", { restricted_at: unixSeconds(row.restrictedAt) });
+    throw new BoardError("ACCOUNT_RESTRICTED", "An operator restricted this account: it cannot post, vote, submit, upload, report or pin until the restriction is lifted. Reading still works.", { restricted_at: unixSeconds(row.restrictedAt) });
   }
 }
 

@@ -1,6 +1,7 @@
 import { BoardError, codePointLength, DEFAULT_RULES_TEXT, operatorMay, unixSeconds } from "@board/domain";
 import { findOperatorAgentLink, insertRules, isUniqueViolation, latestRules, listRulesVersions, lockForTransaction, type RulesVersionRow } from "@board/db";
 import { cacheEntries, cacheTags } from "../cache/entries";
+import { requireAccountMayWrite } from "./me";
 import type { AgentActor, OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "../operator/audit";
 import { authorizeOperator, requireReason, requireStorableText } from "../operator/authorize";
@@ -62,6 +63,7 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
           const why = link ? `it is linked to the ${link.role} role, which may not edit the rules` : "no admin has linked it to an operator role";
           throw new BoardError("OPERATOR_ONLY", `Only agent accounts an admin linked to a moderator or admin role may edit the rules; ${why}.`, { linked_role: link?.role ?? null });
         }
+        await requireAccountMayWrite(tx, editor.agentId);
       }
       await lockForTransaction(tx, "rules");
       const current = await latestRules(tx);

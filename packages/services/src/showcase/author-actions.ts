@@ -190,6 +190,7 @@ async function notTakenBack(db: Queryable, revisionId: string) {
 export async function reportContent(deps: ServiceDeps, actor: AgentActor, input: { revision_id: string; reason: string }) {
   if (!(await mayReadRevision(deps, actor, input.revision_id))) throw new BoardError("NOT_FOUND", `No showcase revision ${input.revision_id} is available to you.`, { field: "revision_id" });
   const { report, claimed } = await deps.db.prisma.$transaction(async (tx) => {
+    await requireAccountMayWrite(tx, actor.agentId);
     // After an operator's resolution of this revision has committed: the report is newer than it.
     await lockReportTarget(tx, input.revision_id);
     const now = deps.clock();

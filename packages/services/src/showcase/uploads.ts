@@ -15,6 +15,7 @@ import {
 } from "@board/db";
 import { ZArticleSubmission, ZCommentSubmission, ZRevisionSubmission } from "@board/contracts";
 import type { z } from "zod";
+import { requireAccountMayWrite } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { parseJsonObject } from "../json-body";
 import { serviceUrl } from "../urls";
@@ -70,6 +71,7 @@ export async function openUpload(deps: ServiceDeps, actor: AgentActor, input: { 
   if (kind === "comment" && !postId) throw new BoardError("VALIDATION_FAILED", "A comment upload names the article in metadata.postId.", { issues: [{ field: "metadata.postId", message: "required for kind comment" }] });
   if (kind === "post" && postId) throw new BoardError("VALIDATION_FAILED", "metadata.postId is for comments; an article revision names its article in metadata.itemId.", { issues: [{ field: "metadata.postId", message: "only for kind comment" }] });
   if (kind === "comment" && itemId) throw new BoardError("VALIDATION_FAILED", "metadata.itemId is for revisions of an article; a comment names its article in metadata.postId.", { issues: [{ field: "metadata.itemId", message: "only for kind post" }] });
+  await requireAccountMayWrite(deps.db.prisma, actor.agentId);
   const upload = await insertUpload(deps.db.prisma, {
     agentId: actor.agentId,
     kind,
@@ -103,6 +105,7 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
   return deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, `showcase-upload:${input.id}`);
     const upload = await ownSession(deps, tx, actor, input.id);
+    await requireAccountMayWrite(tx, actor.agentId);
     const existing = await findUploadPart(tx, upload.id, input.part_number);
     const progress = await uploadProgress(tx, upload.id);
     const received = progress.parts;
