@@ -233,18 +233,22 @@ describe("guest comments (§4.7, §2.8)", () => {
     await server.runJobs();
   });
 
-  test.each<[string, Verdict, string]>([
-    ["fail", { outcome: "fail", reasons: [{ code: "slur", message: "slur" }] }, "rejected"],
-    ["uncertain", { outcome: "uncertain", reasons: [{ code: "profanity", message: "maybe" }] }, "uncertain"],
-    ["unavailable", { outcome: "unavailable", reason: "moderation down" }, "unavailable"],
-  ])("a %s check never publishes; the receipt keeps the draft", async (_label, verdict, state) => {
+  test.each<[string, Verdict, string, number]>([
+    ["fail", { outcome: "fail", reasons: [{ code: "slur", message: "slur" }] }, "rejected", 1],
+    ["uncertain", { outcome: "uncertain", reasons: [{ code: "profanity", message: "maybe" }] }, "uncertain", 1],
+    // A checker that did not answer reviewed nothing: the day's 1,000 reviews stay as they were.
+    ["unavailable", { outcome: "unavailable", reason: "moderation down" }, "unavailable", 0],
+  ])("a %s check never publishes; the receipt keeps the draft", async (_label, verdict, state, reviewsSpent) => {
     const article = await publishedArticle();
     const guest = new Guest(server.baseUrl);
     await guest.start();
+    const reviews = async () => (await server.app.deps.db.prisma.dailyCounter.findMany({ where: { scope: "guest_reviews" } })).reduce((sum, row) => sum + row.count, 0);
+    const reviewedBefore = await reviews();
     checker.set(verdict);
     const sent = await guest.comment(article, { text: "My draft, kept whatever happens." });
     checker.set({ outcome: "pass" });
     expect(sent.status).toBe(201);
+    expect((await reviews()) - reviewedBefore).toBe(reviewsSpent);
     expect(sent.body).toMatchObject({ state, published: false, text: "My draft, kept whatever happens." });
     expect(sent.body.reasons.length).toBeGreaterThan(0);
     expect(await publicComments(article.item_id)).toEqual([]);
