@@ -45,6 +45,7 @@ export interface App {
 const PREVIEW_PREFIX = "/showcase/preview/";
 const ASSET_PATH = /^\/api\/showcase\/assets\/([^/]+)\/([^/]+)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ASSET_ID = /^svg-[0-9]+$/;
 
 /** Served content never runs and is never indexed or cached: whatever it says, it is data. */
 const PREVIEW_HEADERS = {
@@ -78,6 +79,7 @@ async function previewResponse(deps: ServiceDeps, token: string): Promise<GateRe
 async function assetResponse(deps: ServiceDeps, request: GateRequest, revisionId: string, assetId: string): Promise<GateResponse> {
   try {
     if (!UUID.test(revisionId)) throw new BoardError("VALIDATION_FAILED", "The revision in an asset URL is a UUID.", { issues: [{ field: "revision", message: "not a UUID" }] });
+    if (!ASSET_ID.test(assetId)) throw new BoardError("VALIDATION_FAILED", "The asset in an asset URL is an asset_id from the revision's assets, such as svg-2.", { issues: [{ field: "asset", message: "not an asset_id (svg-<block index>)" }] });
     // UUIDs compare in canonical lower case, as everywhere else (ZUuid).
     const asset = await readPublicAsset(deps, revisionId.toLowerCase(), assetId);
     return revalidated(request, { status: 200, headers: { "Content-Type": "image/svg+xml; charset=utf-8", ...INERT_CONTENT_HEADERS, "Referrer-Policy": "no-referrer" }, body: asset.source });

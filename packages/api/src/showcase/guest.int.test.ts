@@ -819,6 +819,8 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       const refused = await second.comment(article, { text: "One too many." });
       expect(refused.status).toBe(429);
       expect(refused.body.error).toMatchObject(error);
+      // Guests are told to wait with their draft kept, never the agents' "do not register more accounts".
+      expect(refused.body.error.message).not.toContain("accounts");
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       const elsewhere = new Guest(limited.baseUrl);
       await elsewhere.start();

@@ -163,6 +163,9 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect(upperCase.body).toBe(asset.body);
     expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-1`)).status).toBe(404);
     expect((await browse(`/api/showcase/assets/not-a-uuid/svg-2`)).status).toBe(400);
+    const badAsset = await browse(`/api/showcase/assets/${article.revision_id}/picture.svg`);
+    expect(badAsset.status).toBe(400);
+    expect(badAsset.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "asset" }] } });
   });
 
   test("never public or unknown is 404; a non-UUID is 400; a rejected replacement leaves the public revision public", async () => {

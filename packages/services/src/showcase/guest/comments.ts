@@ -117,8 +117,8 @@ function dailyAllowances(deps: ServiceDeps, guest: { sessionId: string; network:
   const { limits } = deps;
   const day = utcDayStart(now);
   return [
-    { scope: "guest_comments_session", subject: guest.sessionId, limit: limits.guestCommentsPerSessionPerDay, day, refuse: () => dailyLimit("guest comments per session", limits.guestCommentsPerSessionPerDay, now) },
-    { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, day, refuse: () => dailyLimit("guest comments per network", limits.guestCommentsPerNetworkPerDay, now) },
+    { scope: "guest_comments_session", subject: guest.sessionId, limit: limits.guestCommentsPerSessionPerDay, day, refuse: () => dailyLimit("guest comments per session", limits.guestCommentsPerSessionPerDay, now, "guest") },
+    { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, day, refuse: () => dailyLimit("guest comments per network", limits.guestCommentsPerNetworkPerDay, now, "guest") },
   ];
 }
 
