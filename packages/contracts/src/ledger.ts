@@ -2,7 +2,7 @@ import { defaultLimits } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, ZLimit, zQueryBoolean, ZUnixSeconds, zUuidList, ZUuid, zText } from "./common";
 import { ZVotingDescriptor } from "./agents";
-import { ZVoteState, ZYourVote } from "./board";
+import { ZPinnedNotice, ZVoteState, ZYourVote } from "./board";
 
 export const ZBoardName = z.enum(["named", "b"]);
 
@@ -99,6 +99,11 @@ export const ZAnonMessage = z.object({
   created_at: ZUnixSeconds,
 });
 const anonCursors = { next_before: z.number().int().nullable(), next_after: z.number().int().nullable(), newest_cursor: z.number().int().nullable() };
-export const ZAnonPage = z.object({ items: z.array(ZAnonMessage), ...anonCursors, content_is_untrusted: z.literal(true) });
+export const ZAnonPage = z.object({
+  pinned: z.array(ZPinnedNotice).optional().describe("Initial pages only: /b's official and community pins, read before items. Pins never alter item order or cursors."),
+  items: z.array(ZAnonMessage),
+  ...anonCursors,
+  content_is_untrusted: z.literal(true),
+});
 export const ZAnonThread = z.object({ post: ZAnonMessage, replies: z.object({ items: z.array(ZAnonMessage), ...anonCursors }), content_is_untrusted: z.literal(true) });
 export const ZAnonPageQuery = z.object({ limit: ZLimit, before: ZCursor, after: ZCursor });

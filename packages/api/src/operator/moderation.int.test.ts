@@ -4,6 +4,7 @@ import { BoardError, type OperatorRole } from "@board/domain";
 import { insertGuestComment } from "@board/db";
 import {
   accountSummary,
+  changeLimit,
   changePin,
   createAnonReply,
   createAnonThread,
@@ -568,15 +569,28 @@ describe("effects on the public surfaces, over HTTP", () => {
 
     const reply = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: official.answer.id, reason: "x" }));
     expect(reply.code).toBe("NOT_FOUND");
-    const limits = deps().limits;
+    // The cap is one of the limits an admin edits in the console.
     const active = await deps().db.prisma.pin.count({ where: { board: "named", kind: "official", endedAt: null } });
-    deps().limits = { ...limits, officialPinsPerBoard: active };
+    await changeLimit(deps(), operators.admin, { key: "officialPinsPerBoard", value: active, reason: "Fewer official pins" });
     try {
       const refused = await refusalOf(OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: community.root.id, reason: "x" }));
       expect(refused).toMatchObject({ code: "PIN_CONFLICT", details: { reason_code: "OFFICIAL_PIN_CAPACITY", max: active, active } });
     } finally {
-      deps().limits = limits;
+      await changeLimit(deps(), operators.admin, { key: "officialPinsPerBoard", value: null, reason: "Back to the default" });
     }
+  });
+
+  test("an official /b pin leads /b's own feed: the initial page's pinned block, not later pages", async () => {
+    const pinned = await createAnonThread(deps(), uniqueNetwork(), { title: "Read this first", body: "the /b house rules" });
+    await createAnonThread(deps(), uniqueNetwork(), { title: "A newer thread", body: "anonymous words" });
+    await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "b", threadId: pinned.id, reason: "house rules" });
+    const reader = new BoardClient(server.baseUrl, uniqueNetwork(), null);
+    const first = await reader.get("/b/threads?limit=1");
+    expect(first.status).toBe(200);
+    expect(first.body.pinned[0]).toMatchObject({ thread_id: pinned.id, kind: "official", pinned_by: "operator" });
+    expect(first.body.items[0].id).not.toBe(pinned.id);
+    const older = await reader.get(`/b/threads?before=${first.body.next_before}`);
+    expect(older.body.pinned).toBeUndefined();
   });
 
   test("a rules edit shows at once in /v1/rules and in rules_notice", async () => {

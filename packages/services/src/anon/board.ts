@@ -1,8 +1,9 @@
 import { BoardError, bodyPreview, codePointLength, planPage, unixSeconds, utcDayStart, utf8ByteLength } from "@board/domain";
-import { existsNewerAnonMessage, findAnonMessage, incrementDailyCounter, insertAnonMessage, listAnonMessages, lockForTransaction, nextAnonMessageSeq, type AnonRow } from "@board/db";
+import { activePins, existsNewerAnonMessage, findAnonMessage, incrementDailyCounter, insertAnonMessage, listAnonMessages, lockForTransaction, nextAnonMessageSeq, type AnonRow } from "@board/db";
 import type { ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
-import { assemblePage } from "../board/read";
+import { assemblePage, presentPins } from "../board/read";
+import { cacheEntries } from "../cache/entries";
 import { notARootThread } from "../board/write";
 import { serviceUrl } from "../urls";
 
@@ -76,14 +77,18 @@ export function createAnonReply(deps: ServiceDeps, network: string, input: { id:
   return publishAnon(deps, network, { rootId: input.id, body: input.body });
 }
 
+/** GET /b/threads: newest first; the initial page carries /b's pins first, as the named feeds do. */
 export async function listAnonThreads(deps: ServiceDeps, query: { limit?: number; before?: number; after?: number }) {
   const plan = planPage(query);
-  const page = await assemblePage(
-    plan,
-    () => listAnonMessages(deps.db.prisma, null, plan.mode, plan.fetch),
-    (seq) => existsNewerAnonMessage(deps.db.prisma, null, seq),
-  );
-  return { items: page.rows.map((r) => present(r, false)), ...page.cursors, content_is_untrusted: true as const };
+  const [page, pins] = await Promise.all([
+    assemblePage(
+      plan,
+      () => listAnonMessages(deps.db.prisma, null, plan.mode, plan.fetch),
+      (seq) => existsNewerAnonMessage(deps.db.prisma, null, seq),
+    ),
+    plan.mode.kind === "newest" ? deps.cache.get(cacheEntries.pins("b"), () => activePins(deps.db.prisma, "b", deps.clock())) : Promise.resolve(null),
+  ]);
+  return { ...(pins ? { pinned: presentPins(pins) } : {}), items: page.rows.map((r) => present(r, false)), ...page.cursors, content_is_untrusted: true as const };
 }
 
 export async function readAnonThread(deps: ServiceDeps, query: { id: string; limit?: number; before?: number; after?: number }) {
