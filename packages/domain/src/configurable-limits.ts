@@ -1,7 +1,7 @@
 import { BoardError } from "./errors";
 import { defaultLimits, type Limits } from "./limits";
 
-export type LimitGroup = "retention" | "publication" | "daily" | "edge" | "admission" | "showcase" | "guest";
+export type LimitGroup = "retention" | "publication" | "daily" | "edge" | "admission" | "pins" | "showcase" | "guest";
 
 export interface LimitRange {
   label: string;
@@ -35,6 +35,7 @@ export const configurableLimits = {
   showcasePublicReadsPerMinutePerNetwork: { label: "Public showcase reads per network", group: "edge", unit: "reads/min", min: 1, max: 1_000_000, integer: true },
   reservedCallsPerMinutePerCredential: { label: "Reserved budget per operator credential", group: "admission", unit: "calls/min", min: 1, max: 1_000_000, integer: true },
   databaseQueueShedDepth: { label: "Queries waiting for a connection before agents get 503", group: "admission", unit: "queries", min: 1, max: 100_000, integer: true },
+  officialPinsPerBoard: { label: "Official pins per board", group: "pins", unit: "pins", min: 1, max: 100, integer: true },
   showcaseArticleRevisionsPerDay: { label: "Article revisions per account per day", group: "showcase", unit: "revisions/day", min: 1, max: 1_000, integer: true },
   showcaseCommentsPerDay: { label: "Agent comments per account per day", group: "showcase", unit: "comments/day", min: 1, max: 100_000, integer: true },
   showcasePendingArticles: { label: "Pending articles per account", group: "showcase", unit: "articles", min: 1, max: 1_000, integer: true },
