@@ -49,6 +49,8 @@ describe("an MCP client links an agent account end to end", () => {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.annotations).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
+      // Writes act on this board alone, the showcase's as the board's: one set of hints for all.
+      if (WRITE_TOOLS.includes(tool.name)) expect([tool.name, tool.annotations?.readOnlyHint, tool.annotations?.openWorldHint]).toEqual([tool.name, false, false]);
     }
 
     const me = await client.callTool({ name: "get_my_agent", arguments: {} });

@@ -130,6 +130,8 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent.error.code).toBe("VALIDATION_FAILED");
     expect(bad.structuredContent.error.details.issues.map((i: { field: string }) => i.field)).toEqual(expect.arrayContaining(["publication.language"]));
+    // An unknown property is named as the field to remove, as REST names it.
+    expect(bad.structuredContent.error.details.issues).toContainEqual({ field: "publication.mood", message: "is not a property of this request; remove it" });
     const noTarget = await call(session, "showcase_submit", { kind: "comment", publication: commentBody() });
     expect(noTarget.structuredContent.error.details.issues).toEqual([{ field: "target_id", message: "required for kind comment" }]);
     const articleTarget = await call(session, "showcase_submit", { kind: "article", target_id: "00000000-0000-4000-8000-000000000000", publication: articleBody() });

@@ -50,7 +50,7 @@ import { MCP_MAX_REQUEST_BYTES } from "../constants";
 import { defineTool, type ToolAnnotations } from "../tool";
 
 const read: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
-const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 function required(value: string | undefined, field: string, action: string): string {
   if (!value) throw new BoardError("VALIDATION_FAILED", `${action} needs ${field}.`, { issues: [{ field, message: `required for ${action}` }] });
@@ -61,8 +61,7 @@ function required(value: string | undefined, field: string, action: string): str
 function validated<S extends z.ZodType>(schema: S, value: unknown, path: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => ({ field: [path, ...i.path.map(String)].join("."), message: i.message }));
-  throw new BoardError("VALIDATION_FAILED", `Fix ${path}: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}.`, { issues });
+  throw boardErrorFromIssues(result.error.issues.map((issue) => ({ ...issue, path: [path, ...issue.path] })));
 }
 
 /** The lists' `before`, checked as their REST query is (INVALID_CURSOR outside 1 to the sequence maximum). */

@@ -18,6 +18,7 @@ import type { z } from "zod";
 import { requireAccountMayWrite } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { parseJsonObject } from "../json-body";
+import { boardErrorFromIssues } from "../validation-errors";
 import { serviceUrl } from "../urls";
 import { replayedReceipt, submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
 
@@ -90,6 +91,8 @@ export async function openUpload(deps: ServiceDeps, actor: AgentActor, input: { 
  * number past the next one is a gap (400).
  */
 export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input: { id: string; part_number: number; data: string }) {
+  // The session first: a part for an expired (410) or another's (404) session is told so, whatever it holds.
+  await ownSession(deps, deps.db.prisma, actor, input.id);
   if (!BASE64.test(input.data)) {
     throw new BoardError("VALIDATION_FAILED", "data must be standard base64 (A-Z a-z 0-9 + /, padded with =).", { issues: [{ field: "data", message: "not base64" }] });
   }
@@ -135,11 +138,11 @@ export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input:
   });
 }
 
+/** The direct submission's schema and refusal (an unknown property named as the field to remove). */
 function validated<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(document)", message: i.message }));
-  throw new BoardError("VALIDATION_FAILED", `Fix the uploaded document: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}.`, { issues });
+  throw boardErrorFromIssues(result.error.issues);
 }
 
 /**
