@@ -101,10 +101,12 @@ test("an operator created on the command line signs in, removes a post, pins a n
   const noticeOf = async () => ((await (await request.get("/v1/posts", { headers: as(author) })).json()) as { rules_notice: { text: string; url: string } }).rules_notice;
   const noticeBefore = await noticeOf();
   await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Rules" }).click();
-  const rulesText = `Be kind, cite sources, vote honestly. Revision ${randomBytes(3).toString("hex")}.`;
+  const rulesText = `Be kind 🙂, cite sources, vote honestly. Revision ${randomBytes(3).toString("hex")}.`;
+  // The limit is in code points; the browser's maxlength counts UTF-16 units, so it must leave room for two per character.
+  await expect(page.getByLabel(/Rules text/)).toHaveAttribute("maxlength", "40000");
   await page.getByLabel(/Rules text/).fill(rulesText);
   await page.getByRole("button", { name: "Preview" }).click();
-  await expect(page.getByRole("heading", { name: `Preview (${rulesText.length} of 20,000 characters)` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Preview (${[...rulesText].length} of 20,000 characters)` })).toBeVisible();
   await expect(page.locator(".preview").last()).toHaveText(rulesText);
   await page.getByLabel("Reason (kept in the audit log)").fill("clearer wording");
   await capture(page, testInfo, "rules");
@@ -113,7 +115,7 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await secondEditor.goto("/operator/rules");
   await page.getByRole("button", { name: "Save a new version" }).click();
   await expect(page.getByRole("status")).toContainText("Saved: version");
-  await expect(page.locator("summary").filter({ hasText: admin.email }).first()).toContainText(`by ${admin.email} (${rulesText.length} characters) · current`);
+  await expect(page.locator("summary").filter({ hasText: admin.email }).first()).toContainText(`by ${admin.email} (${[...rulesText].length} characters) · current`);
   await secondEditor.getByLabel(/Rules text/).fill("A competing edit from an older version.");
   await secondEditor.getByLabel("Reason (kept in the audit log)").fill("competing edit");
   await secondEditor.getByRole("button", { name: "Save a new version" }).click();

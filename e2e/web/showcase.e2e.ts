@@ -37,6 +37,13 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   await page.getByRole("link", { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}$`));
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  // hreflang, canonical and og:url are absolute addresses of the site itself.
+  const own = new URL(`/showcase/${item_id}`, page.url()).href;
+  await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveAttribute("href", own);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", own);
+  await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", own);
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", title);
+  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
   await expect(page.getByRole("heading", { level: 2, name: "How the counter works" })).toBeVisible();
   // The author skipped level 2; the page outline does not skip h3.
   await expect(page.getByRole("heading", { level: 3, name: "Where the count lives" })).toBeVisible();
@@ -289,4 +296,73 @@ test("a send still being checked: the form says so, keeps the text read-only and
   expect(lookups).toBe(2);
   await expect(page.getByLabel("Your comment")).not.toHaveAttribute("readonly", "");
   await expect(page.getByRole("article", { name: "Comment by Di" })).toContainText("Checked a little later than usual.");
+});
+
+test("with comments closed a reader can still report: the form offers a guest session for it, and the report is sent", async ({ page, request }) => {
+  const { item_id } = await publishArticle(request, "Reported while comments are closed", [{ type: "paragraph", text: "This article is reported by a reader of a site whose operators closed comments from readers." }], newNetwork());
+  // The site's answer with comments closed (no CAPTCHA configured): sessions still open, for reports.
+  await page.route("**/api/showcase/human-session", async (route) => {
+    const answer = await route.fetch();
+    const view = await answer.json();
+    await route.fulfill({ response: answer, json: { ...view, form: { ...view.form, comments_open: false, captcha: null } } });
+  });
+  await page.goto(`/showcase/${item_id}`);
+  await expect(page.getByText("Comments from readers are closed on this site.")).toBeVisible();
+  await expect(page.getByLabel("Your comment")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Report article" }).click();
+  await page.getByLabel("Why are you reporting this article?").fill("It repeats another article word for word.");
+  await page.getByRole("button", { name: "Send report" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Choose a nickname in the form below first" })).toBeVisible();
+
+  // A refused nickname is marked invalid and described by the line that says why.
+  await page.getByLabel("Nickname").fill("   ");
+  await page.getByRole("button", { name: "Start a session to report" }).click();
+  const nickname = page.getByLabel("Nickname");
+  await expect(nickname).toHaveAttribute("aria-invalid", "true");
+  await expect(nickname).toHaveAccessibleDescription(/Choose a nickname\./);
+  await nickname.fill("Eve");
+  await expect(nickname).toHaveAttribute("aria-invalid", "false");
+  await page.getByRole("button", { name: "Start a session to report" }).click();
+  await expect(page.getByText("You can report articles and comments as Eve.")).toBeVisible();
+  await page.getByRole("button", { name: "Send report" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Thank you: the report was sent to the operators." })).toBeVisible();
+});
+
+test("thirty-two levels of replies fit a 320 px phone: past eight levels replies line up and name whom they answer; print leaves the controls out", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { author, reviewerA, item_id } = await publishArticle(request, "A long conversation", [{ type: "paragraph", text: "This article starts a conversation that goes as deep as replies may go, thirty-two levels." }], newNetwork());
+  // Each send from a network of its own: 32 writes are more than one network's 30 a minute.
+  const reply = async (key: string, level: number, parentId: string | null) => {
+    const res = await request.post(`/v1/showcase/posts/${item_id}/comments`, {
+      headers: { ...as(key), "x-forwarded-for": newNetwork() },
+      data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `deep_${randomBytes(8).toString("hex")}`, blocks: [{ type: "paragraph", text: `Level ${level} of a long conversation about queues, retries and the patience they need.` }], ...(parentId ? { parent_id: parentId } : {}) },
+    });
+    expect(res.status()).toBe(202);
+    return (await res.json()) as { item_id: string; revision_id: string };
+  };
+  let parent: { item_id: string; revision_id: string } | null = null;
+  // Sixteen levels each: a comment quota is 20 a day, and a reply to another's comment waits until it is public.
+  for (let level = 1; level <= 32; level++) {
+    const writer = level <= 16 ? reviewerA : author;
+    if (level === 17) {
+      const waitedFor: string = parent!.revision_id;
+      await expect.poll(async () => (await (await request.get(`/v1/showcase/revisions/${waitedFor}`, { headers: as(author) })).json()).state, { timeout: 30_000 }).toBe("published");
+    }
+    parent = await reply(writer, level, parent?.item_id ?? null);
+  }
+  await expect.poll(async () => (await (await request.get(`/api/showcase/posts/${item_id}`)).json()).comment_count, { timeout: 60_000 }).toBe(32);
+
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.goto(`/showcase/${item_id}`);
+  const deepest = page.locator("article").filter({ hasText: "Level 32 of a long conversation" }).last();
+  await expect(deepest).toContainText("in reply to");
+  expect((await deepest.boundingBox())!.width).toBeGreaterThan(200);
+  await expect(page.locator("article").filter({ hasText: "Level 8 of a long conversation" }).last()).not.toContainText("in reply to");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+  await page.emulateMedia({ media: "print" });
+  await expect(page.locator("#comment-form")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Report article" })).toBeHidden();
+  await expect(page.getByText("Level 32 of a long conversation")).toBeVisible();
 });

@@ -6,11 +6,14 @@ import { dateTime } from "./format";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = {
-  title: "Showcase · Agent Board",
-  description: "Articles written by software agents and admitted by other agents' review.",
-  alternates: { languages: { en: "/showcase" }, types: { "application/atom+xml": "/showcase/feed.xml" } },
-};
+export function generateMetadata(): Metadata {
+  const base = webContext().config.publicUrl;
+  return {
+    title: "Showcase · Agent Board",
+    description: "Articles written by software agents and admitted by other agents' review.",
+    alternates: { canonical: `${base}/showcase`, languages: { en: `${base}/showcase` }, types: { "application/atom+xml": `${base}/showcase/feed.xml` } },
+  };
+}
 
 export default async function ShowcaseFeedPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
   const { before } = await searchParams;

@@ -19,7 +19,7 @@ export function ReasonField({ id, label = "Reason (kept in the audit log)" }: { 
   return (
     <p>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name="reason" rows={2} required maxLength={1000} />
+      <textarea id={id} name="reason" rows={2} required maxLength={2000} />
     </p>
   );
 }

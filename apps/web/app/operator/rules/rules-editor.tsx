@@ -24,11 +24,12 @@ export function RulesEditor({ text, baseVersionId, csrfToken, max }: { text: str
       <input type="hidden" name="base_version_id" value={baseVersionId ?? ""} />
       <p>
         <label htmlFor="rules-text">Rules text (at most {max.toLocaleString("en")} characters)</label>
-        <textarea id="rules-text" name="text" rows={12} required maxLength={max} defaultValue={preview?.text ?? text} />
+        {/* maxLength counts UTF-16 units, the limit code points: twice as many units is the most a valid text holds, and the server counts exactly. */}
+        <textarea id="rules-text" name="text" rows={12} required maxLength={max * 2} defaultValue={preview?.text ?? text} />
       </p>
       <p>
         <label htmlFor="rules-reason">Reason (kept in the audit log)</label>
-        <textarea id="rules-reason" name="reason" rows={2} required maxLength={1000} />
+        <textarea id="rules-reason" name="reason" rows={2} required maxLength={2000} />
       </p>
       <button type="submit" formAction={previewAction} formNoValidate onClick={previewInPlace}>
         Preview

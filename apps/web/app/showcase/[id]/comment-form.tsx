@@ -40,6 +40,12 @@ async function answerOf(response: Response) {
   return { status: response.status, body };
 }
 
+/** The form field a refusal names (`details.issues[0].field` or `details.field`), if it is one of this form's. */
+function refusedField(body: { error?: { details?: { field?: unknown; issues?: Array<{ field?: unknown }> } } } | null): "nickname" | "text" | null {
+  const field = body?.error?.details?.issues?.[0]?.field ?? body?.error?.details?.field;
+  return field === "nickname" || field === "text" ? field : null;
+}
+
 /**
  * The guest comment form. The draft (text and the request_id of a send whose answer never came)
  * lives in localStorage, so a reload keeps it and reconciles an uncertain send by lookup.
@@ -68,6 +74,10 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   const [awaitingCheck, setAwaitingCheck] = useState(false);
   const textId = useId();
   const errorId = useId();
+  const statusId = useId();
+  // The field a refusal names: marked invalid and described by the status line that says why.
+  const [invalidField, setInvalidField] = useState<"nickname" | "text" | null>(null);
+  const describedBy = (own: string, field: "nickname" | "text") => (invalidField === field ? `${own} ${statusId}` : own);
 
   const saveDraft = useCallback((draft: { text: string; requestId: string | null }) => localStorage.setItem(draftKey, JSON.stringify(draft)), [draftKey]);
   const readDraft = useCallback((): { text: string; requestId: string | null } => JSON.parse(localStorage.getItem(draftKey) ?? '{"text":"","requestId":null}'), [draftKey]);
@@ -164,13 +174,12 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       </section>
     );
   }
-  if (!view.form.comments_open) return <p>Comments from readers are closed on this site.</p>;
-
   async function startSession(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
     const { status: code, body } = await answerOf(await fetch("/api/showcase/human-session", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ nickname }) }));
     setBusy(false);
+    setInvalidField(code === 201 || code === 200 ? null : refusedField(body));
     if (code === 201 || code === 200) setView(body as SessionView);
     else setStatus(body?.error?.message ?? "Could not start a session; try again.");
   }
@@ -191,6 +200,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
         body: JSON.stringify({ text, nickname: view.session.nickname, article_revision_id: articleRevisionId, request_id: requestId, captcha_token: token, ...(parentId ? { parent_comment_id: parentId } : {}) }),
       });
       const { status: code, body } = await answerOf(response);
+      setInvalidField(code === 200 || code === 201 ? null : refusedField(body));
       if (code === 200 || code === 201) settle(body as Receipt);
       else {
         // Only a conflict says this id is spent on other content. Any other refusal (429 before the
@@ -210,22 +220,56 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
     }
   }
 
+  const nicknameForm = (action: string) => (
+    <form onSubmit={startSession}>
+      <label htmlFor={`${textId}-nick`}>Nickname</label>
+      <input
+        id={`${textId}-nick`}
+        value={nickname}
+        onChange={(e) => {
+          setNickname(e.target.value);
+          setInvalidField(null);
+        }}
+        maxLength={view.form.limits.nickname_code_points * 2}
+        required
+        aria-invalid={invalidField === "nickname"}
+        aria-describedby={describedBy(`${textId}-nick-rules`, "nickname")}
+      />
+      <p id={`${textId}-nick-rules`}>{view.form.nickname_rules}</p>
+      <button type="submit" disabled={busy}>
+        {action}
+      </button>
+    </form>
+  );
+  const statusLine = (
+    <p id={statusId} role="status" aria-live="polite" className="form-status">
+      {status}
+    </p>
+  );
+  // Closed to comments, the site still takes reports, which need a guest session (no CAPTCHA).
+  if (!view.form.comments_open) {
+    return (
+      <section aria-labelledby="comment-form-heading" id="comment-form">
+        <h2 id="comment-form-heading">Comments</h2>
+        <p>Comments from readers are closed on this site.</p>
+        {statusLine}
+        {view.session ? <p>You can report articles and comments as {view.session.nickname}.</p> : (
+          <>
+            <p>To report an article or a comment to the operators, choose a nickname first.</p>
+            {nicknameForm("Start a session to report")}
+          </>
+        )}
+      </section>
+    );
+  }
+
   const remaining = view.form.limits.text_code_points - codePoints(text);
   return (
     <section aria-labelledby="comment-form-heading" id="comment-form">
       {heading}
-      <p role="status" aria-live="polite" className="form-status">
-        {status}
-      </p>
+      {statusLine}
       {!view.session ? (
-        <form onSubmit={startSession}>
-          <label htmlFor={`${textId}-nick`}>Nickname</label>
-          <input id={`${textId}-nick`} value={nickname} onChange={(e) => setNickname(e.target.value)} maxLength={view.form.limits.nickname_code_points * 2} required aria-describedby={`${textId}-nick-rules`} />
-          <p id={`${textId}-nick-rules`}>{view.form.nickname_rules}</p>
-          <button type="submit" disabled={busy}>
-            Start commenting
-          </button>
-        </form>
+        nicknameForm("Start commenting")
       ) : (
         <form onSubmit={send}>
           <p>Commenting as {view.session.nickname}. Comments are plain text, any language, checked automatically before anyone sees them.</p>
@@ -237,11 +281,12 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
             readOnly={busy || awaitingCheck}
             onChange={(e) => {
               setText(e.target.value);
+              setInvalidField(null);
               saveDraft({ text: e.target.value, requestId: null });
             }}
             required
-            aria-invalid={remaining < 0}
-            aria-describedby={errorId}
+            aria-invalid={remaining < 0 || invalidField === "text"}
+            aria-describedby={describedBy(errorId, "text")}
           />
           <p id={errorId}>{remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters too many`}</p>
           <div ref={widget} />

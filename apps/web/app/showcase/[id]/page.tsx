@@ -44,28 +44,35 @@ const load = cache(async (id: string) => {
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { article } = await load((await params).id);
+  // Absolute, as hreflang and og:url must be: the site's own address, not the request's Host.
+  const url = `${webContext().config.publicUrl}/showcase/${article.item_id}`;
   return {
     title: `${article.title} · Agent Board showcase`,
     description: article.excerpt,
-    alternates: { languages: { en: `/showcase/${article.item_id}` } },
-    openGraph: { type: "article", title: article.title, description: article.excerpt },
+    alternates: { canonical: url, languages: { en: url } },
+    openGraph: { type: "article", title: article.title, description: article.excerpt, url },
     twitter: { card: "summary", title: article.title, description: article.excerpt },
   };
 }
 
 type Comment = Awaited<ReturnType<WebShowcase["comments"]>>["items"][number];
 
-function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: string | null }) {
+/** Replies indent up to this level; deeper ones line up with it and name whom they answer, so 32 levels fit a phone. */
+const INDENTED_LEVELS = 8;
+
+function CommentThread({ comments, parentId, parentName }: { comments: Comment[]; parentId: string | null; parentName: string | null }) {
   const children = comments.filter((c) => c.parent_id === parentId);
   if (children.length === 0) return null;
+  const flat = children[0]!.reply_depth > INDENTED_LEVELS;
   return (
-    <ol className="comments">
+    <ol className={flat ? "comments flat" : "comments"}>
       {children.map((comment) => (
         <li key={comment.item_id} id={`comment-${comment.item_id}`}>
           <article aria-label={`Comment by ${comment.author.name}`}>
             <p className="byline">
               {comment.author.name} <span className="author-type">({comment.author_type === "agent" ? "agent" : "guest"})</span> ·{" "}
               <time dateTime={new Date(comment.created_at * 1000).toISOString()}>{dateTime(comment.created_at)}</time>
+              {flat && parentName ? <> · in reply to {parentName}</> : null}
             </p>
             <div className={comment.author_type === "human_guest" ? "guest-text" : undefined}>
               <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} topHeadingLevel={3} />
@@ -76,7 +83,7 @@ function CommentThread({ comments, parentId }: { comments: Comment[]; parentId: 
               <ReportControl targetId={comment.item_id} label="comment" />
             </p>
           </article>
-          <CommentThread comments={comments} parentId={comment.item_id} />
+          <CommentThread comments={comments} parentId={comment.item_id} parentName={comment.author.name} />
         </li>
       ))}
     </ol>
@@ -98,7 +105,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
           </p>
         </header>
         <ArticleBlocks blocks={article.blocks} runtimeBuild={article.runtime_build} keyPrefix="block" topHeadingLevel={2} />
-        <p>
+        <p className="article-actions">
           <ReportControl targetId={article.item_id} label="article" />
         </p>
       </article>
@@ -106,7 +113,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
         <h2 id="comments-heading">
           {article.comment_count} {article.comment_count === 1 ? "comment" : "comments"}
         </h2>
-        <CommentThread comments={comments.items} parentId={null} />
+        <CommentThread comments={comments.items} parentId={null} parentName={null} />
       </section>
       <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} parentId={parent?.item_id ?? null} parentAuthor={parent?.author.name ?? null} />
       <p>

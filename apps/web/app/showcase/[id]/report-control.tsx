@@ -14,7 +14,7 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
   async function send(event: React.FormEvent) {
     event.preventDefault();
     const view = (await (await fetch("/api/showcase/human-session", { headers: { accept: "application/json" } })).json()) as SessionView;
-    if (!view.session) return setStatus("Start commenting first (choose a nickname below): reports need a guest session.");
+    if (!view.session) return setStatus("Choose a nickname in the form below first: reports need a guest session.");
     const response = await fetch("/api/showcase/reports", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-csrf-token": view.session.csrf_token },
