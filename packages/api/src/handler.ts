@@ -276,16 +276,11 @@ export function createApiHandler(options: ApiHandlerOptions) {
       const checks = windowChecks({ network, bearer, reserved: admission.reserved, write: false, registration: input.registration === true, networkLimit: input.networkLimit });
       const headers = rateLimitHeaders(limiters.consume(checks));
       meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
+      // Its refusal is thrown into the call, which counts it with its other refusals (countRefusal).
       const countWrite = () => {
-        if (admission.reserved) return;
-        try {
-          limiters.consume([{ limit: currentWindows().writesPerNetwork, key: network }]);
-        } catch (error) {
-          if (error instanceof BoardError) countRefusal(error);
-          throw error;
-        }
+        if (!admission.reserved) limiters.consume([{ limit: currentWindows().writesPerNetwork, key: network }]);
       };
-      return { refused: null, headers, admission: { ...admission, countWrite } };
+      return { refused: null, headers, admission: { ...admission, countWrite, countRefusal } };
     } catch (error) {
       const { boardError } = toBoardError(error);
       countRefusal(boardError);

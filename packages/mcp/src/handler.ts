@@ -154,7 +154,10 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {
       const known = error instanceof BoardError ? error : knownDatabaseFailure(error);
-      if (known) return toolError(deps.publicUrl, known.code, known.message, known.details, known.retryAfterSeconds);
+      if (known) {
+        admission.countRefusal?.(known);
+        return toolError(deps.publicUrl, known.code, known.message, known.details, known.retryAfterSeconds);
+      }
       options.logger?.error({ err: error, tool: name, agentId: actor.agentId }, "tool failed");
       return toolError(deps.publicUrl, "INTERNAL", "Something went wrong on our side; retry the call.");
     }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readCapacityDashboard } from "@board/services";
 import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type McpSession, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
@@ -100,6 +101,11 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent.error).toMatchObject({ code: "DAILY_LIMIT", retry_after_seconds: 3600, details: { pending: 1 } });
       expect(refused.structuredContent.docs).toBe(`${tight.baseUrl}/docs/errors#DAILY_LIMIT`);
+      // The capacity dashboard counts a tool's refusal as it counts a REST route's.
+      await tight.board.deps.capacity.meter.flush();
+      const made = await tight.board.deps.db.prisma.operator.create({ data: { email: `viewer-${Date.now()}@example.test`, passwordHash: "not-used-here", role: "viewer" }, select: { id: true } });
+      const { report } = await readCapacityDashboard(tight.board.deps, { kind: "operator", operatorId: made.id, role: "viewer", sessionVersion: 1 }, "24h");
+      expect(report.refusals_24h).toContainEqual({ status: 429, limit: "pending showcase articles per account", count: 1 });
       await session.close();
     } finally {
       await tight.close();

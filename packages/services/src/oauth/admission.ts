@@ -1,3 +1,4 @@
+import type { BoardError } from "@board/domain";
 import type { AgentActor, OAuthScope, ServiceDeps } from "../deps";
 
 export type OAuthAdmissionCode = "invalid_token" | "insufficient_scope";
@@ -74,4 +75,9 @@ export interface GateAdmission {
    * BOARD_RATE_LIMIT: for transports that learn a call writes only after the gate (an MCP tool call).
    */
   countWrite?: () => void;
+  /**
+   * Counts a refusal the call met past the gate (a tool's 429 or 503), so the capacity dashboard
+   * sees it as it sees the REST routes' refusals.
+   */
+  countRefusal?: (error: BoardError) => void;
 }
