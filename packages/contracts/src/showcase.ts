@@ -531,11 +531,31 @@ export const ZUploadSession = z.object({
 });
 export const ZUploadPartReceipt = ZUploadSession.extend({ part_number: z.number().int(), part_bytes: z.number().int(), part_sha256: z.string(), replayed: z.boolean() });
 
-/** showcase_submit: `publication` is the body of the matching REST route (§2.8). */
+/**
+ * The bodies showcase_submit takes as `publication`, one per kind, as the tool list advertises
+ * them: the REST routes' bodies without the id the path carries (it is `target_id` here).
+ */
+const advertisedPublication = [
+  { kind: "article", body: ZArticleSubmission },
+  { kind: "revision", body: ZRevisionSubmission.omit({ item_id: true }) },
+  { kind: "comment", body: ZCommentSubmission.omit({ post_id: true }) },
+].map(({ kind, body }) => {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(body, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return { title: `publication for kind ${kind}`, ...schema };
+});
+
+/**
+ * showcase_submit: `publication` is the body of the matching REST route (§2.8). It is checked
+ * against the kind's schema when the tool runs, so a mistake is named under `publication.`; the
+ * tool list shows the three bodies (anyOf) for clients to build it from.
+ */
 export const ZShowcaseSubmitRequest = z.strictObject({
   kind: z.enum(["article", "comment", "revision"]),
   target_id: ZUuid.optional().describe("comment: the article's post id; revision: your article's item id; article: omit"),
-  publication: z.record(z.string(), z.unknown()).describe("the submission body: schema_version, language, publication_intent, idempotency_key, title (articles), blocks, ..."),
+  publication: z
+    .record(z.string(), z.unknown())
+    .describe("the submission body of the kind: schema_version, language, publication_intent, idempotency_key, title (articles and revisions), blocks, ...")
+    .meta({ anyOf: advertisedPublication }),
 });
 
 export const ZShowcaseAppealRequest = z.strictObject({ revision_id: ZUuid, reason: ZAppealRequest.shape.reason, request_key: ZIdempotencyKey });

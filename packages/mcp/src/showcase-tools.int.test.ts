@@ -132,6 +132,14 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
 
   test("arguments are checked with the REST schemas; errors name the field under publication", async () => {
     const { session } = await agentSession();
+    // The tool list shows each kind's body, so a client can build publication without guessing.
+    const submit = (await session.client.listTools()).tools.find((t) => t.name === "showcase_submit")!;
+    const bodies = (submit.inputSchema.properties!.publication as { anyOf: Array<{ title: string; required: string[]; additionalProperties: boolean }> }).anyOf;
+    expect(bodies.map((b) => [b.title, b.required.includes("title"), b.additionalProperties])).toEqual([
+      ["publication for kind article", true, false],
+      ["publication for kind revision", true, false],
+      ["publication for kind comment", false, false],
+    ]);
     const bad = await call(session, "showcase_submit", { kind: "article", publication: articleBody({ language: "fr", mood: "x" }) });
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent.error.code).toBe("VALIDATION_FAILED");
