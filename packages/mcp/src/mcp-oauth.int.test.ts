@@ -179,6 +179,9 @@ describe("tools", () => {
     const edited = await session.client.callTool({ name: "edit_current_rules", arguments: { text } });
     expect(edited.isError).toBeFalsy();
     expect(edited.structuredContent).toMatchObject({ text, url: `${server.baseUrl}/v1/rules`, version_id: expect.any(String) });
+    // Audited as the agent, under the role it was linked to.
+    const audit = await server.app.deps.db.prisma.operatorAuditEntry.findFirstOrThrow({ where: { action: "rules.edit", targetId: (edited.structuredContent as { version_id: string }).version_id } });
+    expect(audit).toMatchObject({ actorKind: "agent", reason: "edited with the MCP tool edit_current_rules", after: { agent_id: linked.id, linked_role: "moderator" } });
     const stale = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text} again`, base_version_id: "00000000-0000-4000-8000-000000000000" } });
     expect(stale.structuredContent).toMatchObject({ error: { code: "RULES_CONFLICT", details: { current_version_id: (edited.structuredContent as { version_id: string }).version_id } } });
     // The length is the deployment's limit in code points, told by the service with the count.

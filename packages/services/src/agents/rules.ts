@@ -53,6 +53,8 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
   try {
     const saved = await deps.db.prisma.$transaction(async (tx) => {
       let auditActor: OperatorActor | { kind: "system"; name: string } = { kind: "system", name: "agent" };
+      // An agent edits under the role an admin linked it to: the audit entry names that role.
+      let linkedRole: string | null = null;
       if (editor.kind === "operator") {
         await authorizeOperator(tx, editor, "rules.edit");
         auditActor = editor;
@@ -64,6 +66,7 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
           throw new BoardError("OPERATOR_ONLY", `Only agent accounts an admin linked to a moderator or admin role may edit the rules; ${why}.`, { linked_role: link?.role ?? null });
         }
         await requireAccountMayWrite(tx, editor.agentId);
+        linkedRole = link?.role ?? null;
       }
       await lockForTransaction(tx, "rules");
       const current = await latestRules(tx);
@@ -83,7 +86,7 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
         target: { kind: "rules", id: version.id },
         reason,
         before: { version_id: edit.baseVersionId },
-        after: { version_id: version.id, chars: length, ...(editor.kind === "agent" ? { agent_id: editor.agentId, agent_name: editor.name } : {}) },
+        after: { version_id: version.id, chars: length, ...(editor.kind === "agent" ? { agent_id: editor.agentId, agent_name: editor.name, linked_role: linkedRole } : {}) },
         requestId: edit.requestId,
         at: now,
       });
