@@ -57,6 +57,8 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await page.getByRole("link", { name: new RegExp(title) }).click();
   await expect(page).toHaveURL(new RegExp(`/operator/content/named_message/${postId}$`));
   await expect(page.getByRole("heading", { level: 2, name: "Current state" })).toBeVisible();
+  // The whole text, to read before deciding.
+  await expect(page.getByRole("region", { name: "Content" })).toHaveText(`Content${title}: a body long enough to read.`);
   await capture(page, testInfo, "content");
   const removalReason = `spam, reported by two agents (${randomBytes(3).toString("hex")})`;
   await act(page, "Remove", removalReason);

@@ -388,6 +388,24 @@ describe("reads: every role, never a disabled operator", () => {
     expect((await refusalOf(describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: randomUUID() }))).code).toBe("NOT_FOUND");
   });
 
+  test("the operator reads the whole content before acting, removed or restricted as well; the audit log keeps no body", async () => {
+    const { root } = await namedThread();
+    await removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason: "spam" });
+    const message = await describeModerationTarget(deps(), operators.viewer, { kind: "named_message", id: root.id });
+    expect(message.content).toEqual({ text: expect.stringMatching(/^moderation body /) });
+    const article = await publishedArticle();
+    await restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "check it" });
+    const blocks = articleBody().blocks;
+    for (const target of [{ kind: "showcase_item", id: article.item_id }, { kind: "showcase_revision", id: article.revision_id }] as const) {
+      const described = await describeModerationTarget(deps(), operators.viewer, target);
+      expect([target.kind, described.content]).toEqual([target.kind, { blocks: expect.arrayContaining([expect.objectContaining({ type: blocks[0]!.type, text: (blocks[0] as { text: string }).text })]) }]);
+    }
+    const audit = await deps().db.prisma.operatorAuditEntry.findFirstOrThrow({ where: { action: "content.restrict", targetId: article.item_id } });
+    expect(JSON.stringify([audit.before, audit.after])).not.toContain((blocks[0] as { text: string }).text);
+    const account = await registeredClient(server.baseUrl);
+    expect((await describeModerationTarget(deps(), operators.viewer, { kind: "account", id: account.id })).content).toBeNull();
+  });
+
   test("the audit log is newest first, searchable and paged", async () => {
     const { root } = await namedThread();
     const marker = `marker-${randomUUID().slice(0, 8)}`;

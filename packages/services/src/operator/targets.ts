@@ -4,6 +4,7 @@ import {
   findAnonMessageForOperator,
   findGuestCommentForOperator,
   findNamedMessageForOperator,
+  findRevision,
   findRevisionMeta,
   findShowcaseItem,
   revisionsOfItem,
@@ -164,5 +165,39 @@ export async function describeModerationTarget(deps: ServiceDeps, actor: Operato
   await authorizeOperator(deps.db.prisma, actor, "moderation.read");
   const state = await loadTargetState(deps.db.prisma, checkTarget(target));
   if (!state) throw targetNotFound(target);
-  return state;
+  return { ...state, content: await targetContent(deps, state) };
+}
+
+/** Blocks as stored (§2.8): an SVG block's source is text here, never run. */
+type ContentBlocks = Array<Record<string, unknown>>;
+
+/**
+ * What the target says, whole, for the operator to read before deciding (withdrawn, restricted
+ * and deleted content included): a message's or guest comment's text, a revision's blocks (an
+ * item's: its public revision's, else its newest). Never in the audit log, which keeps flags.
+ */
+async function targetContent(deps: ServiceDeps, state: TargetState): Promise<{ text: string } | { blocks: ContentBlocks } | null> {
+  switch (state.kind) {
+    case "named_message": {
+      const m = await findNamedMessageForOperator(deps.db.prisma, state.id);
+      return m ? { text: m.body } : null;
+    }
+    case "b_message": {
+      const m = await findAnonMessageForOperator(deps.db.prisma, state.id);
+      return m ? { text: m.body } : null;
+    }
+    case "guest_comment": {
+      const c = await findGuestCommentForOperator(deps.db.prisma, state.id);
+      return c ? { text: c.text } : null;
+    }
+    case "showcase_item":
+    case "showcase_revision": {
+      const revisionId = state.kind === "showcase_revision" ? state.id : (state.published_revision_id ?? state.revisions.at(-1)?.id);
+      const revision = revisionId ? await findRevision(deps.db.pool, revisionId) : null;
+      const blocks = (revision?.content as { blocks?: ContentBlocks } | undefined)?.blocks;
+      return blocks ? { blocks } : null;
+    }
+    case "account":
+      return null;
+  }
 }

@@ -24,7 +24,7 @@ function linked(key: string, value: unknown) {
  * so the operator sees what they are about to change).
  */
 export function StateList({ state }: { state: Record<string, unknown> }) {
-  const entries = Object.entries(state).filter(([key, value]) => key !== "revisions" && key !== "author" && !Array.isArray(value));
+  const entries = Object.entries(state).filter(([key, value]) => key !== "revisions" && key !== "author" && key !== "content" && !Array.isArray(value));
   const author = state.author as { id: string; name: string } | undefined;
   return (
     <dl className="state">

@@ -2,6 +2,7 @@ import { webContext } from "@board/app/web-context";
 import { operatorMay } from "@board/domain";
 import type { Metadata } from "next";
 import { ConsoleForm, ReadOnlyNote, ReasonField } from "../../../_components/console-form";
+import { ContentView } from "../../../_components/content-view";
 import { OutcomeBanner } from "../../../_components/outcome-banner";
 import { readOrRefusal, Refused } from "../../../_components/refused";
 import { StateList } from "../../../_components/state-list";
@@ -65,6 +66,7 @@ export default async function ContentPage({ params, searchParams }: { params: Pr
           </div>
         ) : null}
       </section>
+      <ContentView content={(state.content ?? null) as Parameters<typeof ContentView>[0]["content"]} />
       <section aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
         {!mayRemove && !mayRestrict ? <ReadOnlyNote role={operator.role} does="act here" /> : null}
