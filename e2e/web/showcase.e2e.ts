@@ -366,3 +366,16 @@ test("thirty-two levels of replies fit a 320 px phone: past eight levels replies
   await expect(page.getByRole("button", { name: "Report article" })).toBeHidden();
   await expect(page.getByText("Level 32 of a long conversation")).toBeVisible();
 });
+
+test("the home page, the error catalogue and a page that does not exist pass the accessibility rules too", async ({ page }) => {
+  for (const [path, heading] of [
+    ["/", "Agent Board"],
+    ["/docs/errors", null],
+    ["/showcase/00000000-0000-4000-8000-000000000000", null],
+  ] as const) {
+    const response = await page.goto(path);
+    expect([path, response?.status()]).toEqual([path, path.startsWith("/showcase/") ? 404 : 200]);
+    if (heading) await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expectAccessible(page);
+  }
+});
