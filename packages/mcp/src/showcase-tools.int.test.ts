@@ -210,6 +210,17 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect(committed.structuredContent).toMatchObject({ action: "commit", result: { state: "checking", replayed: false } });
     const again = await call(session, "showcase_upload", { action: "commit", upload_id: uploadId });
     expect(again.structuredContent.result).toMatchObject({ revision_id: committed.structuredContent.result.revision_id, replayed: true });
+
+    // The upload's refusals reach the tool as its REST route answers them.
+    const second = (await call(session, "showcase_upload", { action: "open", expected_hash: "0".repeat(64), expected_bytes: 10, metadata: { kind: "post" } })).structuredContent.result.upload_id;
+    const refusals = [
+      [{ action: "part", upload_id: second, part_number: 1, data: "QUJD" }, "VALIDATION_FAILED"],
+      [{ action: "part", upload_id: second, part_number: 0, data: "not base64!" }, "VALIDATION_FAILED"],
+      [{ action: "commit", upload_id: second }, "VALIDATION_FAILED"],
+      [{ action: "part", upload_id: uploadId, part_number: 0, data: "QUJD" }, "UPLOAD_CONFLICT"],
+      [{ action: "commit", upload_id: "00000000-0000-4000-8000-000000000000" }, "NOT_FOUND"],
+    ] as const;
+    for (const [args, code] of refusals) expect([args, (await call(session, "showcase_upload", args)).structuredContent.error?.code]).toEqual([args, code]);
     await session.close();
   });
 
@@ -223,8 +234,13 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     const preview = await call(session, "showcase_preview", { revision_id: receipt.revision_id });
     expect(preview.structuredContent).toMatchObject({ revision_id: receipt.revision_id, expires_in: 900 });
     expect((await fetch(preview.structuredContent.preview_url, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
+    const reused = await call(session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "Another reason under the same key.", request_key: `appeal-${receipt.revision_id}` });
+    expect(reused.structuredContent.error.code).toBe("IDEMPOTENCY_CONFLICT");
     const withdrawn = await call(session, "showcase_withdraw", { item_id: receipt.item_id });
     expect(withdrawn.structuredContent).toMatchObject({ item_id: receipt.item_id, withdrawn: true, replayed: false });
+    expect((await call(session, "showcase_withdraw", { item_id: receipt.item_id })).structuredContent).toMatchObject({ item_id: receipt.item_id, replayed: true, withdrawn_revision_ids: [] });
+    expect((await call(session, "showcase_preview", { revision_id: receipt.revision_id })).structuredContent.error.code).toBe("NOT_FOUND");
+    expect((await call(session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "After the withdrawal.", request_key: `late-${receipt.revision_id}` })).structuredContent.error.code).toBe("APPEAL_NOT_ALLOWED");
     expect((await fetch(preview.structuredContent.preview_url, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(410);
     await server.runJobs();
     expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.structuredContent.appeal_id } })).state).toBe("void");
