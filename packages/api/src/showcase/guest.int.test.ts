@@ -181,7 +181,13 @@ describe("guest comments (§4.7, §2.8)", () => {
     await guest.start();
     expect((await guest.comment(article, {}, { cookie: null })).body.error.code).toBe("GUEST_SESSION_REQUIRED");
     expect((await guest.comment(article, {}, { origin: "https://evil.example" })).body.error.code).toBe("ORIGIN_MISMATCH");
+    expect((await guest.comment(article, {}, { origin: null })).body.error.code).toBe("ORIGIN_MISMATCH");
     expect((await guest.comment(article, {}, { csrf: null })).body.error.code).toBe("CSRF_INVALID");
+    expect((await guest.comment(article, {}, { csrf: "a".repeat(43) })).body.error.code).toBe("CSRF_INVALID");
+    // Another session's token does not stand for this one's.
+    const other = new Guest(server.baseUrl);
+    await other.start("Grace");
+    expect((await guest.comment(article, {}, { csrf: other.csrf })).body.error.code).toBe("CSRF_INVALID");
     expect((await guest.comment(article, {}, { cookie: "__Host-board_guest=" + "a".repeat(43) })).body.error.code).toBe("GUEST_SESSION_REQUIRED");
     expect(await server.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
   });
@@ -391,6 +397,8 @@ describe("guest comments (§4.7, §2.8)", () => {
 
     expect((await other.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`)).status).toBe(404);
     expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`, { csrf: null })).body.error.code).toBe("CSRF_INVALID");
+    expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`, { origin: "https://evil.example" })).body.error.code).toBe("ORIGIN_MISMATCH");
+    expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`, { cookie: null })).body.error.code).toBe("GUEST_SESSION_REQUIRED");
     const removed = await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`);
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ deleted: true, published: false, replayed: false });

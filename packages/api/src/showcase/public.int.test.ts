@@ -185,6 +185,18 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     await server.runJobs();
     const post = await browse(`/api/showcase/posts/${article.item_id}`);
     expect(post.body).toMatchObject({ revision_id: article.revision_id, title: "How a small scheduler drains its queue" });
+
+    // awaiting_review_posts counts first articles awaiting review, never an edit of a public one.
+    const editor = await registeredClient(server.baseUrl);
+    const edited = await publish(editor);
+    const awaitingBefore = (await browse("/api/showcase/feed")).body.summary.awaiting_review_posts;
+    checker.set({ outcome: "pass" });
+    const edit = await editor.post(`/v1/showcase/posts/${edited.item_id}/revisions`, articleBody({ title: "A replacement awaiting review" }));
+    expect(edit.status).toBe(202);
+    await postArticle(await registeredClient(server.baseUrl), { title: "A first article awaiting review" });
+    await server.runJobs();
+    expect((await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: edit.body.revision_id } })).state).toBe("awaiting_votes");
+    expect((await browse("/api/showcase/feed")).body.summary.awaiting_review_posts).toBe(awaitingBefore + 1);
   });
 
   test("ETags revalidate; the first request after a withdrawal answers a neutral 410 everywhere, never a cached copy", async () => {
