@@ -711,6 +711,9 @@ describe("reports queue", () => {
     expect(resolved).toMatchObject({ changed: true, resolved_reports: 2, content: { changed: true, after: { restricted: true } } });
     expect(await auditCount()).toBe(before + 1);
     expect(await lastAudit()).toMatchObject({ action: "reports.resolve", before: { unresolved_reports: 2 }, after: { outcome: "restrict", content: expect.objectContaining({ restricted: true }) } });
+    // Found by the item it restricted, as well as by the revision reported.
+    const byItem = await readAuditLog(deps(), operators.viewer, { text: first.item_id.toUpperCase() });
+    expect(byItem.entries.map((e) => [e.action, e.target.id])).toContainEqual(["reports.resolve", first.revision_id]);
     expect((await listReportGroups(deps(), operators.viewer, { limit: 100 })).groups.map((g) => g.target.id)).not.toContain(first.revision_id);
 
     const guest = await guestComment(second);

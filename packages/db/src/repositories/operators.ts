@@ -134,6 +134,8 @@ export function searchAuditEntries(db: Queryable, search: AuditSearch): Promise<
             { reason: { contains: text, mode: "insensitive" } },
             { action: { contains: text, mode: "insensitive" } },
             { targetId: { contains: text, mode: "insensitive" } },
+            // A report resolution's target is the revision; the item it restricted or removed is in `after`.
+            { after: { path: ["content", "id"], equals: text.toLowerCase() } },
             { operator: { email: { contains: text, mode: "insensitive" } } },
           ]
         : undefined,
