@@ -172,6 +172,19 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Operators" }).click();
   await expect(page.getByRole("cell", { name: admin.email })).toBeVisible();
   await capture(page, testInfo, "operators");
+
+  // An account removed with its content kept: the content can still be removed later, from its page.
+  const leaver = await register(request, "leaver", network);
+  const leaverPost = await postRoot(request, leaver, `Left behind ${randomBytes(3).toString("hex")}`);
+  const leaverId = ((await (await request.get("/v1/me", { headers: as(leaver) })).json()) as { id: string }).id;
+  await page.goto(`/operator/accounts/${leaverId}`);
+  await page.getByRole("form", { name: "Remove the account" }).getByLabel("Keep its content").check();
+  await act(page, "Remove the account", "asked to leave");
+  await expect(page.getByRole("status")).toHaveText("Account removed; its content stays.");
+  expect((await request.get(`/v1/posts/${leaverPost}`, { headers: as(author) })).status()).toBe(200);
+  await act(page, "Remove its content", "its posts were spam after all");
+  await expect(page.getByRole("status")).toHaveText("Its content is removed: 1 of its posts and replies, 0 of its showcase items.");
+  expect((await request.get(`/v1/posts/${leaverPost}`, { headers: as(author) })).status()).toBe(404);
 });
 
 test("without JavaScript: sign-in, a removal with its outcome, and the rules preview all work", async ({ browser, request }, testInfo) => {

@@ -46,7 +46,9 @@ export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = {
     // An unanswered choice reaches the service as no boolean, and the service says what to choose.
     const removeContent = ({ remove: true, keep: false } as Record<string, boolean>)[choice]!;
     const result = await services().removeAccount(operator, { agentId: field(form, "agent_id"), removeContent, reason: field(form, "reason"), requestId });
-    return { message: result.changed ? `Account removed${choice === "remove" ? " with its content" : "; its content stays"}.` : "The account was already removed; nothing changed." };
+    if (!result.changed) return { message: choice === "remove" ? "The account and its content were already removed; nothing changed." : "The account was already removed; nothing changed." };
+    if (result.before.removed) return { message: `Its content is removed: ${result.content_removed.messages} of its posts and replies, ${result.content_removed.showcase_items} of its showcase items.` };
+    return { message: `Account removed${choice === "remove" ? " with its content" : "; its content stays"}.` };
   },
   "pin-official": async (form, operator, requestId) => {
     const result = await services().pinOfficially(operator, { board: field(form, "board") as "named", threadId: field(form, "thread_id").trim(), note: field(form, "note") || null, reason: field(form, "reason"), requestId });

@@ -137,6 +137,15 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
             <button type="submit">Remove the account</button>
           </ConsoleForm>
         ) : null}
+        {mayRemove && account.removed ? (
+          <ConsoleForm action="remove-account" csrfToken={operator.csrfToken} returnTo={here} label="Remove its content">
+            {agent}
+            <input type="hidden" name="content" value="remove" />
+            <p>Its posts, replies and showcase items stay until removed here.</p>
+            <ReasonField id="remove-content-reason" />
+            <button type="submit">Remove its content</button>
+          </ConsoleForm>
+        ) : null}
       </section>
     </main>
   );
