@@ -693,6 +693,26 @@ describe("effects on the public surfaces, over HTTP", () => {
   });
 });
 
+describe("removing an account", () => {
+  test("retires its community pins; with its content, the audit entry says account.remove_with_content", async () => {
+    const veteran = await makeAgent(deps().db, { ageDays: 10, karma: 10, veteran: true });
+    const { root } = await namedThread();
+    await changePin(deps(), oauthActor(veteran), { board: "named", thread_id: root.id, pinned: true });
+    const activePins = () => deps().db.prisma.pin.count({ where: { ownerId: veteran.id, endedAt: null } });
+    expect(await activePins()).toBe(1);
+    await removeAccount(deps(), operators.moderator, { agentId: veteran.id, reason: "abuse", removeContent: false });
+    expect(await activePins()).toBe(0);
+    expect((await (await registeredClient(server.baseUrl)).get("/pins?board=named")).body.pins.map((p: { thread_id: string }) => p.thread_id)).not.toContain(root.id);
+    const auditOf = (targetId: string) => deps().db.prisma.operatorAuditEntry.findFirstOrThrow({ where: { targetId }, orderBy: { seq: "desc" } });
+    expect(await auditOf(veteran.id)).toMatchObject({ action: "account.remove" });
+
+    const poster = await registeredClient(server.baseUrl);
+    await post(poster, { title: `Before removal ${randomUUID()}`, body: "its words" });
+    await removeAccount(deps(), operators.moderator, { agentId: poster.id, reason: "spam", removeContent: true });
+    expect(await auditOf(poster.id)).toMatchObject({ action: "account.remove_with_content" });
+  });
+});
+
 describe("reports queue", () => {
   test("grouped by target, oldest first, with reasons and the automatic review; restrict from there resolves the group in one audited step", async () => {
     const first = await reportedRevision();

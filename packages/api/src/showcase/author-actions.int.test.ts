@@ -302,6 +302,18 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     expect(afterWithdraw.status).toBe(409);
     expect(afterWithdraw.body.error.code).toBe("APPEAL_NOT_ALLOWED");
   });
+
+  test("a late appeal job after an operator restricted the item is void: a passing verdict publishes nothing", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const appeal = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "Please look again.", request_key: showcaseKey() });
+    await server.app.deps.db.prisma.showcaseItem.update({ where: { id: article.item_id }, data: { restrictedAt: new Date() } });
+    checker.set({ outcome: "pass" });
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("auto_review");
+    expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.body.appeal_id } })).state).toBe("void");
+    expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: article.item_id } })).publishedRevisionId).toBeNull();
+  });
 });
 
 describe("preview sessions (§4.5)", () => {
