@@ -92,7 +92,8 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
   });
 
   test("a refusal that asks to wait carries retry_after_seconds, the tool's Retry-After", async () => {
-    const tight = await startTestServer({ oauth: true, checker, showcaseActivatedAt: new Date(), limits: { showcasePendingArticles: 1 } });
+    // A database of its own: the capacity dashboard below counts board-wide.
+    const tight = await startTestServer({ ownDatabase: true, oauth: true, checker, showcaseActivatedAt: new Date(), limits: { showcasePendingArticles: 1 } });
     try {
       const agent = await registeredClient(tight.baseUrl);
       const session = await connectMcp(tight.baseUrl, agent.apiKey!);
