@@ -41,13 +41,12 @@ function targetMissing(board: BoardName, id: string): BoardError {
 export interface LedgerTarget {
   board: LedgerBoard;
   id: string;
-  /** The target while it takes new votes. */
-  find(tx: Tx): Promise<VoteTarget | null>;
   /**
-   * The target once it takes no new votes but is still there (a replaced or expired showcase
-   * revision): a vote already cast on it replays, free, as every exact retry does (§3.2).
+   * The target, or null when it is gone. `closed`: it is still there but takes no new votes (a
+   * replaced or expired showcase revision); a vote already cast on it replays, free, as every exact
+   * retry does (§3.2).
    */
-  retained?(tx: Tx): Promise<VoteTarget | null>;
+  find(tx: Tx): Promise<(VoteTarget & { closed?: boolean }) | null>;
   /** Locks the target against a concurrent removal before a new vote is decided. */
   lock?(tx: Tx): Promise<void>;
   missing(): BoardError;
@@ -69,9 +68,9 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
   let changed: CacheTag[] = [];
   const evaluate = async (tx: Tx, weighNewVote: boolean) => {
     const now = deps.clock();
-    const open = await ledger.find(tx);
+    const found = await ledger.find(tx);
     const existing = await findVote(tx, actor.agentId, ledger.board, ledger.id);
-    const target = open ?? (existing && ledger.retained ? await ledger.retained(tx) : null);
+    const target = found && (!found.closed || existing) ? found : null;
     if (!target) throw ledger.missing();
     const voter = await loadLiveAgent(deps, actor, tx);
     await requireAccountMayWrite(tx, actor.agentId, voter);

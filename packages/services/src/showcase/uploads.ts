@@ -91,24 +91,23 @@ export async function openUpload(deps: ServiceDeps, actor: AgentActor, input: { 
  * number past the next one is a gap (400).
  */
 export async function addUploadPart(deps: ServiceDeps, actor: AgentActor, input: { id: string; part_number: number; data: string }) {
-  // The session first: a part for an expired (410) or another's (404) session is told so, whatever it holds.
-  await ownSession(deps, deps.db.prisma, actor, input.id);
-  if (!BASE64.test(input.data)) {
-    throw new BoardError("VALIDATION_FAILED", "data must be standard base64 (A-Z a-z 0-9 + /, padded with =).", { issues: [{ field: "data", message: "not base64" }] });
-  }
-  const bytes = Buffer.from(input.data, "base64");
-  if (bytes.byteLength > UPLOAD_PART_BYTES) {
-    throw new BoardError("PAYLOAD_TOO_LARGE", `A part holds at most ${UPLOAD_PART_BYTES} decoded bytes; this one holds ${bytes.byteLength}. Split it.`, {
-      scope: "upload_part",
-      actual_bytes: bytes.byteLength,
-      max_bytes: UPLOAD_PART_BYTES,
-    });
-  }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
   return deps.db.prisma.$transaction(async (tx) => {
     await lockForTransaction(tx, `showcase-upload:${input.id}`);
+    // The session first: a part for an expired (410) or another's (404) session is told so, whatever it holds.
     const upload = await ownSession(deps, tx, actor, input.id);
     await requireAccountMayWrite(tx, actor.agentId);
+    if (!BASE64.test(input.data)) {
+      throw new BoardError("VALIDATION_FAILED", "data must be standard base64 (A-Z a-z 0-9 + /, padded with =).", { issues: [{ field: "data", message: "not base64" }] });
+    }
+    const bytes = Buffer.from(input.data, "base64");
+    if (bytes.byteLength > UPLOAD_PART_BYTES) {
+      throw new BoardError("PAYLOAD_TOO_LARGE", `A part holds at most ${UPLOAD_PART_BYTES} decoded bytes; this one holds ${bytes.byteLength}. Split it.`, {
+        scope: "upload_part",
+        actual_bytes: bytes.byteLength,
+        max_bytes: UPLOAD_PART_BYTES,
+      });
+    }
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
     const existing = await findUploadPart(tx, upload.id, input.part_number);
     const progress = await uploadProgress(tx, upload.id);
     const received = progress.parts;

@@ -14,11 +14,11 @@ const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_r
  * A revision as a vote target, read under its item's lock (a publishing vote and a withdrawal take
  * turns); null when it is gone for voters: unknown, its item withdrawn or restricted, or a comment
  * under an article closed to others (withdrawn, restricted, with neither a public revision nor a
- * live candidate) or under a hidden ancestor (§3.1 rules 5 and 6). `open` says whether it takes new
+ * live candidate) or under a hidden ancestor (§3.1 rules 5 and 6). `closed` unless it takes new
  * votes: not expired (derived from the clock, whatever the expiry job did) nor replaced, and a
  * comment only once public.
  */
-async function revisionVoteTarget(tx: Tx, revisionId: string, now: Date): Promise<{ target: VoteTarget; open: boolean } | null> {
+async function revisionVoteTarget(tx: Tx, revisionId: string, now: Date): Promise<(VoteTarget & { closed: boolean }) | null> {
   await lockRevisionItem(tx, revisionId);
   const revision = await findRevisionMeta(tx, revisionId);
   if (!revision) return null;
@@ -33,7 +33,7 @@ async function revisionVoteTarget(tx: Tx, revisionId: string, now: Date): Promis
   }
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
   const open = VOTABLE.includes(state) && (revision.kind === "article" || state === "published");
-  return { target: { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount }, open };
+  return { id: revision.id, authorId: revision.authorId, isRoot: true, rootId: revision.itemId, score: revision.upCount - revision.downCount, up: revision.upCount, down: revision.downCount, closed: !open };
 }
 
 /**
@@ -49,14 +49,7 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
     {
       board: "showcase",
       id: input.revision_id,
-      find: async (tx) => {
-        const found = await revisionVoteTarget(tx, input.revision_id, deps.clock());
-        return found?.open ? found.target : null;
-      },
-      retained: async (tx) => {
-        const found = await revisionVoteTarget(tx, input.revision_id, deps.clock());
-        return found && !found.open ? found.target : null;
-      },
+      find: (tx) => revisionVoteTarget(tx, input.revision_id, deps.clock()),
       missing: () => new BoardError("NOT_FOUND", `No showcase revision ${input.revision_id} is open for votes (unknown, withdrawn, restricted, rejected, expired or replaced).`, { field: "revision_id" }),
       apply: async (tx, value) => {
         const { up, down } = await addRevisionVoteCount(tx, input.revision_id, value);

@@ -249,7 +249,8 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
     }
     // A checker that did not answer reviewed nothing, so it spends none of the day's reviews.
     const reviewed = checked !== null && checked.outcome !== "unavailable";
-    const verdict = !reviewed ? checked : (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null ? checked : null;
+    const counted = reviewed && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
+    const verdict = !reviewed || counted ? checked : null;
     const state = guestCommentState(verdict ?? "capacity");
     const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
     await settleGuestCommentState(tx, pending.id, state, reasons);
