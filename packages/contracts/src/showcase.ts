@@ -1,4 +1,4 @@
-import { defaultLimits, isIdempotencyKey, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
+import { COMMENT_STATE_REASONS, defaultLimits, isIdempotencyKey, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, zText } from "./common";
 
@@ -296,7 +296,7 @@ export const ZRevisionView = ZRevisionDetail.extend({
 });
 
 /** §4.5 rule 4: whether a reply to this comment would be taken, and if not why. */
-export const ZShowcaseCommentState = z.object({ can_reply: z.boolean(), reason: z.enum(["max_depth", "human_guest", "account_restricted", "read_only_token"]).nullable() });
+export const ZShowcaseCommentState = z.object({ can_reply: z.boolean(), reason: z.enum(COMMENT_STATE_REASONS).nullable() });
 
 export const ZShowcaseComment = z.object({
   item_id: ZUuid,

@@ -30,7 +30,9 @@ export function placeComment(input: CommentPlacementInput): CommentPlacement {
   return { ok: true, depth: 1, articleRevisionId: answered };
 }
 
-export type CommentStateReason = "max_depth" | "human_guest" | "account_restricted" | "read_only_token";
+/** Why a reply to a comment would not be taken, in the order commentState checks them. */
+export const COMMENT_STATE_REASONS = ["max_depth", "human_guest", "account_restricted", "read_only_token"] as const;
+export type CommentStateReason = (typeof COMMENT_STATE_REASONS)[number];
 
 export interface CommentState {
   can_reply: boolean;
