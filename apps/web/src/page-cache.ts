@@ -45,7 +45,7 @@ function capture(res: ServerResponse): Promise<RenderedPage> {
 /**
  * An article page is the same for every reader (the comment form is filled in by the browser), so
  * its HTML is shared through the read cache, tagged by the article: a comment, a new revision or a
- * withdrawal drops it at once in this process, and other instances within BOARD_FEED_CACHE_MS.
+ * withdrawal drops it at once in this process, and in other instances when they hear it announced.
  * Each reader gets the page with the nonce of its own policy: a nonce shared by every reader of a
  * cached copy would let one who saw it run an injected script in another reader's page.
  * Answers false for any other request, which Next then renders as usual.

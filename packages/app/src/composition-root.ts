@@ -1,10 +1,13 @@
+import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, createLogger, createNodeServer, sharedCountersFor, WindowLimiters, type App, type FallbackHandler, type Logger, type NodeHandler } from "@board/api";
-import { deploymentSetting, openDatabase, type Database } from "@board/db";
+import { deploymentSetting, NOTIFY_PAYLOAD_LIMIT_BYTES, openDatabase, openNotificationChannel, type Database, type NotificationChannel } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
 import {
+  applyPeerInvalidation,
   bootstrapFirstAdmin,
+  encodePeerInvalidation,
   combineCheckers,
   hcaptchaVerifier,
   httpContentChecker,
@@ -89,6 +92,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   const capacity = capacityParts(config, db, reservedDb, limiters, logger);
   const { deps, content } = buildServiceDeps(config, db, clock, options, capacity);
   const reservedDeps: ServiceDeps = { ...deps, db: reservedDb };
+  const cachePeers = shareCacheInvalidations(config, deps, logger);
   try {
     // Serving starts with the limits in force; the database may still be down (then the configured ones apply).
     // The showcase's activation is read (or recorded) now, not first inside a request's transaction.
@@ -159,6 +163,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
         await web.shutdown(graceMs);
         await jobs.stop();
         await content.close();
+        await cachePeers.close();
         await limiters.close();
         capacity.runtimeLimits.stop();
         capacity.reserved.stop();
@@ -169,6 +174,29 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       return stopping;
     },
   };
+}
+
+/**
+ * The read cache's invalidations, announced to and heard from the other instances serving this
+ * database (PostgreSQL NOTIFY on `cacheChannel`). While the channel is down each instance falls
+ * back on the entries' lifetime, and when it listens again it drops everything it cached meanwhile.
+ */
+function shareCacheInvalidations(config: AppConfig, deps: ServiceDeps, logger: Logger): NotificationChannel {
+  const self = randomUUID();
+  const channel = openNotificationChannel(deps.db.pool, config.databaseUrl, config.cacheChannel, {
+    onMessage: (payload) => applyPeerInvalidation(deps.cache, self, payload),
+    onListeningAgain: () => {
+      deps.cache.clear();
+      logger.info("hearing other instances' cache invalidations again; this instance's read cache was emptied");
+    },
+    onError: (error) => logger.warn({ err: error.message }, "cannot hear other instances' cache invalidations; their changes show here within BOARD_FEED_CACHE_MS until the channel is back"),
+  }, { connectionTimeoutMillis: config.dbConnectTimeoutMs });
+  deps.cache.announceInvalidationsTo((tags) => {
+    channel.send(encodePeerInvalidation(self, tags, NOTIFY_PAYLOAD_LIMIT_BYTES)).catch((error: Error) =>
+      logger.warn({ err: error.message }, "a cache invalidation could not be announced to other instances; they see the change within BOARD_FEED_CACHE_MS"),
+    );
+  });
+  return channel;
 }
 
 type DepsOptions = Pick<StartOptions, "capacityBucket" | "checker" | "captcha">;

@@ -94,3 +94,18 @@ describe("BOARD_CONTENT_WORKER_NICENESS", () => {
     expect(() => loadConfig({ ...base, BOARD_CONTENT_WORKER_NICENESS: raw })).toThrow("BOARD_CONTENT_WORKER_NICENESS must be a whole number from 0 to 19");
   });
 });
+
+describe("BOARD_CACHE_CHANNEL", () => {
+  const base = { DATABASE_URL: "postgresql://x@127.0.0.1/x" };
+  test.each([
+    [undefined, "board_cache"],
+    ["", "board_cache"],
+    ["board_cache_blue", "board_cache_blue"],
+    ["_x9", "_x9"],
+  ])("%j announces cache invalidations on channel %s", (raw, expected) => {
+    expect(loadConfig({ ...base, ...(raw === undefined ? {} : { BOARD_CACHE_CHANNEL: raw }) }).cacheChannel).toBe(expected);
+  });
+  test.each(["Board_Cache", "9board", "board-cache", "board cache", "a".repeat(64)])("%j refuses to start, naming the form", (raw) => {
+    expect(() => loadConfig({ ...base, BOARD_CACHE_CHANNEL: raw })).toThrow("BOARD_CACHE_CHANNEL must be a lower-case PostgreSQL identifier of at most 63 characters");
+  });
+});

@@ -18,8 +18,13 @@ export interface AppConfig {
   limits: Limits;
   logLevel: string;
   shutdownGraceMs: number;
-  /** How long another instance's write may take to show in this instance's cached feed pages. */
+  /**
+   * How long a read-cache entry lives: the longest another instance's change may take to show here
+   * when its announcement was not heard (see cacheChannel).
+   */
   feedCacheMs: number;
+  /** The PostgreSQL NOTIFY channel on which the instances serving one database announce their cache invalidations. */
+  cacheChannel: string;
   /** How often each instance sends its rate-limit counts to the shared store. */
   limiterSyncMs: number;
   /** Whether every response is checked against its contract at run time (see responseContract). */
@@ -123,6 +128,12 @@ function dateFromEnv(name: string, raw: string | undefined): Date | null {
   return date;
 }
 
+function channelName(raw: string | undefined): string {
+  if (!raw) return "board_cache";
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new Error(`BOARD_CACHE_CHANNEL must be a lower-case PostgreSQL identifier of at most 63 characters (letters, digits, _), got '${raw}'.`);
+  return raw;
+}
+
 /**
  * BOARD_LIMIT_RETAINED_MESSAGES=100 overrides limits.retainedMessages, and so on for every limit
  * but those the published contract is built with, which refuse to start rather than half apply.
@@ -157,6 +168,7 @@ export function loadConfig(env: Environment = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? "info",
     shutdownGraceMs: Number(env.BOARD_SHUTDOWN_GRACE_MS ?? 10_000),
     feedCacheMs: Number(env.BOARD_FEED_CACHE_MS ?? 1_000),
+    cacheChannel: channelName(env.BOARD_CACHE_CHANNEL),
     limiterSyncMs: Number(env.BOARD_LIMITER_SYNC_MS ?? 100),
     checkResponses: env.BOARD_CHECK_RESPONSES === undefined ? env.NODE_ENV !== "production" : env.BOARD_CHECK_RESPONSES === "1",
     refuseNestedConnections: env.BOARD_REFUSE_NESTED_CONNECTIONS === undefined ? env.NODE_ENV !== "production" : env.BOARD_REFUSE_NESTED_CONNECTIONS === "1",

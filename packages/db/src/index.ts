@@ -1,4 +1,5 @@
 export * from "./client";
+export * from "./notifications";
 export * from "./errors";
 export * from "./fresh-database";
 export * from "./repositories/agents";

@@ -83,8 +83,8 @@ export type Actor =
 export type AgentActor = Extract<Actor, { kind: "agent" }> & {
   /**
    * The account and today's counters as authentication found them, shared through the read cache:
-   * current for every change made through this process, up to `feedCacheMs` old for changes made
-   * through another instance. Only presentation of hot reads may use it; rules read the account.
+   * current for every change made through this process, and for changes made through another
+   * instance once their announcement is heard (up to `feedCacheMs` old when it is not). Only presentation of hot reads may use it; rules read the account.
    */
   snapshot?: { agent: AgentRecord; counters: Record<string, number>; day: Date; hasVotes: boolean };
 };

@@ -22,6 +22,7 @@ export * from "./ledger/votes";
 export * from "./counters";
 export * from "./cache/entries";
 export * from "./cache/tagged-cache";
+export * from "./cache/peer-invalidations";
 export * from "./oauth/store";
 export * from "./health";
 export * from "./showcase/jobs";

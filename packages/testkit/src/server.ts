@@ -54,8 +54,11 @@ export interface TestServerOptions {
   ownDatabase?: boolean;
   /** Serve this database (another test server's `databaseUrl`) instead of the run's or an own one. */
   database?: string;
-  /** Pool sizes and the reload and flush intervals of the operator console's machinery. */
-  config?: Partial<Pick<AppConfig, "dbPoolSize" | "reservedDbPoolSize" | "limitsReloadMs" | "capacityFlushMs">>;
+  /**
+   * Pool sizes, the reload and flush intervals of the operator console's machinery, and the cache
+   * invalidation channel (each server has its own unless a test shares one between two servers).
+   */
+  config?: Partial<Pick<AppConfig, "dbPoolSize" | "reservedDbPoolSize" | "limitsReloadMs" | "capacityFlushMs" | "cacheChannel">>;
   /** Lifetime of read-cache entries (BOARD_FEED_CACHE_MS); 1 s when absent. */
   cacheMs?: number;
   /**
@@ -86,6 +89,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const databaseUrl = options.database ?? own?.url ?? inject("databaseUrl");
   const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: options.logLines ? "debug" : "silent", BOARD_TRUSTED_PROXY_HOPS: "1" });
   config.limits = { ...roomyLimits, ...options.limits };
+  // Test servers share the run's database: on one channel, each would drop the others' cache entries.
+  config.cacheChannel = `cache_${randomUUID().replace(/-/g, "")}`;
   Object.assign(config, options.config);
   if (options.cacheMs !== undefined) config.feedCacheMs = options.cacheMs;
   config.jobsSchema = `jobs_${randomUUID().replace(/-/g, "").slice(0, 16)}`;

@@ -135,4 +135,38 @@ describe("TaggedCache", () => {
     await get("a");
     expect(loads).toEqual(["hot", "a", "b", "a"]);
   });
+
+  test("its own invalidations are announced to the peers; one heard from a peer drops entries without being announced again", async () => {
+    const cache = new TaggedCache(60_000, manualClock().clock);
+    const announced: Array<readonly string[]> = [];
+    cache.announceInvalidationsTo((tags) => announced.push(tags));
+    const thread = entry<number>("thread", cacheTags.thread("t"));
+    const feed = entry<number>("feed", cacheTags.namedBoard);
+    await cache.get(thread, async () => 1);
+    await cache.get(feed, async () => 1);
+
+    cache.invalidateFromPeer([cacheTags.thread("t")]);
+    expect(announced).toEqual([]);
+    expect(await cache.get(thread, async () => 2)).toBe(2);
+    expect(await cache.get(feed, async () => 2)).toBe(1);
+
+    cache.invalidate([cacheTags.namedBoard]);
+    cache.invalidate([]);
+    expect(announced).toEqual([[cacheTags.namedBoard]]);
+    expect(await cache.get(feed, async () => 3)).toBe(3);
+  });
+
+  test("clear drops every entry, and a load under way when it ran is not served to later readers", async () => {
+    const cache = new TaggedCache(60_000, manualClock().clock);
+    const kept = entry<number>("kept", cacheTags.namedBoard);
+    const loading = entry<number>("loading", cacheTags.thread("t"));
+    await cache.get(kept, async () => 1);
+    let finish!: (value: number) => void;
+    const first = cache.get(loading, () => new Promise<number>((resolve) => (finish = resolve)));
+    cache.clear();
+    finish(1);
+    expect(await first).toBe(1);
+    expect(await cache.get(kept, async () => 2)).toBe(2);
+    expect(await cache.get(loading, async () => 2)).toBe(2);
+  });
 });

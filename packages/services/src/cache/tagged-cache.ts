@@ -11,8 +11,9 @@ interface Stored {
 /**
  * What reads share across requests: viewer-independent pages, threads, messages, pins and the
  * account snapshots of authentication. Each entry names the tags it depends on, and a change
- * invalidates exactly the tags it touches, in this process at once; other instances see it when
- * their entry expires (`ttlMs`, BOARD_FEED_CACHE_MS). Time comes from the injected clock.
+ * invalidates exactly the tags it touches, in this process at once and, through the peers it is
+ * shared with, in other instances a moment later; an invalidation no peer heard still ends with the
+ * entry's lifetime (`ttlMs`, BOARD_FEED_CACHE_MS). Time comes from the injected clock.
  * Concurrent misses for one key share a single load; the least recently used entry goes first when
  * the cache is full.
  */
@@ -21,6 +22,7 @@ export class TaggedCache {
   /** Tag -> the invalidation count when it was last invalidated; pruned once older than any entry can be. */
   private readonly invalidatedAt = new Map<string, { count: number; at: number }>();
   private readonly entries = new Map<string, Stored>();
+  private peers: ((tags: readonly CacheTag[]) => void) | null = null;
 
   constructor(
     private readonly ttlMs: number,
@@ -28,8 +30,33 @@ export class TaggedCache {
     private readonly maxEntries = 1_000,
   ) {}
 
+  /** A change made by this process: dropped here, then announced to the peers. */
   invalidate(tags: readonly CacheTag[]): void {
     if (tags.length === 0) return;
+    this.drop(tags);
+    this.peers?.(tags);
+  }
+
+  /** Where this process's invalidations are announced, for the caches of other instances. */
+  announceInvalidationsTo(peers: (tags: readonly CacheTag[]) => void): void {
+    this.peers = peers;
+  }
+
+  /** A change another instance made and announced. */
+  invalidateFromPeer(tags: readonly string[]): void {
+    if (tags.length > 0) this.drop(tags as readonly CacheTag[]);
+  }
+
+  /**
+   * Everything, as if every tag were invalidated: after the peers could not be heard, any of their
+   * changes may have been missed. A load already under way is not served to later readers either.
+   */
+  clear(): void {
+    this.invalidations++;
+    this.entries.clear();
+  }
+
+  private drop(tags: readonly CacheTag[]): void {
     const now = this.clock().getTime();
     const count = ++this.invalidations;
     for (const tag of tags) this.invalidatedAt.set(tag, { count, at: now });
