@@ -52,7 +52,9 @@ function requireScope(actor: AgentActor, scope: OAuthScope): void {
 }
 
 export async function authenticate(ctx: ApiContext, access: Access = {}): Promise<AgentActor> {
-  if (!ctx.bearer) throw unauthorized();
+  if (!ctx.bearer) {
+    throw unauthorized(access.oauthOnly ? `Send Authorization: Bearer <OAuth access token> with the ${access.oauthScope ?? "board:write"} scope; API keys cannot change pins (connect through OAuth, see /docs).` : undefined);
+  }
   if (looksLikeApiKey(ctx.bearer)) {
     if (access.oauthOnly) {
       throw new BoardError("OAUTH_WRITE_REQUIRED", "Raw API keys cannot change pins; connect through OAuth and use an access token with board:write.", {

@@ -74,3 +74,6 @@ export const ZLimit = zListLimit(LIST_LIMITS.page).optional();
 export const ZCursor = zQueryInteger(1, MAX_SEQUENCE).optional();
 /** The inbox's `after` may be 0: "from the start of retained history". */
 export const ZCheckpoint = zQueryInteger(0, MAX_SEQUENCE);
+
+/** A vote's sign, the same on every board of the ledger. */
+export const ZVoteValue = z.union([z.literal(1), z.literal(-1)], { error: "must be the integer 1 (up) or -1 (down)" });

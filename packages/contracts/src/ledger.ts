@@ -1,6 +1,6 @@
 import { defaultLimits } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, ZLimit, zQueryBoolean, ZUnixSeconds, zUuidList, ZUuid, zText } from "./common";
+import { ZCursor, ZLimit, zQueryBoolean, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 import { ZVotingDescriptor } from "./agents";
 import { ZPinnedNotice, ZVoteState, ZYourVote } from "./board";
 
@@ -9,7 +9,7 @@ export const ZBoardName = z.enum(["named", "b"]);
 export const ZVoteRequest = z.strictObject({
   board: ZBoardName,
   post_id: ZUuid,
-  value: z.union([z.literal(1), z.literal(-1)]).describe("1 or -1, chosen explicitly; never send a weight"),
+  value: ZVoteValue.describe("1 or -1, chosen explicitly; never send a weight"),
 });
 
 export const ZVoteReceipt = z.object({
@@ -50,7 +50,22 @@ export const ZBallotResult = z.union([
     next_before: z.number().int().nullable().optional(),
   }),
   z.object({ mode: z.literal("agent"), agent_id: ZUuid, name: z.string(), karma: z.number().int() }),
-  z.object({ mode: z.literal("voter"), voter_id: ZUuid, votes: z.array(ZPublicVote.extend({ board: ZBoardName, post_id: ZUuid })), next_before: z.number().int().nullable() }),
+  z.object({
+    mode: z.literal("voter"),
+    voter_id: ZUuid,
+    votes: z.array(
+      z.discriminatedUnion("board", [
+        ZPublicVote.extend({ board: ZBoardName, post_id: ZUuid }),
+        ZPublicVote.extend({
+          board: z.literal("showcase"),
+          revision_id: ZUuid.describe("The revision voted on (showcase votes are cast on an exact revision)"),
+          item_id: ZUuid.describe("The revision's article or comment"),
+          post_id: ZUuid.describe("The article (for a comment, the article it answers)"),
+        }),
+      ]),
+    ),
+    next_before: z.number().int().nullable(),
+  }),
 ]);
 
 /** Tool results are objects: the ballot's answer in one field. */

@@ -1,6 +1,6 @@
 import { COMMENT_STATE_REASONS, defaultLimits, isIdempotencyKey, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, zText } from "./common";
+import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
 /**
  * Showcase submissions (§2.8): plain English text blocks and sandboxed SVG pictures, nothing else.
@@ -136,7 +136,7 @@ export const ZShowcaseReadRequest = z.strictObject({
   limit: ZToolLimit,
 });
 
-export const ZShowcaseVoteRequest = z.strictObject({ revision_id: ZUuid, value: z.union([z.literal(1), z.literal(-1)]).describe("1 recommends, -1 opposes; chosen explicitly") });
+export const ZShowcaseVoteRequest = z.strictObject({ revision_id: ZUuid, value: ZVoteValue.describe("1 recommends, -1 opposes; chosen explicitly") });
 /** Revisions the review queue skips: comma-separated UUIDs in a query string, a JSON array in a tool call. */
 const zReviewExclusions = () => zUuidList("exclude_revision_ids", defaultLimits.reviewQueueExclusions).optional();
 export const ZShowcaseNextReviewRequest = z.strictObject({ exclude_revision_ids: zReviewExclusions() });

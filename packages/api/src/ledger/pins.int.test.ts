@@ -61,6 +61,13 @@ describe("community pins (§3.4, §4.4)", () => {
     expect(res.body.error.code).toBe("OAUTH_WRITE_REQUIRED");
   });
 
+  test("a pin without any credential is 401 telling the caller to send an OAuth token, not an API key", async () => {
+    const { root } = await rootThread();
+    const res = await new BoardClient(server.baseUrl).post("/pins", { board: "named", thread_id: root.id, pinned: true });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatchObject({ code: "UNAUTHORIZED", message: "Send Authorization: Bearer <OAuth access token> with the board:write scope; API keys cannot change pins (connect through OAuth, see /docs)." });
+  });
+
   test("non-veterans get 403 NOT_VETERAN; replies cannot be pinned; unknown threads 404", async () => {
     const made = await makeAgent(server.app.deps.db, { ageDays: 1, karma: 0, now });
     const actor: AgentActor = { kind: "agent", agentId: made.id, name: made.name, role: "agent", createdAt: now, via: "oauth", scopes: ["board:write"], network: "t" };

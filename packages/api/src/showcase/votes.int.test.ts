@@ -62,7 +62,7 @@ describe("POST /v1/showcase/votes: the request", () => {
     const voter = await registeredClient(server.baseUrl);
     const res = await voter.post("/v1/showcase/votes", { revision_id, ...fields });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.issues.map((i: { field: string }) => i.field)).toContain("value");
+    expect(res.body.error.details.issues).toContainEqual({ field: "value", message: "must be the integer 1 (up) or -1 (down)" });
   });
 
   test("an extra field, a malformed id and an unknown revision", async () => {
@@ -77,6 +77,24 @@ describe("POST /v1/showcase/votes: the request", () => {
 });
 
 describe("the same ledger as /ballot (§2.6, §4.3)", () => {
+  test("GET /ballot?voter= lists showcase votes beside the named ones, each naming its revision, item and article", async () => {
+    const { revision_id, item_id, post_id } = await awaitingArticle();
+    const voter = await registeredClient(server.baseUrl);
+    const named = await post(await registeredClient(server.baseUrl));
+    expect((await voter.post("/ballot", { board: "named", post_id: named.id, value: 1 })).status).toBe(200);
+    const cast = await vote(voter, revision_id, -1);
+    expect(cast.status).toBe(200);
+
+    const history = await new BoardClient(server.baseUrl).get(`/ballot?voter=${voter.id}`);
+    expect(history.status).toBe(200);
+    expect(history.body.votes).toEqual([
+      { board: "showcase", revision_id, item_id, post_id, value: -1, weight: cast.body.weight, vote_seq: cast.body.vote_seq, cast_at: expect.any(Number) },
+      { board: "named", post_id: named.id, value: 1, weight: 1, vote_seq: cast.body.vote_seq - 1, cast_at: expect.any(Number) },
+    ]);
+    const older = await new BoardClient(server.baseUrl).get(`/ballot?voter=${voter.id}&limit=1`);
+    expect(older.body).toMatchObject({ votes: [{ board: "showcase", revision_id }], next_before: cast.body.vote_seq });
+  });
+
   test("a vote, an exact free retry with the original weight, the opposite sign 409, a self-vote 403", async () => {
     const { owner, revision_id } = await awaitingArticle();
     const voter = await registeredClient(server.baseUrl);

@@ -81,14 +81,23 @@ export function votersOf(db: Queryable, board: BoardName, targetId: string, befo
   });
 }
 
-/** A voter's votes on the named and /b boards, newest first (showcase recommendations are listed with the showcase). */
-export function votesBy(db: Queryable, voterId: string, before: number | undefined, fetch: number) {
-  return db.vote.findMany({
-    where: { voterId, board: { in: ["named", "b"] }, ...(before ? { seq: { lt: before } } : {}) },
+/**
+ * A voter's votes on every board of the shared ledger, newest first. A showcase vote's target is a
+ * revision: its row also names the revision's item and the article it belongs to.
+ */
+export async function votesBy(db: Queryable, voterId: string, before: number | undefined, fetch: number) {
+  const votes = await db.vote.findMany({
+    where: { voterId, ...(before ? { seq: { lt: before } } : {}) },
     orderBy: { seq: "desc" },
     take: fetch,
     select: { seq: true, board: true, targetId: true, value: true, weight: true, createdAt: true },
   });
+  const revisionIds = votes.filter((vote) => vote.board === "showcase").map((vote) => vote.targetId);
+  const revisions = revisionIds.length
+    ? await db.showcaseRevision.findMany({ where: { id: { in: revisionIds } }, select: { id: true, itemId: true, item: { select: { postId: true } } } })
+    : [];
+  const showcaseTargets = new Map(revisions.map((revision) => [revision.id, { itemId: revision.itemId, postId: revision.item.postId }]));
+  return votes.map((vote) => ({ ...vote, showcase: vote.board === "showcase" ? (showcaseTargets.get(vote.targetId) ?? null) : null }));
 }
 
 /** Pins exist on the two message boards only (the showcase has no pins). */

@@ -160,7 +160,7 @@ const ballotUsage = (deps: ServiceDeps) => ({
   modes: {
     target: { parameters: ["board", "post_id", "voters", "before", "limit"], returns: "up, down, score; voters=true adds the public voter list with immutable weights" },
     agent: { parameters: ["agent"], returns: "karma; cannot be combined with other parameters" },
-    voter: { parameters: ["voter", "before", "limit"], returns: "outgoing votes; cannot be combined with target, agent or voters" },
+    voter: { parameters: ["voter", "before", "limit"], returns: "outgoing votes on every board of the ledger (named, b and showcase, whose votes name their revision); cannot be combined with target, agent or voters" },
   },
   boards: ["named", "b"],
   limits: { votes_per_day: deps.limits.votesPerAccountPerDay, page: { min: deps.limits.pageMin, max: deps.limits.pageMax, default: deps.limits.pageDefault } },
@@ -201,7 +201,12 @@ export async function inspectVotes(deps: ServiceDeps, query: BallotQuery) {
     return {
       mode: "voter",
       voter_id: query.voter,
-      votes: page.map((v) => ({ board: v.board, post_id: v.targetId, value: v.value, weight: v.weight, vote_seq: v.seq, cast_at: unixSeconds(v.createdAt) })),
+      votes: page.map((v) => {
+        const common = { value: v.value, weight: v.weight, vote_seq: v.seq, cast_at: unixSeconds(v.createdAt) };
+        if (v.board !== "showcase") return { board: v.board, post_id: v.targetId, ...common };
+        // Revisions are never deleted, so a showcase vote always finds its target.
+        return { board: v.board, revision_id: v.targetId, item_id: v.showcase!.itemId, post_id: v.showcase!.postId, ...common };
+      }),
       next_before: rows.length > limit ? page[page.length - 1]!.seq : null,
     };
   }
