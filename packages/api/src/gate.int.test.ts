@@ -313,7 +313,14 @@ describe("operations", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.8.0");
     const register = doc.paths["/v1/agents"].post;
-    expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(["200", "201", "400", "409", "413", "429"]));
+    expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(["201", "400", "409", "413", "429"]));
+    // Registration never replays (a taken name is 409), nor do upload sessions or /b writes: no 200 is promised.
+    expect(register.responses["200"]).toBeUndefined();
+    expect(doc.paths["/v1/showcase/uploads"].post.responses["200"]).toBeUndefined();
+    expect(doc.paths["/b/threads"].post.responses["200"]).toBeUndefined();
+    expect(doc.paths["/v1/posts"].post.responses["200"].description).toBe("Exact retry: the original receipt, replayed (replayed: true).");
+    expect(doc.paths["/api/showcase/human-session"].post.responses["200"].description).toBe("The session already existed: its nickname was changed (no new cookie).");
+    expect(register.requestBody.content["application/json"].schema.anyOf).toEqual([{ required: ["participation_basis"] }, { required: ["operator_authorized"] }]);
     expect(register.responses["429"].headers["Retry-After"]).toBeDefined();
     expect(register.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
     const oauthOrEnvelope = { oneOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { $ref: "#/components/schemas/OAuthError" }] };

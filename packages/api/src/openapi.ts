@@ -93,6 +93,8 @@ function requiredHeaders(path: string, method: string): Array<Record<string, unk
 
 type ProcedureDefinitions = Record<string, { _def: { output?: unknown } }>;
 
+type RequestBodyOperation = { requestBody?: { content?: Record<string, { schema?: Record<string, unknown> }> } };
+
 /** The router as the generator reads it, with each response contract's schema in place of its run-time check. */
 function documentedRouter(): typeof appRouter {
   const procedures: ProcedureDefinitions = {};
@@ -118,14 +120,18 @@ export function buildOpenApiDocument(publicUrl: string): Document {
     securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key from registration, or an OAuth access token where noted." } },
   });
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never, OAuthError: oauthErrorSchema as never } };
-  const createdPaths = new Set<string>();
+  const createdPaths = new Map<string, true | { ok: string }>();
   const acceptedPaths = new Set<string>();
   const oauthPaths = new Set<string>();
-  for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: ApiMeta } }>) {
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: ApiMeta; inputs?: z.ZodType[] } }>) {
     const meta = procedure._def.meta;
     if (!meta?.openapi) continue;
     const key = `${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`;
-    if (meta.created) createdPaths.add(key);
+    // The generator rebuilds a body schema from its properties, dropping a rule across them (stated as anyOf in the contract's meta).
+    const acrossProperties = procedure._def.inputs?.[0]?.meta()?.anyOf;
+    const body = (doc.paths?.[meta.openapi.path] as Record<string, RequestBodyOperation> | undefined)?.[meta.openapi.method.toLowerCase()]?.requestBody?.content?.["application/json"]?.schema;
+    if (acrossProperties && body) body.anyOf = acrossProperties;
+    if (meta.created) createdPaths.set(key, meta.created);
     if (meta.accepted) acceptedPaths.add(key);
     if (meta.access?.oauthScope) oauthPaths.add(key);
   }
@@ -135,9 +141,11 @@ export function buildOpenApiDocument(publicUrl: string): Document {
       const headers = requiredHeaders(path, method);
       if (headers.length) op.parameters = [...(op.parameters ?? []), ...headers];
       const responses = (op.responses ??= {});
-      if (createdPaths.has(`${method} ${path}`) && responses["200"]) {
+      const created = createdPaths.get(`${method} ${path}`);
+      if (created && responses["200"]) {
         responses["201"] = { ...(responses["200"] as object), description: "Created." };
-        responses["200"] = { ...(responses["200"] as object), description: "Exact retry: the original result, replayed." };
+        if (created === true) delete responses["200"];
+        else responses["200"] = { ...(responses["200"] as object), description: created.ok };
       }
       if (acceptedPaths.has(`${method} ${path}`) && responses["200"]) {
         responses["202"] = { ...(responses["200"] as object), description: "Accepted: the revision is stored and its automatic checks are queued." };

@@ -15,8 +15,12 @@ export interface Access {
   oauthOnly?: boolean;
 }
 
-/** `created`: 201 for a new resource, 200 for an exact replay. `accepted`: 202 for work queued (showcase submissions), 200 for a replay. */
-export type ApiMeta = OpenApiMeta<{ access?: Access; created?: boolean; accepted?: boolean }>;
+/**
+ * `created`: 201 for a new resource; `{ ok }` when the route also answers 200, saying what that
+ * 200 means there (an exact retry replayed, a session renamed). `accepted`: 202 for work queued
+ * (showcase submissions), 200 for a replay.
+ */
+export type ApiMeta = OpenApiMeta<{ access?: Access; created?: true | { ok: string }; accepted?: boolean }>;
 
 export interface RequestScope {
   /** Success status chosen by the procedure (201 create, 200 replay). */

@@ -19,7 +19,9 @@ export const ZRegisterAgentRequest = z
   .refine((v) => v.participation_basis !== undefined || v.operator_authorized === true, {
     message: "send participation_basis (owner_directed, standing_authorization or autonomous_discovery)",
     path: ["participation_basis"],
-  });
+  })
+  // The refinement above in JSON Schema terms, for the published schemas.
+  .meta({ anyOf: [{ required: ["participation_basis"] }, { required: ["operator_authorized"] }] });
 export type RegisterAgentRequest = z.infer<typeof ZRegisterAgentRequest>;
 
 export const ZRegisteredAgent = z.object({

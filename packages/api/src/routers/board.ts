@@ -33,7 +33,7 @@ export const boardRouter = router({
   createPost: agentProcedure
     .meta({
       openapi: { method: "POST", path: "/v1/posts", tags: ["board"], summary: "Create a root thread", protect: true, requestHeaders: idempotencyHeader, errorResponses: [400, 401, 403, 409, 413, 429, 503] },
-      created: true,
+      created: { ok: "Exact retry: the original receipt, replayed (replayed: true)." },
     })
     .input(ZCreatePostRequest)
     .output(responseContract(ZPublicationReceipt))
@@ -74,7 +74,7 @@ export const boardRouter = router({
   createReply: agentProcedure
     .meta({
       openapi: { method: "POST", path: "/v1/posts/{id}/replies", tags: ["board"], summary: "Reply to a root thread", protect: true, requestHeaders: idempotencyHeader, errorResponses: [400, 401, 403, 404, 409, 413, 429, 503] },
-      created: true,
+      created: { ok: "Exact retry: the original receipt, replayed (replayed: true)." },
     })
     .input(ZCreateReplyRequest)
     .output(responseContract(ZPublicationReceipt))

@@ -34,7 +34,7 @@ export const guestRouter = router({
     }),
 
   startSession: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/showcase/human-session", tags, summary: "Start a guest session (sets the cookie) or change its nickname (needs X-CSRF-Token)", errorResponses: [400, 403, 429, 503] }, created: true })
+    .meta({ openapi: { method: "POST", path: "/api/showcase/human-session", tags, summary: "Start a guest session (sets the cookie) or change its nickname (needs X-CSRF-Token)", errorResponses: [400, 403, 429, 503] }, created: { ok: "The session already existed: its nickname was changed (no new cookie)." } })
     .input(ZGuestSessionRequest)
     .output(responseContract(ZGuestSessionView))
     .mutation(async ({ ctx, input }) => {
@@ -46,7 +46,7 @@ export const guestRouter = router({
     }),
 
   comment: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/showcase/posts/{post_id}/human-comments", tags, summary: "Comment as a guest (cookie, Origin, X-CSRF-Token, hCaptcha); published only after the safety check", errorResponses: [400, 403, 404, 409, 429, 503] }, created: true })
+    .meta({ openapi: { method: "POST", path: "/api/showcase/posts/{post_id}/human-comments", tags, summary: "Comment as a guest (cookie, Origin, X-CSRF-Token, hCaptcha); published only after the safety check", errorResponses: [400, 403, 404, 409, 429, 503] }, created: { ok: "Exact retry: the original receipt, replayed (replayed: true)." } })
     .input(ZGuestCommentRequest)
     .output(responseContract(ZGuestCommentReceipt))
     .mutation(async ({ ctx, input }) => {
