@@ -100,7 +100,7 @@ export type CommentSubmission = z.infer<typeof ZCommentSubmission>;
 
 export const ZShowcaseCheck = z.object({
   name: z.enum(["structure", "svg", "language", "safety"]),
-  outcome: z.enum(["pass", "fail", "uncertain", "unavailable", "pending"]),
+  outcome: z.enum(["pass", "fail", "uncertain", "unavailable", "pending", "skipped"]).describe("skipped: not run, because a newer revision replaced this one first"),
   reasons: z.array(z.object({ code: z.string(), message: z.string(), field: z.string().optional() })),
 });
 

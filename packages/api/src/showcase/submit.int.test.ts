@@ -231,6 +231,26 @@ describe("revisions (§3.1 rule 5)", () => {
     expect(first.state).toBe("superseded");
   });
 
+  test("a candidate replaced while still checking says so: blocked as superseded, its unrun checks skipped, not pending", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Replaced at once" }))).status).toBe(202);
+    await server.runJobs();
+    const read = await author.get(`/v1/showcase/revisions/${article.revision_id}`);
+    expect(read.status).toBe(200);
+    const skipped = { outcome: "skipped", reasons: [{ code: "superseded", message: "Not run: a newer revision replaced this one first." }] };
+    expect(read.body).toMatchObject({
+      state: "superseded",
+      blocking_reasons: ["superseded"],
+      checks: [
+        { name: "structure", outcome: "pass" },
+        { name: "svg", outcome: "pass" },
+        { name: "language", ...skipped },
+        { name: "safety", ...skipped },
+      ],
+    });
+  });
+
   test("an unknown item is 404; a comment is not an article", async () => {
     const author = await registeredClient(server.baseUrl);
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/revisions`, articleBody())).status).toBe(404);

@@ -101,6 +101,20 @@ export const PENDING_CHECKS = [
   { name: "safety", outcome: "pending", reasons: [] },
 ] as const;
 
+/**
+ * What a candidate replaced by a newer revision says of itself: blocked because it was replaced,
+ * and the checks it never got to, not run (its check job does nothing once it left `checking`).
+ */
+export function supersededCandidate(checks: unknown): { checks: PrismaNamespace.InputJsonValue; blockingReasons: string[] } {
+  const recorded = checks as Array<{ name: string; outcome: string; reasons: unknown[] }>;
+  return {
+    checks: recorded.map((check) =>
+      check.outcome === "pending" ? { ...check, outcome: "skipped", reasons: [{ code: "superseded", message: "Not run: a newer revision replaced this one first." }] } : check,
+    ) as unknown as PrismaNamespace.InputJsonValue,
+    blockingReasons: ["superseded"],
+  };
+}
+
 type ReceiptSource = Pick<RevisionRow, "id" | "itemId" | "kind" | "number" | "state" | "contentHash" | "content" | "runtimeBuild" | "checks" | "blockingReasons" | "createdAt">;
 
 function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, postId: string, replayed: boolean) {
@@ -287,7 +301,7 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
     const candidate = await activeCandidate(tx, item, now);
     if (!candidate) await requirePendingRoom(deps, tx, actor, now);
     await countArticleRevision(deps, tx, actor, now);
-    if (candidate) await moveRevisionState(tx, candidate.id, [candidate.state], "superseded", now);
+    if (candidate) await moveRevisionState(tx, candidate.id, [candidate.state], "superseded", now, supersededCandidate(candidate.checks));
     if (item.withdrawnAt) await setItemWithdrawn(tx, item.id, null);
     return { itemId: item.id, postId: item.postId, number: await nextRevisionNumber(tx, item.id), title: input.title, eventKind: "revision_submitted", resumePublication: resume };
   });
@@ -322,7 +336,7 @@ export async function activeCandidate(tx: Tx, item: ShowcaseItemRow, now: Date) 
   const revision = await findRevisionMeta(tx, item.submittedRevisionId);
   if (!revision) return null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
-  return isCandidateState(state) ? { id: revision.id, state } : null;
+  return isCandidateState(state) ? { id: revision.id, state, checks: revision.checks } : null;
 }
 
 /** The public revision: published, and the item neither withdrawn nor restricted. */
