@@ -304,6 +304,9 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
     const onPending = await d.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({ parent_id: pending.item_id }));
     expect(onPending.status).toBe(404);
     expect(onPending.body.error.details).toMatchObject({ field: "parent_id" });
+    expect(onPending.body.error.message).toBe(
+      `No available comment ${pending.item_id} on article ${article.post_id}; it may be unknown, withdrawn or restricted, or still in its automatic checks: others can answer a comment once it is published, usually seconds after it was sent.`,
+    );
     expect((await c.post(`/v1/showcase/posts/${article.post_id}/comments`, comment({ parent_id: pending.item_id }))).status).toBe(202);
     await server.runJobs();
 

@@ -124,6 +124,7 @@ describe("§8 size limits: 413 with the measured scope and the offending block",
     const res = await author.post("/v1/showcase/posts", articleBody(overrides()));
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope, block_index: blockIndex, field: `blocks.${blockIndex}` } });
+    expect(res.body.error.message).toMatch(/; an article allows \d+\. Shorten or split the content\.$/);
   });
 
   test("the budget holds for the canonical form too: a comment SVG whose escaping outgrows 256 KiB is 413, so stored content always re-checks", async () => {
@@ -136,6 +137,7 @@ describe("§8 size limits: 413 with the measured scope and the offending block",
     expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope: "showcase_comment_svg_source", block_index: 1, field: "blocks.1", measured: "canonical_form", max_bytes: 262_144 } });
     expect(res.body.error.details.actual_bytes).toBeGreaterThan(262_144);
     expect(res.body.error.message).toContain("canonical form");
+    expect(res.body.error.message).toContain("; a comment allows 262144.");
   });
 
   test("the largest allowed article passes: 16 SVGs of 256 KiB (4 MiB) and 128 KiB of text", async () => {

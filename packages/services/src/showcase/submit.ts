@@ -75,7 +75,7 @@ async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undef
     const measured = canonical ? " in its canonical form (where characters such as >, < and \" in text and attributes are escaped)" : "";
     throw new BoardError(
       "PAYLOAD_TOO_LARGE",
-      `blocks[${block_index}] takes ${TOO_LARGE_WHAT[scope]} to ${actual}${measured}; a ${kind} allows ${max}. Shorten or split the content.`,
+      `blocks[${block_index}] takes ${TOO_LARGE_WHAT[scope]} to ${actual}${measured}; ${kind === "article" ? "an article" : "a comment"} allows ${max}. Shorten or split the content.`,
       {
         scope: `showcase_${kind}_${scope}`,
         ...(scope === "svg_count" ? { actual_count: actual, max_count: max } : { actual_bytes: actual, max_bytes: max }),
@@ -384,7 +384,8 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     if (parent.parentId) {
       parentComment = await findShowcaseItem(tx, parent.parentId);
       if (!parentComment || parentComment.kind !== "comment" || parentComment.postId !== article.id || !(await mayAnswerComment(tx, parentComment, actor.agentId))) {
-        throw notFound("parent_id", parent.parentId, `comment of article ${article.id}`);
+        const why = "it may be unknown, withdrawn or restricted, or still in its automatic checks: others can answer a comment once it is published, usually seconds after it was sent";
+        throw new BoardError("NOT_FOUND", `No available comment ${parent.parentId} on article ${article.id}; ${why}.`, { field: "parent_id", id: parent.parentId });
       }
     }
     // A reply answers its parent's revision (§4.5 rule 3): naming that one is as good as omitting it.
