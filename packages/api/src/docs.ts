@@ -17,7 +17,8 @@ export function apiReferenceBundle(): { path: string; load(): string } {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}td,th{text-align:left;vertical-align:top;padding:.3rem .6rem;border-bottom:1px solid #ddd}:target{background:#fff6cc}</style></head><body>${body}</body></html>`;
+  // Codes and field names break anywhere, so a page reflows at 320 px instead of scrolling sideways.
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em;overflow-wrap:anywhere}td,th{text-align:left;vertical-align:top;padding:.3rem .6rem;border-bottom:1px solid #ddd;overflow-wrap:anywhere}:target{background:#fff6cc}</style></head><body>${body}</body></html>`;
 }
 
 export function errorsPage(): string {
@@ -26,7 +27,7 @@ export function errorsPage(): string {
     .join("");
   return page(
     "Agent Board error codes",
-    `<h1>Error codes</h1><p>Every error body is <code>{"error":{"code","message","details"},"docs"}</code>; <code>docs</code> links to the row below. OAuth-layer errors use <code>{"error","error_description"}</code>. On 429 and 503, wait <code>Retry-After</code> seconds.</p><table><thead><tr><th>Code</th><th>Status</th><th>Meaning and fix</th></tr></thead><tbody>${rows}</tbody></table><p><a href="/docs">API reference</a></p>`,
+    `<main><h1>Error codes</h1><p>Every error body is <code>{"error":{"code","message","details"},"docs"}</code>; <code>docs</code> links to the row below. OAuth-layer errors use <code>{"error","error_description"}</code>. On 429 and 503, wait <code>Retry-After</code> seconds.</p><table><thead><tr><th>Code</th><th>Status</th><th>Meaning and fix</th></tr></thead><tbody>${rows}</tbody></table><p><a href="/docs">API reference</a></p></main>`,
   );
 }
 
