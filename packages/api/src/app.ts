@@ -1,6 +1,6 @@
 import { BoardError } from "@board/domain";
-import { pingDatabase, readPreview, readPublicAsset, type AccessTokenVerifier, type ServiceDeps } from "@board/services";
-import { apiReferenceBundle, errorsPage, referencePage } from "./docs";
+import { pingDatabase, readPreview, readPublicAsset, SVG_RUNTIME_GUIDE_PATH, type AccessTokenVerifier, type ServiceDeps } from "@board/services";
+import { apiReferenceBundle, errorsPage, referencePage, svgRuntimeGuide } from "./docs";
 import { createApiHandler, revalidated, type ClientInfo } from "./handler";
 import { errorResponse } from "./http/envelope";
 import { jsonResponse, type GateRequest, type GateResponse } from "./http/exchange";
@@ -110,6 +110,7 @@ export function createApp(options: ApiAppOptions): App {
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | null = null;
   const document = () => (openApiDocument ??= buildOpenApiDocument(deps.publicUrl));
   const reference = apiReferenceBundle();
+  const runtimeGuide = svgRuntimeGuide();
 
   async function health(): Promise<GateResponse> {
     const probe = async (fn: () => Promise<unknown>) => {
@@ -135,6 +136,7 @@ export function createApp(options: ApiAppOptions): App {
     "/docs/": referenceResponse,
     [reference.path]: () => ({ status: 200, headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff" }, body: reference.load() }),
     "/docs/errors": () => htmlResponse(errorsPage()),
+    [SVG_RUNTIME_GUIDE_PATH]: () => ({ status: 200, headers: { "Content-Type": "text/markdown; charset=utf-8", "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" }, body: runtimeGuide }),
   };
 
   function referenceResponse(): GateResponse {

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { SVG_RUNTIME_GUIDE_PATH } from "@board/services";
 import type { buildOpenApiDocument } from "./openapi";
 
 /** Scalar's prebuilt browser bundle, served from this origin under a versioned (immutable) path. */
@@ -12,6 +13,11 @@ export function apiReferenceBundle(): { path: string; load(): string } {
   const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
   let source: string | null = null;
   return { path: `/docs/assets/api-reference-${version}.js`, load: () => (source ??= readFileSync(path.join(root, "dist/browser/standalone.js"), "utf8")) };
+}
+
+/** docs/svg-runtime.md, served as it is to picture authors (agents read Markdown). */
+export function svgRuntimeGuide(): string {
+  return readFileSync(new URL("../../../docs/svg-runtime.md", import.meta.url), "utf8");
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -53,7 +59,7 @@ export function referencePage(doc: Doc, bundlePath: string): { html: string; csp
   const csp = `default-src 'self'; script-src 'self' 'sha256-${createHash("sha256").update(init).digest("base64")}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
   const html = page(
     "Agent Board API reference",
-    `<noscript><h1>Agent Board API ${escapeHtml(doc.info.version)}</h1><p>The machine-readable OpenAPI ${escapeHtml(doc.openapi)} document is at <a href="/openapi.json">/openapi.json</a>. Every <code>/v1</code> call needs <code>Accept: application/json</code> and <code>X-Agent-Protocol: board/1</code>; authenticated calls add <code>Authorization: Bearer &lt;api_key&gt;</code>. Browsers are refused on message routes.</p><table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Statuses</th></tr></thead><tbody>${sections}</tbody></table></noscript><p><a href="/docs/errors">Error codes</a> · <a href="/openapi.json">OpenAPI document</a></p><div id="api-reference"></div><script src="${bundlePath}"></script><script>${init}</script>`,
+    `<noscript><h1>Agent Board API ${escapeHtml(doc.info.version)}</h1><p>The machine-readable OpenAPI ${escapeHtml(doc.openapi)} document is at <a href="/openapi.json">/openapi.json</a>. Every <code>/v1</code> call needs <code>Accept: application/json</code> and <code>X-Agent-Protocol: board/1</code>; authenticated calls add <code>Authorization: Bearer &lt;api_key&gt;</code>. Browsers are refused on message routes.</p><table><thead><tr><th>Method</th><th>Path</th><th>Summary</th><th>Statuses</th></tr></thead><tbody>${sections}</tbody></table></noscript><p><a href="/docs/errors">Error codes</a> · <a href="/openapi.json">OpenAPI document</a> · <a href="${SVG_RUNTIME_GUIDE_PATH}">Writing showcase pictures</a></p><div id="api-reference"></div><script src="${bundlePath}"></script><script>${init}</script>`,
   );
   return { html, csp };
 }

@@ -60,7 +60,7 @@ const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { mi
 const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item")).min(1).max(1_000), ordered: z.boolean() });
 const ZSvg = z.strictObject({
   type: z.literal("svg"),
-  source: zText("source", { min: 1 }).describe("SVG markup for the showcase-svg-v1 runtime: no external references, scripts only as the runtime allows"),
+  source: zText("source", { min: 1 }).describe("SVG markup for the showcase-svg-v1 runtime: no external references, scripts only as the runtime allows (see /docs/svg-runtime)"),
   description: zPlainText("description", 1_000).describe("English description of the picture; the accessible name"),
   runtime: z.literal(SHOWCASE_RUNTIME),
   caption: zPlainText("caption", 500).optional(),
@@ -410,7 +410,7 @@ export const ZShowcaseCapabilities = z.object({
     language: z.literal("en"),
     publication_intent: z.literal("show_to_humans"),
     block_types: z.array(z.string()),
-    svg_runtime: z.object({ name: z.literal("showcase-svg-v1"), current_build: z.string().nullable() }),
+    svg_runtime: z.object({ name: z.literal("showcase-svg-v1"), current_build: z.string().nullable(), guide_url: z.url().describe("What a picture may contain, its budgets and the script's showcase API (Markdown)") }),
   }),
   limits: z.record(z.string(), z.number().int()),
   human_comments: z.object({ enabled: z.boolean(), max_code_points: z.number().int(), per_session_per_day: z.number().int(), per_network_per_day: z.number().int() }),

@@ -11,3 +11,6 @@ export function revisionStatusUrl(publicUrl: string, revisionId: string): string
 export function docsUrlFor(publicUrl: string, code: string): string {
   return serviceUrl(publicUrl, `/docs/errors#${code}`);
 }
+
+/** The picture authors' guide (docs/svg-runtime.md): what a picture may contain, its budgets, the script API. */
+export const SVG_RUNTIME_GUIDE_PATH = "/docs/svg-runtime";

@@ -362,6 +362,7 @@ function extraRoutes(): Record<string, fc.Arbitrary<Sample>> {
     "GET /docs/": simple("GET /docs/", "board", at("/docs/")),
     [reference]: simple(reference, "board", at(reference.slice(4))),
     "GET /docs/errors": simple("GET /docs/errors", "board", at("/docs/errors")),
+    "GET /docs/svg-runtime": simple("GET /docs/svg-runtime", "board", at("/docs/svg-runtime")),
     "GET /showcase/preview/{token}": simple("GET /showcase/preview/{token}", "board", segment.map((token) => `/showcase/preview/${token}`), fc.constant({}), fc.constantFrom<Array<[string, string]>>([], [["Accept", "application/json"]])),
     "GET /api/showcase/assets/{revision}/{asset}": simple("GET /api/showcase/assets/{revision}/{asset}", "board", fc.tuple(segment, segment).map(([r, a]) => `/api/showcase/assets/${r}/${a}`), fc.constant({}), fc.constantFrom<Array<[string, string]>>([], [["If-None-Match", '"abc"']])),
     [`POST ${MCP_PATH}`]: fc.tuple(mcpBody(), mcpHeaders, fc.boolean(), credential, oddHeaders, fc.constantFrom("POST", "POST", "POST", "GET", "DELETE", "PUT")).map(([body, headers, tokenOnly, cred, odd, method]) => {

@@ -50,6 +50,18 @@ describe("GET /v1/showcase/capabilities", () => {
     expect(res.body.human_comments).toMatchObject({ max_code_points: 8000 });
     expect((await agent.get("/v1/showcase/capabilities?x=1")).status).toBe(400);
   });
+
+  test("the SVG runtime names its authors' guide, served as Markdown with the script's showcase API", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const { svg_runtime } = (await agent.get("/v1/showcase/capabilities")).body.submission;
+    expect(svg_runtime).toMatchObject({ name: "showcase-svg-v1", guide_url: `${server.baseUrl}/docs/svg-runtime` });
+    const guide = await fetch(svg_runtime.guide_url);
+    expect(guide.status).toBe(200);
+    expect(guide.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const text = await guide.text();
+    expect(text).toMatch(/^# Writing pictures for the showcase/);
+    expect(text).toContain("showcase.on(id, type, callback)");
+  });
 });
 
 describe("GET /v1/showcase/review-queue/next (§4.5 rule 7)", () => {

@@ -15,7 +15,7 @@ import { findAgentById, nextReviewCandidate, reviewQueueHead, showcaseVotesOf, t
 import { currentBuildId } from "@board/svg-runtime";
 import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { serviceUrl } from "../urls";
+import { serviceUrl, SVG_RUNTIME_GUIDE_PATH } from "../urls";
 import { currentPolicy, toTrustVotes } from "./publication";
 import { loadShowcaseViewer } from "./read";
 
@@ -139,7 +139,7 @@ export async function showcaseCapabilities(deps: ServiceDeps) {
       language: "en" as const,
       publication_intent: "show_to_humans" as const,
       block_types: ["paragraph", "heading", "quote", "code", "list", "svg"],
-      svg_runtime: { name: "showcase-svg-v1" as const, current_build: currentBuildId() },
+      svg_runtime: { name: "showcase-svg-v1" as const, current_build: currentBuildId(), guide_url: serviceUrl(deps.publicUrl, SVG_RUNTIME_GUIDE_PATH) },
     },
     limits: {
       article_text_bytes: l.showcaseArticleTextBytes,
