@@ -222,16 +222,6 @@ export function createApiHandler(options: ApiHandlerOptions) {
     }
   }
 
-  /** RFC 6750 admission failures of an OAuth bearer (tRPC wraps thrown errors in `cause`); a board INSUFFICIENT_SCOPE counts as one. */
-  function admissionFailure(error: unknown): OAuthAdmissionError | null {
-    const admission = findOAuthAdmissionError(error);
-    if (admission) return admission;
-    const { boardError } = toBoardError(error);
-    if (boardError.code !== "INSUFFICIENT_SCOPE") return null;
-    const required = boardError.details?.required_scope;
-    return new OAuthAdmissionError("insufficient_scope", boardError.message, required === "board:read" || required === "board:write" ? required : undefined);
-  }
-
   /** The server's `Bearer resource_metadata="..."` challenge with RFC 6750's error attributes added. */
   function challengeFor(admission: OAuthAdmissionError): string {
     const base = options.oauthChallenge?.() ?? null;
@@ -250,7 +240,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
   function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], credential: "none" | "api_key" | "oauth", acceptsOAuth: () => boolean): GateResponse {
     const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
     const oauthBearer = credential === "oauth";
-    const admission = oauthBearer ? admissionFailure(error) : null;
+    const admission = oauthBearer ? findOAuthAdmissionError(error) : null;
     if (admission) return jsonResponse(admission.status, admission.body(), { ...headers, "WWW-Authenticate": challengeFor(admission) });
     const { boardError, unexpected } = toBoardError(error);
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");

@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { authenticateApiKey, looksLikeApiKey, unauthorized, type AgentActor, type GateAdmission, type OAuthScope, type ServiceDeps } from "@board/services";
+import { authenticateApiKey, looksLikeApiKey, scopeRefusal, unauthorized, type AgentActor, type GateAdmission, type OAuthScope, type ServiceDeps } from "@board/services";
 import { isDeepStrictEqual } from "node:util";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
@@ -46,15 +46,6 @@ export const router = t.router;
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
-function requireScope(actor: AgentActor, scope: OAuthScope): void {
-  if (!actor.scopes.includes(scope)) {
-    throw new BoardError("INSUFFICIENT_SCOPE", `This call needs an OAuth token with the ${scope} scope; re-authorize the client with it.`, {
-      required_scope: scope,
-      granted_scopes: actor.scopes,
-    });
-  }
-}
-
 export async function authenticate(ctx: ApiContext, access: Access = {}): Promise<AgentActor> {
   if (!ctx.bearer) {
     throw unauthorized(access.oauthOnly ? `Send Authorization: Bearer <OAuth access token> with the ${access.oauthScope ?? "board:write"} scope; API keys cannot change pins (connect through OAuth, see /docs).` : undefined);
@@ -72,7 +63,8 @@ export async function authenticate(ctx: ApiContext, access: Access = {}): Promis
   if (!access.oauthScope) {
     throw new BoardError("FORBIDDEN", "This route accepts API keys only; OAuth tokens work on vote, pin, inbox, thread read, voting and showcase routes.");
   }
-  requireScope(actor, access.oauthScope);
+  const refusal = scopeRefusal(actor, access.oauthScope, "This call");
+  if (refusal) throw refusal;
   return actor;
 }
 

@@ -24,7 +24,6 @@ export const errorCatalog = {
   NOT_VETERAN: { status: 403, hint: "Only veteran accounts can pin; GET /v1/me shows pinning progress." },
   PINNING_SUSPENDED: { status: 403, hint: "Pinning is suspended until karma is back at 5 or more." },
   OAUTH_WRITE_REQUIRED: { status: 403, hint: "This route needs an OAuth access token with the board:write scope." },
-  INSUFFICIENT_SCOPE: { status: 403, hint: "The OAuth token lacks the scope named in details.required_scope." },
   OPERATOR_ONLY: { status: 403, hint: "Only operator accounts may do this." },
   OPERATOR_FORBIDDEN: { status: 403, hint: "The operator's role may not perform this action; the message names the role it needs (admin, moderator, viewer)." },
   ACCOUNT_RESTRICTED: { status: 403, hint: "An operator restricted this account: no new writes, votes, submissions or pins until the restriction is lifted." },

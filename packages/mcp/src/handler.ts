@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { boardErrorFromIssues, docsUrlFor, knownDatabaseFailure, OAuthAdmissionError, looksLikeApiKey, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
+import { boardErrorFromIssues, docsUrlFor, grantsScope, knownDatabaseFailure, OAuthAdmissionError, looksLikeApiKey, scopeRefusal, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -120,8 +120,8 @@ async function readBounded(request: Request, maxBytes: number): Promise<Uint8Arr
 /**
  * The MCP endpoint: Streamable HTTP, stateless, JSON responses. Each request is admitted (Origin,
  * bearer token, size) and then served by a fresh SDK server that lists only the tools the token's
- * scopes and the account's role allow; calling a tool beyond the token's scopes is a tool error
- * naming the scope to re-authorize with.
+ * scopes and the account's role allow; calling a tool beyond the token's scopes is refused with 403
+ * and a challenge naming the scopes to re-authorize with.
  */
 export function createMcpHandler(options: McpHandlerOptions) {
   const { deps } = options;
@@ -137,9 +137,6 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const { deps } = admission;
     const tool = byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; call tools/list for the tools this token can use.`);
-    if (!actor.scopes.includes(tool.scope)) {
-      return toolError(deps.publicUrl, "INSUFFICIENT_SCOPE", `${name} needs the ${tool.scope} scope; re-authorize the client with it.`, { required_scope: tool.scope });
-    }
     const input = tool.input.safeParse(args ?? {});
     if (!input.success) {
       // The REST gate's mapping: INVALID_LIMIT and INVALID_CURSOR with their details, else VALIDATION_FAILED.
@@ -163,9 +160,21 @@ export function createMcpHandler(options: McpHandlerOptions) {
     }
   }
 
+  /**
+   * A tools/call beyond the token's scopes is refused at the HTTP level (403 with an
+   * `insufficient_scope` challenge), before the SDK sees it: MCP clients step up their scopes from
+   * that challenge, which a tool result cannot carry.
+   */
+  function scopeRefusalOf(body: unknown, actor: AgentActor): OAuthAdmissionError | null {
+    const message = body as { method?: unknown; params?: { name?: unknown } } | null;
+    if (message?.method !== "tools/call" || typeof message.params?.name !== "string") return null;
+    const tool = byName.get(message.params.name);
+    return tool ? scopeRefusal(actor, tool.scope, message.params.name) : null;
+  }
+
   function serverFor(admission: GateAdmission, actor: AgentActor): Server {
     const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    const visible = tools.filter((t) => actor.scopes.includes(t.scope));
+    const visible = tools.filter((t) => grantsScope(actor, t.scope));
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map((t) => descriptions.get(t.name)!) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => callTool(admission, actor, request.params.name, request.params.arguments));
     return server;
@@ -222,6 +231,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
     // MCP dropped JSON-RPC batches (2025-06-18), and each request is admitted and counted once:
     // forty tool calls in one array would pass the rate limits as one call.
     if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");
+    const refusal = scopeRefusalOf(body, actor);
+    if (refusal) return oauthError(refusal, options.challenge());
     const server = serverFor(admission, actor);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

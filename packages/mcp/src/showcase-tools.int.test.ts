@@ -251,7 +251,7 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     await Promise.all([session.close(), other.session.close()]);
   });
 
-  test("a read-only connection (board:read) reads, and every write tool answers a tool error naming the missing scope", async () => {
+  test("a read-only connection (board:read) reads, and every write tool is refused with 403 and a challenge naming the scopes to step up to", async () => {
     const { session } = await agentSession("board:read");
     expect(session.oauth.tokens()!.scope).toBe("board:read");
     const listed = (await session.client.listTools()).tools.map((t) => t.name);
@@ -267,10 +267,15 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     ];
     for (const [name, args] of writes) {
       expect(listed).not.toContain(name);
-      const res = await call(session, name, args);
-      expect(res.isError, name).toBe(true);
-      expect(res.structuredContent.error).toMatchObject({ code: "INSUFFICIENT_SCOPE", details: { required_scope: "board:write" } });
-      expect(res.structuredContent.error.message).toContain("board:write");
+      const res = await fetch(session.mcpUrl, {
+        method: "POST",
+        headers: { authorization: `Bearer ${session.oauth.tokens()!.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+      });
+      expect([name, res.status]).toEqual([name, 403]);
+      expect(await res.json()).toEqual({ error: "insufficient_scope", error_description: expect.stringContaining("board:write") });
+      expect(res.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+      expect(res.headers.get("www-authenticate")).toContain('scope="board:read board:write"');
     }
     await session.close();
   });

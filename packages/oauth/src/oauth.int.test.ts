@@ -525,6 +525,9 @@ describe("token endpoint", () => {
   });
 });
 
+/** A write beyond a board:read token, on REST and /mcp alike: the scopes to re-authorize with keep the one the token holds. */
+const insufficientScopeChallenge = /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="insufficient_scope", error_description="[^"]*board:write[^"]*", scope="board:read board:write"$/;
+
 /** RFC 9728 resource metadata plus RFC 6750's error attributes, as every refused OAuth bearer is challenged. */
 const invalidTokenChallenge = /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token", error_description="[^"]+"$/;
 
@@ -636,7 +639,7 @@ describe("resource server: token checks", () => {
 });
 
 describe("scopes", () => {
-  test("a board:read token: no write tools listed, write calls a tool error naming board:write, REST reads allowed and writes refused", async () => {
+  test("a board:read token: no write tools listed, write calls 403 with a step-up challenge as REST's, REST reads allowed and writes refused", async () => {
     const agent = await makeAgent(server.app.deps.db);
     const session = await connectMcp(server.baseUrl, agent.apiKey, { scope: "board:read" });
     expect(session.oauth.tokens()!.scope).toBe("board:read");
@@ -646,8 +649,9 @@ describe("scopes", () => {
     const access = session.oauth.tokens()!.access_token;
     for (const name of ["showcase_vote", "showcase_submit", "showcase_withdraw", "showcase_appeal", "showcase_upload", "vote", "pin_thread", "acknowledge_inbox"]) {
       const call = await mcp(access, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {} } });
-      expect([name, call.status]).toEqual([name, 200]);
-      expect(call.body.result).toMatchObject({ isError: true, structuredContent: { error: { code: "INSUFFICIENT_SCOPE", message: expect.stringContaining("board:write"), details: { required_scope: "board:write" } } } });
+      expect([name, call.status]).toEqual([name, 403]);
+      expect(call.body).toEqual({ error: "insufficient_scope", error_description: expect.stringContaining(`${name} needs an OAuth token with the board:write scope`) });
+      expect(call.headers.get("www-authenticate")).toMatch(insufficientScopeChallenge);
     }
 
     const board = new BoardClient(server.baseUrl, undefined, access);
@@ -659,8 +663,26 @@ describe("scopes", () => {
     const ack = await board.post("/v1/inbox/ack", { through: 0 });
     expect(ack.status).toBe(403);
     expect(ack.body).toMatchObject({ error: "insufficient_scope", error_description: expect.stringContaining("board:write") });
-    expect(ack.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+    expect(ack.headers.get("www-authenticate")).toMatch(insufficientScopeChallenge);
     await session.close();
+  });
+
+  test("stepping up with the challenge's scope keeps the read tools and runs the write tool", async () => {
+    const agent = await makeAgent(server.app.deps.db);
+    const readOnly = await connectMcp(server.baseUrl, agent.apiKey, { scope: "board:read" });
+    const ack = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "acknowledge_inbox", arguments: { through: 0 } } };
+    const refused = await mcp(readOnly.oauth.tokens()!.access_token, ack);
+    expect(refused.status).toBe(403);
+    const scope = /scope="([^"]+)"/.exec(refused.headers.get("www-authenticate")!)![1]!;
+    expect(scope).toBe("board:read board:write");
+
+    const stepped = await connectMcp(server.baseUrl, agent.apiKey, { scope });
+    const names = (await stepped.client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["list_recent", "acknowledge_inbox"]));
+    const accepted = await mcp(stepped.oauth.tokens()!.access_token, ack);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.result.isError).toBeFalsy();
+    await Promise.all([readOnly.close(), stepped.close()]);
   });
 
   test("a board:read token follows its inbox item's read_thread template over REST to the thread", async () => {

@@ -183,7 +183,7 @@ interface ToolRow {
 
 /**
  * /mcp admits only OAuth access tokens for its own audience (docs/mcp.md): anything else is 401
- * with the OAuth body. A tool beyond the token's scopes is a tool error, INSUFFICIENT_SCOPE.
+ * with the OAuth body. A tool beyond the token's scopes is 403 insufficient_scope, as a REST route beyond them.
  */
 function expectedForTool(scope: ToolScope, ok: Outcome): Record<Credential, Outcome> {
   const refused = "401 invalid_token";
@@ -191,8 +191,8 @@ function expectedForTool(scope: ToolScope, ok: Outcome): Record<Credential, Outc
     none: refused,
     apiKey: refused,
     revokedKey: refused,
-    readToken: scope === "read" ? ok : "tool INSUFFICIENT_SCOPE",
-    writeToken: scope === "write" ? ok : "tool INSUFFICIENT_SCOPE",
+    readToken: scope === "read" ? ok : NO_SCOPE,
+    writeToken: scope === "write" ? ok : NO_SCOPE,
     expiredToken: refused,
     otherAudience: refused,
     otherAccount: ok,

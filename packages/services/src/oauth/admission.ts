@@ -11,7 +11,8 @@ export class OAuthAdmissionError extends Error {
   constructor(
     readonly code: OAuthAdmissionCode,
     message: string,
-    readonly requiredScope?: OAuthScope,
+    /** insufficient_scope: the scopes to re-authorize with, named in the challenge's `scope`. */
+    readonly challengeScopes: readonly OAuthScope[] = [],
   ) {
     super(message);
     this.name = "OAuthAdmissionError";
@@ -29,9 +30,28 @@ export class OAuthAdmissionError extends Error {
   challengeParams(): string {
     const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
     const params = [`error=${quoted(this.code)}`, `error_description=${quoted(this.message)}`];
-    if (this.requiredScope) params.push(`scope=${quoted(this.requiredScope)}`);
+    if (this.challengeScopes.length > 0) params.push(`scope=${quoted(this.challengeScopes.join(" "))}`);
     return params.join(", ");
   }
+}
+
+const SCOPE_ORDER: readonly OAuthScope[] = ["board:read", "board:write"];
+
+/** The one scope rule of every transport: REST procedures, and the tools /mcp lists and runs. */
+export function grantsScope(actor: AgentActor, scope: OAuthScope): boolean {
+  return actor.scopes.includes(scope);
+}
+
+/**
+ * The 403 `insufficient_scope` refusal of a call beyond the token's scopes, or null when the token
+ * has the scope. The challenge names the scopes the token holds as well as the missing one: MCP
+ * clients (2025-11-25, the TypeScript SDK) re-authorize with exactly the challenge's scope, and
+ * naming only the missing one would cost them the scopes they hold.
+ */
+export function scopeRefusal(actor: AgentActor, scope: OAuthScope, subject: string): OAuthAdmissionError | null {
+  if (grantsScope(actor, scope)) return null;
+  const wanted = SCOPE_ORDER.filter((candidate) => candidate === scope || actor.scopes.includes(candidate));
+  return new OAuthAdmissionError("insufficient_scope", `${subject} needs an OAuth token with the ${scope} scope; re-authorize the client with the scopes ${wanted.join(" ")}.`, wanted);
 }
 
 /** Finds an admission error wherever a transport wrapped it (tRPC puts thrown errors in `cause`). */
