@@ -2,7 +2,7 @@ import { BoardError } from "@board/domain";
 import { boardErrorFromIssues, docsUrlFor, grantsScope, knownDatabaseFailure, OAuthAdmissionError, looksLikeApiKey, scopeRefusal, type AgentActor, type GateAdmission, type ServiceDeps } from "@board/services";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, JSONRPCMessageSchema, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { MCP_MAX_REQUEST_BYTES, MCP_OVERSIZE_INSPECTION_BYTES, MCP_PATH } from "./constants";
 import { ZToolError } from "./schemas";
@@ -63,6 +63,38 @@ function oauthError(error: OAuthAdmissionError, challenge: string): Response {
     status: error.status,
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": `${challenge}, ${error.challengeParams()}` },
   });
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const MESSAGE_EXAMPLE = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+
+/** Why `params` of a tools/call cannot be run, in one sentence, or null when the SDK will take them. */
+function toolCallParamsProblem(params: unknown): string | null {
+  if (!isPlainObject(params)) return 'tools/call params must be an object: {"name": "<tool from tools/list>", "arguments": {...}}.';
+  if (typeof params.name !== "string") return "tools/call params.name must be a string naming a tool from tools/list.";
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return 'arguments must be an object of the tool\'s input properties, such as {"limit": 5}; omit it for a tool without inputs.';
+  const parsed = CallToolRequestParamsSchema.safeParse(params);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0]!;
+  return `tools/call params.${issue.path.join(".")}: ${issue.message}.`;
+}
+
+/**
+ * A JSON value that is no JSON-RPC message answers -32600 (the SDK says -32700, Parse error, as
+ * if the JSON were broken), and a tools/call whose params are malformed answers -32602 (the SDK
+ * throws zod's issues, which become -32603, Internal error): each names what to send instead.
+ */
+function invalidMessage(body: unknown): Response | null {
+  if (!isPlainObject(body)) return jsonRpcError(400, -32600, `Invalid Request: the body must be one JSON-RPC message object, such as ${MESSAGE_EXAMPLE}.`);
+  if (body.jsonrpc !== "2.0") return jsonRpcError(400, -32600, `Invalid Request: a JSON-RPC message needs "jsonrpc": "2.0", as in ${MESSAGE_EXAMPLE}.`);
+  const { id } = body;
+  if (body.method === "tools/call" && (typeof id === "string" || (typeof id === "number" && Number.isInteger(id)))) {
+    const problem = toolCallParamsProblem(body.params);
+    if (problem) return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32602, message: problem } }), { status: 200, headers: { "Content-Type": "application/json" } });
+  }
+  if (JSONRPCMessageSchema.safeParse(body).success) return null;
+  return jsonRpcError(400, -32600, `Invalid Request: send a request with a string or integer "id", a string "method" and an object "params" (or a notification without "id"), such as ${MESSAGE_EXAMPLE}.`);
 }
 
 const ENVELOPE_TOO_LARGE = `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send a larger showcase submission with showcase_upload (open, parts of at most 18,000 bytes, commit).`;
@@ -231,6 +263,8 @@ export function createMcpHandler(options: McpHandlerOptions) {
     // MCP dropped JSON-RPC batches (2025-06-18), and each request is admitted and counted once:
     // forty tool calls in one array would pass the rate limits as one call.
     if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");
+    const invalid = invalidMessage(body);
+    if (invalid) return invalid;
     const refusal = scopeRefusalOf(body, actor);
     if (refusal) return oauthError(refusal, options.challenge());
     const server = serverFor(admission, actor);

@@ -322,6 +322,35 @@ describe("transport guards", () => {
     expect(((await chunked.json()) as any).error.data.observed_bytes_at_least).toBeGreaterThan(4_587_520);
   });
 
+  test("malformed tools/call params are -32602 with one sentence saying what to send, for the call's id", async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ name: "list_recent", arguments: [1] }, "arguments must be an object"],
+      [{ name: "list_recent", arguments: "limit=5" }, "arguments must be an object"],
+      [{ name: "list_recent", arguments: null }, "arguments must be an object"],
+      [{}, "params.name must be a string"],
+      [{ name: 5 }, "params.name must be a string"],
+      ["list_recent", "params must be an object"],
+    ];
+    for (const [params, fix] of cases) {
+      const res = await rawCall(token, { jsonrpc: "2.0", id: 4, method: "tools/call", params });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ jsonrpc: "2.0", id: 4, error: { code: -32602, message: expect.stringContaining(fix) } });
+      expect(res.body.error.message).not.toContain("\n");
+    }
+  });
+
+  test("valid JSON that is no JSON-RPC message is -32600 Invalid Request; only unparseable JSON is -32700", async () => {
+    for (const message of [{}, { id: 1, method: "ping" }, { jsonrpc: "1.0", id: 1, method: "ping" }, 5, "ping", null, { jsonrpc: "2.0", id: 1 }, { jsonrpc: "2.0", id: 1, method: 7 }]) {
+      const res = await rawCall(token, message);
+      expect([message, res.status]).toEqual([message, 400]);
+      expect(res.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: .*"jsonrpc":"2.0"/) } });
+    }
+    const broken = await fetch(`${server.baseUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` }, body: '{"jsonrpc":' });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as any).error.code).toBe(-32700);
+    expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "ping" })).body).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+
   test("an unsupported MCP-Protocol-Version is 400", async () => {
     const res = await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-protocol-version": "1999-01-01" });
     expect(res.status).toBe(400);
