@@ -184,6 +184,22 @@ describe("metadata", () => {
     expect(res.body.error_description).toContain("token_endpoint_auth_method");
   });
 
+  test("a registration that leaves token_endpoint_auth_method out is a public client: none, no client_secret, and its code flow works", async () => {
+    const res = await json("/oauth/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [TEST_REDIRECT_URI], client_name: "minimal" }) });
+    expect(res.status).toBe(201);
+    expect(res.body.token_endpoint_auth_method).toBe("none");
+    expect(res.body).not.toHaveProperty("client_secret");
+    expect(res.body).not.toHaveProperty("client_secret_expires_at");
+
+    const agent = await makeAgent(server.app.deps.db);
+    const { verifier, challenge } = pkce();
+    const step = await openConsentPage(authorizeUrl(res.body.client_id, { code_challenge: challenge, code_challenge_method: "S256" }));
+    const { redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve" });
+    const exchanged = await exchange(res.body.client_id, redirect!.searchParams.get("code")!, verifier);
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body.access_token).toEqual(expect.any(String));
+  });
+
   test("/mcp without a token is 401 with the resource-metadata challenge", async () => {
     const res = await json("/mcp", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(res.status).toBe(401);

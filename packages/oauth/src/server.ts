@@ -34,8 +34,8 @@ export interface AuthorizationServer {
   routes: readonly string[];
 }
 
-/** oidc-provider reads no more of a token request than this. */
-const TOKEN_BODY_LIMIT = 56 * 1024;
+/** oidc-provider reads no more of a request body than this. */
+const BODY_LIMIT = 56 * 1024;
 
 /**
  * A token request naming a resource other than /mcp, read before oidc-provider sees it: the
@@ -44,17 +44,49 @@ const TOKEN_BODY_LIMIT = 56 * 1024;
  * `req.body`, which oidc-provider takes when the stream is spent.
  */
 async function foreignResource(req: http.IncomingMessage, resource: string): Promise<string | null> {
-  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded")) return null;
+  if (!hasContentType(req, "application/x-www-form-urlencoded")) return null;
+  const body = await readAhead(req);
+  return new URLSearchParams(body.toString("utf8")).getAll("resource").find((named) => named !== resource) ?? null;
+}
+
+function hasContentType(req: http.IncomingMessage, type: string): boolean {
+  return (req.headers["content-type"] ?? "").toLowerCase().startsWith(type);
+}
+
+/** Reads the body oidc-provider reads next (no more than it would) and hands it on as `req.body`. */
+async function readAhead(req: http.IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let received = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     received += chunk.length;
     chunks.push(chunk);
-    if (received > TOKEN_BODY_LIMIT) break;
+    if (received > BODY_LIMIT) break;
   }
-  const body = Buffer.concat(chunks);
+  return setBody(req, Buffer.concat(chunks));
+}
+
+function setBody(req: http.IncomingMessage, body: Buffer): Buffer {
   (req as http.IncomingMessage & { body?: Buffer }).body = body;
-  return new URLSearchParams(body.toString("utf8")).getAll("resource").find((named) => named !== resource) ?? null;
+  return body;
+}
+
+/**
+ * RFC 7591 §2 reads a registration without token_endpoint_auth_method as client_secret_basic, so
+ * oidc-provider issues a client_secret, yet registers the client with this server's only method,
+ * none, and its token endpoint then refuses that secret. Clients here are public (§3.2.1 lets the
+ * server replace a requested value): the omission is registered as none, without a secret.
+ */
+async function withPublicClientDefault(req: http.IncomingMessage): Promise<void> {
+  if (!hasContentType(req, "application/json")) return;
+  const body = await readAhead(req);
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(body.toString("utf8"));
+  } catch {
+    return;
+  }
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata) || "token_endpoint_auth_method" in metadata) return;
+  setBody(req, Buffer.from(JSON.stringify({ ...metadata, token_endpoint_auth_method: "none" })));
 }
 
 /** Interaction ids are URL-safe: an escape that does not decode (`%FF`) names no interaction, and the page says so. */
@@ -113,6 +145,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       return true;
     }
     if (path === OAUTH_ENDPOINTS.authorization && req.method === "GET") withDefaultScope(req);
+    if (path === OAUTH_ENDPOINTS.registration && req.method === "POST") await withPublicClientDefault(req);
     if (path === OAUTH_ENDPOINTS.token && req.method === "POST") {
       const foreign = await foreignResource(req, resource);
       if (foreign !== null) {
