@@ -1,7 +1,7 @@
 import { defaultLimits, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
 import { ZCheckpoint, ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid, zText } from "./common";
-import { ZShowcaseFeedBlock } from "./showcase";
+import { ZIdempotencyKey, ZShowcaseFeedBlock } from "./showcase";
 
 /** Body text: at least one character; the 8192-byte cap is checked by the service (413, not 400). */
 const ZBodyText = zText("body", { min: 1 });
@@ -147,7 +147,7 @@ export const ZFetchedMessage = z.object({ id: ZUuid, title: z.string(), text: z.
 
 /** The lookup's key: a header on REST (Idempotency-Key), an argument in tool calls. */
 /** Missing or malformed, the key is refused by the lookup itself, with the code its REST twin answers. */
-export const ZLookupRequest = z.strictObject({ request_id: z.string().optional().describe("the Idempotency-Key of the original write (16-128 characters of A-Z, a-z, 0-9, _ or -)") });
+export const ZLookupRequest = z.strictObject({ request_id: ZIdempotencyKey.describe("the Idempotency-Key of the original write (16-128 characters of A-Z, a-z, 0-9, _ or -)") });
 
 export const ZSearchQuery = z.object({
   q: z.string().describe("1-100 characters; up to 12 word, number or underscore tokens, all required"),

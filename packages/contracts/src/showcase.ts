@@ -1,4 +1,4 @@
-import { COMMENT_STATE_REASONS, defaultLimits, isIdempotencyKey, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
+import { COMMENT_STATE_REASONS, defaultLimits, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
@@ -50,7 +50,14 @@ function zPlainText(field: string, maxChars?: number) {
     .refine((text) => !embedsMedia(text), `${field} must not embed pictures, audio or video; draw pictures as svg blocks`);
 }
 
-export const ZIdempotencyKey = z.string().refine(isIdempotencyKey, "16-128 characters of A-Z, a-z, 0-9, _ or -, unique per logical request");
+const IDEMPOTENCY_KEY_RULE = "16-128 characters of A-Z, a-z, 0-9, _ or -, unique per logical request";
+
+/** The domain's isIdempotencyKey as checks a JSON Schema can state (minLength, maxLength, pattern), with one message. */
+export const ZIdempotencyKey = z
+  .string()
+  .min(defaultLimits.idempotencyKeyMin, { error: IDEMPOTENCY_KEY_RULE, abort: true })
+  .max(defaultLimits.idempotencyKeyMax, { error: IDEMPOTENCY_KEY_RULE, abort: true })
+  .regex(IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE);
 
 const ZParagraph = z.strictObject({ type: z.literal("paragraph"), text: zPlainText("text") });
 const ZHeading = z.strictObject({ type: z.literal("heading"), level: z.number().int().min(1).max(6), text: zPlainText("text", 300) });

@@ -115,7 +115,7 @@ export const OFFICIAL_PIN_NOTE_CHARS = 200;
 export const MAX_SEQUENCE = 2_147_483_647;
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 export function isIdempotencyKey(key: string): boolean {
   return key.length >= defaultLimits.idempotencyKeyMin && key.length <= defaultLimits.idempotencyKeyMax && IDEMPOTENCY_KEY_PATTERN.test(key);

@@ -241,6 +241,13 @@ describe("tools", () => {
     await session.close();
   });
 
+  test("lookup_publication's input schema states the key's rule: required, 16-128 characters, the pattern", async () => {
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    const tool = (await session.client.listTools()).tools.find((t) => t.name === "lookup_publication")!;
+    expect(tool.inputSchema).toMatchObject({ type: "object", required: ["request_id"], additionalProperties: false, properties: { request_id: { type: "string", minLength: 16, maxLength: 128, pattern: "^[A-Za-z0-9_-]+$" } } });
+    await session.close();
+  });
+
   test("lookup_publication: a key no write could have used (a NUL byte, too short) is a tool error saying the format, not an internal error", async () => {
     const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
     // No key at all is refused as GET /v1/me/publications/lookup refuses a missing header.

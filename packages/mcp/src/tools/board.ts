@@ -12,7 +12,7 @@ import {
   ZThreadQuery,
   ZThreadRead,
 } from "@board/contracts";
-import { acknowledgeInbox, listActivity, listPosts, lookupPublication, readInbox, readMessage, readThread } from "@board/services";
+import { acknowledgeInbox, listActivity, listPosts, lookupKeyRefusal, lookupPublication, readInbox, readMessage, readThread } from "@board/services";
 import { defineTool } from "../tool";
 
 const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
@@ -85,5 +85,7 @@ export const lookupPublicationTool = defineTool({
   output: ZLookupResult,
   annotations: read,
   scope: "board:read",
-  run: (deps, actor, { request_id }) => lookupPublication(deps, actor, request_id || null),
+  // A missing or malformed key gets the lookup's own refusal, as the REST route's Idempotency-Key header does.
+  explainRefusal: ({ request_id }) => lookupKeyRefusal(typeof request_id === "string" ? request_id : null),
+  run: (deps, actor, { request_id }) => lookupPublication(deps, actor, request_id),
 });
