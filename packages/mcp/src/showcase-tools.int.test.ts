@@ -225,6 +225,16 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     await session.close();
   });
 
+  test("showcase_upload is annotated as not idempotent: the same open twice starts two upload sessions", async () => {
+    const { session } = await agentSession();
+    const tool = (await session.client.listTools()).tools.find((t) => t.name === "showcase_upload")!;
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    const open = { action: "open", expected_hash: "0".repeat(64), expected_bytes: 10, metadata: { kind: "post" } };
+    const ids = [(await call(session, "showcase_upload", open)).structuredContent.result.upload_id, (await call(session, "showcase_upload", open)).structuredContent.result.upload_id];
+    expect(ids[0]).not.toBe(ids[1]);
+    await session.close();
+  });
+
   test("withdraw, appeal and preview through their tools", async () => {
     const { session } = await agentSession();
     checker.set({ outcome: "uncertain", reasons: [{ code: "profanity", message: "borderline" }] });

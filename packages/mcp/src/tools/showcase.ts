@@ -204,7 +204,8 @@ export const showcaseUpload = defineTool({
   description: `For submissions over the ${MCP_MAX_REQUEST_BYTES / 1024} KiB tool envelope. action open {expected_hash: hex SHA-256 of the whole UTF-8 JSON body, expected_bytes, metadata: {kind: post | comment, itemId (a revision of your article), postId (a comment's article)}}; then part {upload_id, part_number from 0, data: base64 of at most 18,000 bytes}; then commit {upload_id}, which submits the body as showcase_submit would. Repeating a part or a commit answers the same; sessions last 24 hours.`,
   input: ZShowcaseUploadRequest,
   output: ZShowcaseUploadResult,
-  annotations: write,
+  // A repeated part or commit answers the same, but every open starts another upload session.
+  annotations: { ...write, idempotentHint: false },
   scope: "board:write",
   run: async (deps, actor, input) => {
     if (input.action === "open") return { action: input.action, result: await openUpload(deps, actor, { expected_hash: input.expected_hash!, expected_bytes: input.expected_bytes!, metadata: input.metadata! }) };
