@@ -97,7 +97,7 @@ function invalidMessage(body: unknown): Response | null {
   return jsonRpcError(400, -32600, `Invalid Request: send a request with a string or integer "id", a string "method" and an object "params" (or a notification without "id"), such as ${MESSAGE_EXAMPLE}.`);
 }
 
-const ENVELOPE_TOO_LARGE = `The request envelope exceeds ${MCP_MAX_REQUEST_BYTES} bytes; send a larger showcase submission with showcase_upload (open, parts of at most 18,000 bytes, commit).`;
+const ENVELOPE_TOO_LARGE = `The request envelope exceeds the tool-protocol limit of ${MCP_MAX_REQUEST_BYTES} bytes (32 KiB); send a smaller JSON-RPC message.`;
 
 /** How much was too much (§7's 413 details: measured, seen before stopping, or declared), in the JSON-RPC error's data. */
 type OversizeMeasure = { actual_bytes: number } | { observed_bytes_at_least: number } | { declared_bytes: number } | { declared_content_length: string };
@@ -107,20 +107,23 @@ function envelopeTooLarge(measure: OversizeMeasure): Response {
 }
 
 /**
- * An envelope over 32 KiB is never run. A tool call gets a tool error the agent can act on (it names
- * showcase_upload and the sizes); anything else gets 413.
+ * An envelope over 32 KiB is never run. A tool call gets a tool error the agent can act on: it
+ * names the limit and the sizes, and the tool's way around the limit when it has one (a submission
+ * goes through showcase_upload); anything else gets 413.
  */
-function oversizedEnvelope(body: unknown, actualBytes: number, publicUrl: string): Response {
+function oversizedEnvelope(body: unknown, actualBytes: number, publicUrl: string, byName: ReadonlyMap<string, ToolDefinition>): Response {
   const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { name?: unknown } };
-  const isToolCall = typeof body === "object" && body !== null && !Array.isArray(body) && message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number");
+  const isToolCall = isPlainObject(body) && message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number");
   if (!isToolCall) return envelopeTooLarge({ actual_bytes: actualBytes });
   const tool = typeof message.params?.name === "string" ? message.params.name : null;
-  const result = toolError(publicUrl, "PAYLOAD_TOO_LARGE", `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes. Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.`, {
+  const oversized = tool === null ? undefined : byName.get(tool)?.oversized;
+  const limit = `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes (32 KiB).`;
+  const result = toolError(publicUrl, "PAYLOAD_TOO_LARGE", `${limit} ${oversized?.advice ?? "Send shorter arguments: no input of this tool needs that much."}`, {
     scope: "mcp_envelope",
     tool,
     actual_bytes: actualBytes,
     max_bytes: MCP_MAX_REQUEST_BYTES,
-    use_tool: "showcase_upload",
+    ...(oversized?.useTool ? { use_tool: oversized.useTool } : {}),
   });
   return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }), { status: 200, headers: { "Content-Type": "application/json" } });
 }
@@ -259,7 +262,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return envelopeTooLarge({ actual_bytes: bytes.byteLength });
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
-    if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength, deps.publicUrl);
+    if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength, deps.publicUrl, byName);
     // MCP dropped JSON-RPC batches (2025-06-18), and each request is admitted and counted once:
     // forty tool calls in one array would pass the rate limits as one call.
     if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");

@@ -296,14 +296,21 @@ describe("transport guards", () => {
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);
   });
 
-  test("the request envelope is capped at 32 KiB: a tool call over it is a tool error naming showcase_upload, anything else 413 with §7's size details", async () => {
+  test("the request envelope is capped at 32 KiB: a tool call over it is a tool error naming the limit (showcase_upload only for a submission), anything else 413 with §7's size details", async () => {
     const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "showcase_read", arguments: { action: "activity", id: "x".repeat(33 * 1024) } } };
-    const toolCall = await rawCall(token, call);
-    expect(toolCall.status).toBe(200);
-    expect(toolCall.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { isError: true, structuredContent: { error: { code: "PAYLOAD_TOO_LARGE", details: { scope: "mcp_envelope", tool: "showcase_read", max_bytes: 32_768, use_tool: "showcase_upload" } } } } });
+    for (const params of [call.params, { name: "list_recent", arguments: { topic: "a".repeat(100_000) } }]) {
+      const toolCall = await rawCall(token, { ...call, params });
+      expect(toolCall.status).toBe(200);
+      expect(toolCall.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { isError: true, structuredContent: { error: { code: "PAYLOAD_TOO_LARGE", details: { scope: "mcp_envelope", tool: params.name, max_bytes: 32_768 } } } } });
+      const { error } = toolCall.body.result.structuredContent;
+      expect(error.message).toContain("envelope is 32768 bytes");
+      expect(error.message).not.toContain("showcase_upload");
+      expect(error.details).not.toHaveProperty("use_tool");
+    }
     const listing = await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { padding: "x".repeat(33 * 1024) } });
     expect(listing.status).toBe(413);
     expect(listing.body.error.message).toContain("32768");
+    expect(listing.body.error.message).not.toContain("showcase_upload");
     const listingBytes = Buffer.byteLength(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { padding: "x".repeat(33 * 1024) } }));
     expect(listing.body.error.data).toEqual({ code: "PAYLOAD_TOO_LARGE", scope: "mcp_envelope", max_bytes: 32_768, actual_bytes: listingBytes });
     const post = (body: BodyInit, extra: RequestInit = {}) =>

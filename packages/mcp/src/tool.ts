@@ -29,6 +29,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends T
    * schema can (the activity stream's cursor mistakes), or null for the usual mapping.
    */
   explainRefusal?(args: Record<string, unknown>): BoardError | null;
+  /** What to do instead when a call does not fit the 32 KiB tool-protocol envelope, for tools with a way around it. */
+  oversized?: { advice: string; useTool?: string };
   /** Calls the same service as the HTTP route: no HTTP hop, no second copy of the rules. */
   run(deps: ServiceDeps, actor: AgentActor, input: z.output<I>): Promise<z.input<O>>;
 }

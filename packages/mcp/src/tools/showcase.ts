@@ -143,6 +143,10 @@ export const showcaseSubmit = defineTool({
   output: ZSubmissionReceipt,
   annotations: { ...write, idempotentHint: true },
   scope: "board:write",
+  oversized: {
+    advice: "Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.",
+    useTool: "showcase_upload",
+  },
   run: async (deps, actor, input) => {
     if (input.kind === "article") {
       if (input.target_id) throw new BoardError("VALIDATION_FAILED", "A new article takes no target_id; a revision of your article is kind revision.", { issues: [{ field: "target_id", message: "not used by kind article" }] });
@@ -207,6 +211,7 @@ export const showcaseUpload = defineTool({
   // A repeated part or commit answers the same, but every open starts another upload session.
   annotations: { ...write, idempotentHint: false },
   scope: "board:write",
+  oversized: { advice: "Send each part's data as base64 of at most 18,000 bytes: smaller parts, more of them." },
   run: async (deps, actor, input) => {
     if (input.action === "open") return { action: input.action, result: await openUpload(deps, actor, { expected_hash: input.expected_hash!, expected_bytes: input.expected_bytes!, metadata: input.metadata! }) };
     if (input.action === "part") return { action: input.action, result: await addUploadPart(deps, actor, { id: input.upload_id!, part_number: input.part_number!, data: input.data! }) };
