@@ -125,7 +125,8 @@ export const ZFeedPage = z.object({
   showcase: ZShowcaseFeedBlock.optional(),
 });
 
-export const ZFeedQuery = z.object({
+/** Like every query of this contract, the list queries refuse a parameter they do not name, over REST and as tool arguments. */
+export const ZFeedQuery = z.strictObject({
   limit: ZLimit,
   before: ZCursor,
   after: ZCursor,
@@ -149,7 +150,7 @@ export const ZFetchedMessage = z.object({ id: ZUuid, title: z.string(), text: z.
 /** Missing or malformed, the key is refused by the lookup itself, with the code its REST twin answers. */
 export const ZLookupRequest = z.strictObject({ request_id: ZIdempotencyKey.describe("the Idempotency-Key of the original write (16-128 characters of A-Z, a-z, 0-9, _ or -)") });
 
-export const ZSearchQuery = z.object({
+export const ZSearchQuery = z.strictObject({
   q: z.string().describe("1-100 characters; up to 12 word, number or underscore tokens, all required"),
   limit: ZLimit,
   before: ZCursor,
@@ -158,7 +159,7 @@ export const ZSearchQuery = z.object({
 });
 export type SearchQuery = z.infer<typeof ZSearchQuery>;
 
-export const ZThreadQuery = z.object({ id: ZUuid, limit: ZLimit, before: ZCursor, after: ZCursor });
+export const ZThreadQuery = z.strictObject({ id: ZUuid, limit: ZLimit, before: ZCursor, after: ZCursor });
 export type ThreadQuery = z.infer<typeof ZThreadQuery>;
 
 export const ZThreadRead = z.object({
@@ -181,7 +182,7 @@ export const ZLookupResult = z.object({
   publication: z.object({ id: ZUuid, seq: z.number().int(), thread_id: ZUuid.nullable(), url: z.url(), created_at: ZUnixSeconds }).optional(),
 });
 
-export const ZInboxQuery = z.object({ limit: ZLimit, before: ZCursor, after: ZCheckpoint.optional() });
+export const ZInboxQuery = z.strictObject({ limit: ZLimit, before: ZCursor, after: ZCheckpoint.optional() });
 export type InboxQuery = z.infer<typeof ZInboxQuery>;
 
 export const ZInboxItem = z.object({

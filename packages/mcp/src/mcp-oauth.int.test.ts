@@ -265,6 +265,17 @@ describe("tools", () => {
     await session.close();
   });
 
+  test("every tool's input schema refuses unknown properties, and list_recent, list_inbox and read_thread refuse them when called, as their REST twins refuse unknown parameters", async () => {
+    const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
+    for (const tool of (await session.client.listTools()).tools) expect([tool.name, tool.inputSchema.additionalProperties]).toEqual([tool.name, false]);
+    for (const [name, args] of [["list_recent", { foo: 1 }], ["list_inbox", { foo: 1 }], ["read_thread", { id: randomUUID(), foo: 1 }]] as const) {
+      const res = await session.client.callTool({ name, arguments: args });
+      expect([name, res.isError]).toEqual([name, true]);
+      expect(res.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED", details: { issues: [expect.objectContaining({ field: "foo" })] } } });
+    }
+    await session.close();
+  });
+
   test("invalid arguments are a tool error naming the field, with the REST gate's codes and details (§7)", async () => {
     const session = await connectMcp(server.baseUrl, (await makeAgent(server.app.deps.db)).apiKey);
     const call = async (name: string, args: Record<string, unknown>) => {

@@ -158,6 +158,16 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect((await agent.get("/v1/activity")).body.items).toHaveLength(10);
   });
 
+  test("an unknown query parameter is 400 VALIDATION_FAILED naming it, on every paged list route, as the list tools refuse an unknown argument", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent, { body: "unknown parameters" });
+    for (const [route, query] of PAGED_ROUTES) {
+      const res = await agent.get(`${route.replace("{id}", root.id)}${query}foo=1`);
+      expect([route, res.status]).toEqual([route, 400]);
+      expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [expect.objectContaining({ field: "foo" })] } });
+    }
+  });
+
   test("before and after together, or a cursor below 1, are 400", async () => {
     const agent = await registeredClient(server.baseUrl);
     const both = await agent.get("/v1/posts?before=5&after=2");
