@@ -11,6 +11,14 @@ const DESCRIPTIONS: Record<string, string> = {
   "not supported value of code_challenge_method": "code_challenge_method must be S256: only S256 is accepted, plain is not",
   "code_verifier does not match code_challenge": "the code_verifier does not match the code_challenge of the authorization request; send the verifier generated for that request",
   "refresh token already used": "this refresh token was already used: refresh tokens rotate on every use, so the reuse revoked the whole link (the grant and every token issued under it); authorize the client again",
+  "code_verifier must be provided": "send code_verifier: the authorization request that issued this code carried a PKCE code_challenge, so the exchange needs the verifier generated with it",
+  "authorization code redirect_uri mismatch": "redirect_uri must be exactly the one the authorization request that issued this code named; send the code again with that redirect_uri",
+  "client mismatch": "this code or refresh token was issued to another client; send it with the client_id it was issued to",
+  "authorization code not found": "this authorization code is unknown or expired: a code lives 60 seconds and works once; authorize the client again",
+  "authorization code is expired": "this authorization code expired: a code lives 60 seconds; authorize the client again",
+  "authorization code already consumed": "this authorization code was already exchanged: a code works once, and its replay revoked the tokens issued for it; authorize the client again",
+  "refresh token not found": "this refresh token is unknown, expired or revoked (the link was ended by the client, the owner or an operator, or the API key was revoked); authorize the client again",
+  "grant not found": "the link this token belonged to was revoked (by the client, the owner or an operator, or with the API key); authorize the client again",
 };
 
 /** The board's description of an error rendered from `error` (the detail first), if it has one. */

@@ -447,11 +447,31 @@ describe("token endpoint", () => {
     expect(errorFieldsOf(await page.text())).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("the code_verifier does not match the code_challenge") });
   });
 
-  test("the code needs the PKCE verifier", async () => {
+  test("the code needs the PKCE verifier, and the refusal says to send it", async () => {
     const { client, code } = await authorizedCode();
     const res = await exchange(client.client_id, code, undefined);
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe("invalid_grant");
+    expect(res.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("send code_verifier") });
+  });
+
+  test("a wrong redirect_uri, another client's code, and a refresh after revocation are invalid_grant saying what to fix", async () => {
+    const { client, code, verifier } = await authorizedCode();
+    const tokenRequest = (fields: Record<string, string>) => json("/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    const exchangeFields = { grant_type: "authorization_code", code, client_id: client.client_id, redirect_uri: TEST_REDIRECT_URI, code_verifier: verifier, resource };
+
+    const wrongRedirect = await tokenRequest({ ...exchangeFields, redirect_uri: "http://127.0.0.1:9/elsewhere" });
+    expect(wrongRedirect.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("redirect_uri must be exactly the one the authorization request that issued this code named") });
+    const other = (await register()).body;
+    const othersCode = await tokenRequest({ ...exchangeFields, client_id: other.client_id });
+    expect(othersCode.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("issued to another client") });
+
+    const exchanged = await tokenRequest(exchangeFields);
+    expect(exchanged.status).toBe(200);
+    const revoked = await json("/oauth/revoke", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: exchanged.body.refresh_token, client_id: client.client_id }) });
+    expect(revoked.status).toBe(200);
+    const afterRevocation = await refresh(client.client_id, exchanged.body.refresh_token);
+    expect(afterRevocation.body).toEqual({ error: "invalid_grant", error_description: expect.stringContaining("authorize the client again") });
+    expect(afterRevocation.body.error_description).toMatch(/revoked/);
   });
 
   test("a replayed authorization code is refused and the first exchange's grant is revoked", async () => {
