@@ -51,6 +51,7 @@ function button(label: string, onClick: () => void): HTMLButtonElement {
 }
 
 function stopNotice(stop: Stop): string {
+  if (stop.code === "SCRIPT_ERROR") return `This picture's script stopped with an error (${stop.message}). The picture shows its last state.`;
   const explanation = stop.code in RUNTIME_BUDGET_EXPLANATIONS ? RUNTIME_BUDGET_EXPLANATIONS[stop.code as RuntimeBudgetCode] : stop.message;
   return `This picture's script was stopped (${stop.code}): ${explanation} The picture shows its last state.`;
 }

@@ -78,6 +78,16 @@ describe("the host re-checks every change a worker sends", () => {
     expect(worker.terminated()).toBe(1);
   });
 
+  it("an uncaught script error stops the instance with SCRIPT_ERROR naming it; the frame it broke does not reach the page", async () => {
+    const worker = fakeWorker((message, send) => send({ ...reply(message.seq, [{ op: "text", id: "label", text: "half" }]), scriptErrors: ["ReferenceError: 'document' is not defined"] }));
+    const { controller, applied, stops } = controllerWith(worker.port);
+    controller.start();
+    await controller.idle();
+    expect(stops).toEqual([{ code: "SCRIPT_ERROR", message: "ReferenceError: 'document' is not defined" }]);
+    expect(applied).toEqual([]);
+    expect(worker.terminated()).toBe(1);
+  });
+
   it("the page gets the host's checked form of a change, not the worker's own value", async () => {
     const worker = fakeWorker((message, send) => send(reply(message.seq, [
       { op: "set", id: "box", name: "style", value: "fill :  red ;; " },

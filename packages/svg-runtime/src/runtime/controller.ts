@@ -26,6 +26,7 @@ export interface ControllerOptions {
   surface: PictureSurface;
   wasmModule?: WebAssembly.Module;
   onStop: (stop: Stop) => void;
+  /** Each uncaught script error, for the developer console; the first also stops the picture (`SCRIPT_ERROR`). */
   onScriptError?: (message: string) => void;
   /** The top-level script has run and its first changes and listeners are in place. */
   onReady?: () => void;
@@ -168,6 +169,13 @@ export class PictureController {
     for (const message of reply.scriptErrors) this.options.onScriptError?.(message);
     if (reply.stop) {
       this.stop(reply.stop);
+      return;
+    }
+    // A script that threw is in a state its author did not plan for: rather than a picture that
+    // claims to run and half works, it stops with the error named, keeping its last whole frame.
+    const [scriptError] = reply.scriptErrors;
+    if (scriptError !== undefined) {
+      this.stop({ code: "SCRIPT_ERROR", message: scriptError });
       return;
     }
     // The worker stops itself before sending more; a batch this large comes from a compromised worker.

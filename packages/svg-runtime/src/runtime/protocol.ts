@@ -26,7 +26,8 @@ export interface Viewport {
   height: number;
 }
 
-export type StopCode = RuntimeBudgetCode | "POLICY_VIOLATION" | "RUNTIME_FAILURE";
+/** `SCRIPT_ERROR`: the host stops a picture at its script's first uncaught error (the worker alone would go on). */
+export type StopCode = RuntimeBudgetCode | "POLICY_VIOLATION" | "RUNTIME_FAILURE" | "SCRIPT_ERROR";
 
 export interface Stop {
   code: StopCode;
@@ -44,7 +45,7 @@ export interface WorkerReply {
   mutations: Mutation[];
   /** Event listeners the host must attach (element id, event type). */
   listen: Array<[string, PictureEventType]>;
-  /** Uncaught script errors, for the developer console; the instance keeps running. */
+  /** Uncaught script errors: the worker's instance keeps running, and the host decides (it stops the picture). */
   scriptErrors: string[];
   stop?: Stop;
 }
