@@ -38,6 +38,10 @@ const DROP_SHADOW_PROBE = picture('<g id="layer"/><text id="result" x="10" y="40
   try { showcase.create("layer", "filter", { id: "f" }); showcase.create("f", "feDropShadow", { dx: "1" }); result = "accepted"; }
   catch (error) { result = error.code; }
   showcase.setText("result", result);`);
+const SMIL_SPINNER = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="bar" x="10" y="10" width="40" height="40" fill="teal"><animate attributeName="x" from="10" to="350" dur="2s" repeatCount="indefinite"/></rect><circle cx="200" cy="120" r="20" fill="navy"><set attributeName="r" to="30" begin="1s"/></circle></svg>';
+const CSS_PULSE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><style>@keyframes pulse{from{opacity:1}to{opacity:0.2}}#dot{animation:pulse 1s infinite alternate}</style><circle id="dot" cx="100" cy="100" r="40" fill="crimson"/></svg>';
+const STILL = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><circle cx="100" cy="100" r="40" fill="crimson"/></svg>';
+const THROWS = picture('<text id="label" x="10" y="40">before</text>', 'document.getElementById("label");');
 
 const OLD_BUILD = releasedBuilds()[0];
 const CURRENT_BUILD = releasedBuilds().find((build) => build.id === currentBuildId());
@@ -60,6 +64,8 @@ test.beforeAll(async () => {
     offscreen: [spec("ticker", TICKER("tick"))],
     restart: [spec("restart", RESTARTABLE)],
     field: [spec("field", FIELD)],
+    declarative: [spec("smil", SMIL_SPINNER), spec("css", CSS_PULSE), spec("still", STILL)],
+    throws: [spec("throws", THROWS)],
   });
 });
 
@@ -440,6 +446,67 @@ test.describe("showcase-svg-v1 player", () => {
     const paths = server.requests.slice(before);
     expect(paths).toContain(`/runtime/${OLD_BUILD?.id}/worker.js`);
     expect(paths).toContain(`/runtime/${CURRENT_BUILD?.id}/worker.js`);
+  });
+
+  test("a picture animated without a script (SMIL, CSS) plays with a Pause control that holds it and keeps the keyboard focus", async ({ page }) => {
+    await open(page, "declarative");
+    for (const key of ["smil", "css"]) {
+      const figure = page.locator(`[data-picture="${key}"] figure`);
+      await expect(figure).toHaveAttribute("data-state", "running");
+      const pause = page.locator(`[data-picture="${key}"]`).getByRole("button", { name: "Pause picture" });
+      await pause.focus();
+      await page.keyboard.press("Enter");
+      await expect(figure).toHaveAttribute("data-state", "paused");
+      const resume = page.locator(`[data-picture="${key}"]`).getByRole("button", { name: "Resume picture" });
+      await expect(resume).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(figure).toHaveAttribute("data-state", "running");
+      await expect(page.locator(`[data-picture="${key}"]`).getByRole("button", { name: "Pause picture" })).toBeFocused();
+    }
+    await page.locator('[data-picture="smil"]').getByRole("button", { name: "Pause picture" }).click();
+    expect(await page.locator('[data-picture="smil"] svg').evaluate((svg) => (svg as SVGSVGElement).animationsPaused())).toBe(true);
+    await page.locator('[data-picture="css"]').getByRole("button", { name: "Pause picture" }).click();
+    expect(await page.locator('[data-picture="css"] #dot').evaluate((dot) => dot.getAnimations().map((animation) => animation.playState))).toEqual(["paused"]);
+    await expect(page.locator('[data-picture="still"] figure')).toHaveAttribute("data-state", "static");
+    await expect(page.locator('[data-picture="still"] button')).toHaveCount(0);
+  });
+
+  test("under prefers-reduced-motion a picture animated without a script starts held, with a Resume control", async ({ browser }) => {
+    const context = await browser.newContext({ reducedMotion: "reduce" });
+    const page = await context.newPage();
+    await open(page, "declarative");
+    for (const key of ["smil", "css"]) {
+      await expect(page.locator(`[data-picture="${key}"] figure`)).toHaveAttribute("data-state", "paused");
+      await expect(notice(page, key)).toHaveText("Animation is paused because reduced motion is preferred.");
+      await expect(page.locator(`[data-picture="${key}"]`).getByRole("button", { name: "Resume picture" })).toBeVisible();
+    }
+    expect(await page.locator('[data-picture="smil"] svg').evaluate((svg) => (svg as SVGSVGElement).animationsPaused())).toBe(true);
+    expect(await page.locator('[data-picture="css"] #dot').evaluate((dot) => dot.getAnimations().map((animation) => animation.playState))).toEqual(["paused"]);
+    await context.close();
+  });
+
+  test("without JavaScript, prefers-reduced-motion holds a picture's CSS animations", async ({ browser }) => {
+    const context = await browser.newContext({ reducedMotion: "reduce", javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/?set=declarative`);
+    expect(await page.locator('[data-picture="css"] #dot').evaluate((dot) => getComputedStyle(dot).animationPlayState)).toBe("paused");
+    await context.close();
+  });
+
+  test("a picture whose script throws stops with a notice naming the error and a Restart control instead of Pause", async ({ page }) => {
+    await open(page, "throws");
+    const figure = page.locator('[data-picture="throws"] figure');
+    await expect(figure).toHaveAttribute("data-state", "stopped");
+    await expect(page.locator('[data-picture="throws"] [role="alert"]')).toContainText("This picture's script stopped with an error (ReferenceError");
+    await expect(page.locator('[data-picture="throws"] button')).toHaveText(["Restart picture"]);
+    await expect(text(page, "throws", "label")).toHaveText("before");
+  });
+
+  test("the picture is named once, by its image, not also by its figure", async ({ page }) => {
+    await open(page, "counter");
+    await expect(page.getByRole("img", { name: "counter picture" })).toHaveCount(1);
+    await expect(page.locator("figure")).not.toHaveAttribute("aria-label", /./);
+    await expect(page.locator("figure")).not.toHaveAttribute("role", /./);
   });
 
   test("prefers-reduced-motion starts pictures paused with a start control", async ({ browser }) => {

@@ -3,8 +3,7 @@ import { PictureController } from "../runtime/controller";
 import type { Stop, WorkerToHost } from "../runtime/protocol";
 import { buildDom, DomSurface } from "./dom-surface";
 import { type HeldSlot, type SlotClaim, SlotScheduler } from "./slots";
-import { FIGURE_CLASS, STAGE_CLASS } from "./static-figure";
-
+import { FIGURE_CLASS, MOTION_HELD_ATTRIBUTE, STAGE_CLASS, STAGE_CSS } from "./static-figure";
 
 export interface RuntimeBuildRef {
   id: string;
@@ -64,16 +63,22 @@ const NOTICES = {
   reducedMotion: "Animation is paused because reduced motion is preferred.",
 };
 
+const SMIL_ELEMENTS = "animate, animateTransform, animateMotion, set";
+
+/** Whether the picture moves by itself without a script: SMIL elements, or CSS animations running in it. */
+function hasDeclarativeMotion(root: SVGSVGElement): boolean {
+  return root.querySelector(SMIL_ELEMENTS) !== null || root.getAnimations({ subtree: true }).length > 0;
+}
+
 /**
  * Mounts one picture into `container`, replacing what is there (the server-rendered static
  * figure, see `staticFigureHtml`): the picture built from canonical markup in a shadow root (so
  * its CSS and ids stay inside), then, for interactive pictures, a worker once a reader slot is free.
  */
 export function mountPicture(container: HTMLElement, options: PlayerOptions): PlayerHandle {
+  // The picture inside is the one named element (role="img"), so the description is announced once.
   const figure = document.createElement("figure");
   figure.className = FIGURE_CLASS;
-  figure.setAttribute("role", "group");
-  figure.setAttribute("aria-label", options.description);
   const stage = document.createElement("div");
   stage.className = STAGE_CLASS;
   const shadow = stage.attachShadow({ mode: "open" });
@@ -100,11 +105,33 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
   let frameRequest = 0;
   let visible = true;
   let destroyed = false;
+  let root: SVGSVGElement | undefined;
   const setState = (next: typeof state) => {
     state = next;
     figure.dataset.state = next;
   };
   setState(state);
+
+  /**
+   * Replaces the controls. A reader who pressed one keeps the keyboard focus on its successor
+   * (WCAG 2.4.3), also across a moment without controls, such as waiting for a slot after Start.
+   */
+  let focusNextControl = false;
+  const showControls = (...buttons: HTMLButtonElement[]) => {
+    focusNextControl ||= controls.contains(document.activeElement);
+    controls.replaceChildren(...buttons);
+    if (focusNextControl && buttons[0]) {
+      buttons[0].focus();
+      focusNextControl = false;
+    }
+  };
+
+  /** Holds or releases what moves without the script: SMIL through the root's timeline, CSS through the stage's style sheet. */
+  const holdDeclarativeMotion = (held: boolean) => {
+    stage.toggleAttribute(MOTION_HELD_ATTRIBUTE, held);
+    if (held) root?.pauseAnimations();
+    else root?.unpauseAnimations();
+  };
 
   const render = () => {
     const surface = new DomSurface((event) => controller?.dispatch(event));
@@ -128,20 +155,22 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
         giveSlotBack();
         notice.setAttribute("role", "alert");
         notice.textContent = stopNotice(stop);
-        controls.replaceChildren(button("Restart picture", restart));
+        showControls(button("Restart picture", restart));
       },
       onScriptError: (message) => console.warn(`[showcase picture] ${message}`),
       onReady: () => {
         figure.dataset.script = "ready";
       },
     });
-    const root = buildDom(controller.model, surface.elements);
+    root = buildDom(controller.model, surface.elements);
     root.setAttribute("role", "img");
     root.setAttribute("aria-label", options.description);
-    root.style.maxWidth = "100%";
-    root.style.height = "auto";
     surface.root = root;
-    shadow.replaceChildren(root);
+    const style = document.createElement("style");
+    style.textContent = STAGE_CSS;
+    shadow.replaceChildren(style, root);
+    // A new root starts its SMIL timeline running; a picture shown paused keeps it held.
+    if (state === "paused") holdDeclarativeMotion(true);
   };
 
   const loop = (time: number) => {
@@ -177,7 +206,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     giveSlotBack();
     setState("parked");
     notice.textContent = restartWhenInView ? NOTICES.parkedOffScreen : NOTICES.parkedForStart;
-    controls.replaceChildren(button("Start picture", () => void run({ now: true })));
+    showControls(button("Start picture", () => void run({ now: true })));
   };
 
   /** Waits for a slot, then starts a worker; `now` is the reader's Start (see `SlotClaim.startNow`). */
@@ -193,11 +222,11 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     });
     claim = request;
     const startNow = () => {
-      controls.replaceChildren();
+      showControls();
       request.startNow();
     };
     if (now) startNow();
-    else controls.replaceChildren(button("Start picture", startNow));
+    else showControls(button("Start picture", startNow));
     const granted = await request.granted;
     claim = undefined;
     if (destroyed || !controller) {
@@ -207,7 +236,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     // A parked picture kept its last state on screen while it waited; it starts from the beginning.
     if (fresh) render();
     slot = granted;
-    controls.replaceChildren();
+    showControls();
     let wasmModule: WebAssembly.Module;
     try {
       wasmModule = await quickJsWasm(options.build);
@@ -220,21 +249,26 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     if (slot !== granted) return;
     notice.textContent = "";
     setState("running");
-    controls.replaceChildren(button("Pause picture", pause));
+    holdDeclarativeMotion(false);
+    showControls(button("Pause picture", pause));
     controller.start(wasmModule);
     followVisibility();
     frameRequest = requestAnimationFrame(loop);
   };
 
   const pause = () => {
-    controller?.pause();
+    if (options.interactive) controller?.pause();
+    holdDeclarativeMotion(true);
     setState("paused");
-    controls.replaceChildren(button("Resume picture", resume));
+    notice.textContent = "";
+    showControls(button("Resume picture", resume));
   };
   const resume = () => {
-    controller?.resume();
+    if (options.interactive) controller?.resume();
+    holdDeclarativeMotion(false);
     setState("running");
-    controls.replaceChildren(button("Pause picture", pause));
+    notice.textContent = "";
+    showControls(button("Pause picture", pause));
   };
   const restart = () => {
     controller?.dispose();
@@ -255,15 +289,25 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
     else if (state === "waiting" && visible) scheduler.reconsider();
     else if (state === "parked" && visible && restartWhenInView) void run({ now: false });
   });
+  const prefersReducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (options.interactive) {
     resizeObserver.observe(stage);
     visibilityObserver.observe(stage);
-    if (matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    if (prefersReducedMotion) {
       setState("paused");
+      holdDeclarativeMotion(true);
       notice.textContent = NOTICES.reducedMotion;
-      controls.replaceChildren(button("Start picture", () => void run({ now: true })));
+      showControls(button("Start picture", () => void run({ now: true })));
     } else {
       void run({ now: false });
+    }
+  } else if (root && hasDeclarativeMotion(root)) {
+    // Moving without a script still needs a way to stop it (WCAG 2.2.2), and stays still for a reader who prefers reduced motion.
+    if (prefersReducedMotion) {
+      pause();
+      notice.textContent = NOTICES.reducedMotion;
+    } else {
+      resume();
     }
   }
 

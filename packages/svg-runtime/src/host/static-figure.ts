@@ -11,9 +11,22 @@ export interface StaticPicture {
   caption?: string;
 }
 
+/** Set on the stage while the player holds the picture's CSS animations still (see `STAGE_CSS`). */
+export const MOTION_HELD_ATTRIBUTE = "data-motion-held";
+
 const CANONICAL_ROOT_START = '<svg xmlns="http://www.w3.org/2000/svg"';
-/** The sizing the player gives the root it builds. */
 const ROOT_SIZING_CSS = ":host>svg{max-width:100%;height:auto}";
+// `!important` so that an author's own animation-play-state cannot keep the picture moving.
+const HOLD_CSS_ANIMATIONS = "*{animation-play-state:paused!important}";
+
+/**
+ * The style sheet of the player's shadow root: the page's own CSS does not reach inside it, so a
+ * pause (or prefers-reduced-motion) holds the picture's CSS animations from here.
+ */
+export const STAGE_CSS = `${ROOT_SIZING_CSS}:host([${MOTION_HELD_ATTRIBUTE}]) ${HOLD_CSS_ANIMATIONS}`;
+
+/** Without JavaScript no player can pause the picture, so a reader who prefers reduced motion gets its CSS animations held. */
+const STATIC_STAGE_CSS = `${ROOT_SIZING_CSS}@media (prefers-reduced-motion:reduce){${HOLD_CSS_ANIMATIONS}}`;
 
 /** Escapes text for HTML text and double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -25,7 +38,7 @@ export function escapeHtml(text: string): string {
  * picture's container. `staticMarkup` goes into a declarative shadow root, so its CSS and ids
  * stay inside as they do in the player; the root gets `role="img"` and the description as its
  * name (put first: an HTML parser keeps the first of duplicate attributes, so an author's own
- * `aria-label` cannot replace it); the caption is a visible `figcaption`. With JavaScript the
+ * `aria-label` cannot replace it), and the figure none of its own, so the name is announced once; the caption is a visible `figcaption`. With JavaScript the
  * player replaces this figure with its own, built the same way.
  */
 export function staticFigureHtml(picture: StaticPicture): string {
@@ -35,7 +48,7 @@ export function staticFigureHtml(picture: StaticPicture): string {
   const description = escapeHtml(picture.description);
   const root = `<svg role="img" aria-label="${description}"${picture.staticMarkup.slice("<svg".length)}`;
   const caption = picture.caption ? `<figcaption>${escapeHtml(picture.caption)}</figcaption>` : "";
-  return `<figure class="${FIGURE_CLASS}" role="group" aria-label="${description}" data-state="static">`
-    + `<div class="${STAGE_CLASS}"><template shadowrootmode="open"><style>${ROOT_SIZING_CSS}</style>${root}</template></div>`
+  return `<figure class="${FIGURE_CLASS}" data-state="static">`
+    + `<div class="${STAGE_CLASS}"><template shadowrootmode="open"><style>${STATIC_STAGE_CSS}</style>${root}</template></div>`
     + `${caption}</figure>`;
 }
