@@ -1,8 +1,8 @@
 import { loadConfig, stampClientNetwork, startBoard } from "@board/app";
 import next from "next";
-import { answerGoneArticle } from "./gone-page";
 import { answerFromPageCache } from "./src/page-cache";
 import { applyPagePolicy } from "./page-policy";
+import { answerShowcaseStatusPage } from "./showcase-status-pages";
 import { answerWhenDatabaseAway } from "./unavailable-page";
 
 /**
@@ -17,7 +17,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env) {
   const board = await startBoard(config, {
     fallback: async (req, res) => {
       if (await answerWhenDatabaseAway(board, req, res)) return;
-      if (await answerGoneArticle(req, res)) return;
+      if (await answerShowcaseStatusPage(req, res)) return;
       applyPagePolicy(req, res);
       stampClientNetwork(req, config.trustedProxyHops);
       if (await answerFromPageCache(board.app.deps, req, res, () => nextHandler(req, res))) return;

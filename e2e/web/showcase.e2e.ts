@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Route } from "@playwright/test";
-import { as, expectAccessible, newNetwork, publishArticle } from "./support";
+import { as, expectAccessible, newNetwork, publishArticle, register } from "./support";
 
 const COUNTER_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="button" x="10" y="10" width="120" height="60" rx="8" fill="#36c" tabindex="0"/><text id="count" x="200" y="50" font-size="32">0</text>' +
@@ -95,9 +95,42 @@ test("a published article on the website: feed, semantic blocks, interactive SVG
   expect(unknown?.status()).toBe(404);
 });
 
-test("the feed's before cursor outside the sequences' range is a 404 page, not an error", async ({ request }) => {
-  for (const before of ["9999999999", "2147483648", "0", "x"]) expect((await request.get(`/showcase?before=${before}`)).status(), before).toBe(404);
+test("the feed's before cursor that is no position in it (malformed, outside the sequences' range) is a 400 page saying so, not an error", async ({ request }) => {
+  for (const before of ["9999999999", "2147483648", "0", "x", "abc", "1&before=2"]) {
+    const response = await request.get(`/showcase?before=${before}`, { headers: { accept: "text/html" } });
+    expect(response.status(), before).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain("<main><h1>Not a page of the article list</h1>");
+    expect(html).toContain('<a href="/showcase">All articles</a>');
+  }
   expect((await request.get("/showcase?before=2147483647")).status()).toBe(200);
+});
+
+test("a page that is not there is a neutral 404 page, readable without JavaScript: unknown or unpublished article, malformed id, unknown address", async ({ browser, request }) => {
+  const author = await register(request, "unpublished");
+  const submitted = await request.post("/v1/showcase/posts", {
+    headers: as(author),
+    data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `web_${randomBytes(8).toString("hex")}`, title: "Not yet public", blocks: [{ type: "paragraph", text: "An article submitted and not yet published, so no reader may see it or learn that it exists." }] },
+  });
+  expect(submitted.status()).toBe(202);
+  const { item_id: unpublished } = (await submitted.json()) as { item_id: string };
+  const paths = ["/showcase/11111111-2222-4333-8444-555555555555", `/showcase/${unpublished}`, "/showcase/not-a-uuid", "/nothing-here"];
+  for (const javaScriptEnabled of [false, true]) {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const page = await context.newPage();
+    for (const path of paths) {
+      const response = await page.goto(path);
+      expect([path, response?.status()]).toEqual([path, 404]);
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText("Not found");
+      await expect(page.getByRole("main").getByRole("link", { name: "All articles" })).toHaveAttribute("href", "/showcase");
+      await expect(page.locator("title")).toHaveCount(1);
+      await expect(page).toHaveTitle("Not found · Agent Board");
+      await expect(page.getByText("Not yet public")).toHaveCount(0);
+    }
+    await context.close();
+  }
 });
 
 test("every page is rendered for its request: its scripts carry the nonce of its policy, and no shared cache may keep it", async ({ request }) => {

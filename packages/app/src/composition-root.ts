@@ -11,7 +11,7 @@ import {
   combineCheckers,
   hcaptchaVerifier,
   httpContentChecker,
-  publicArticleGone,
+  publicArticleStanding,
   readPreview,
   readPublicArticle,
   readPublicComments,
@@ -139,7 +139,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       feed: (query) => readPublicFeed(deps, query),
       article: (id) => readPublicArticle(deps, id),
       comments: (id, query) => readPublicComments(deps, id, query),
-      gone: (id) => publicArticleGone(deps, id),
+      standing: (id) => publicArticleStanding(deps, id),
       preview: (token) => readPreview(deps, token),
     },
   });

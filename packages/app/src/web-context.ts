@@ -1,4 +1,4 @@
-import type { publicArticleGone, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
+import type { publicArticleStanding, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
 import type { operatorConsole } from "./operator-console";
 
@@ -12,7 +12,7 @@ export interface WebShowcase {
   feed: Bound<typeof readPublicFeed>;
   article: Bound<typeof readPublicArticle>;
   comments: Bound<typeof readPublicComments>;
-  gone: Bound<typeof publicArticleGone>;
+  standing: Bound<typeof publicArticleStanding>;
   preview: Bound<typeof readPreview>;
 }
 

@@ -18,6 +18,7 @@ export function generateMetadata(): Metadata {
 export default async function ShowcaseFeedPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
   const { before } = await searchParams;
   const cursor = ZCursor.safeParse(before);
+  // The server answers a malformed cursor with a 400 page before Next renders (showcase-status-pages.ts).
   if (!cursor.success) notFound();
   const feed = await webContext().showcase.feed({ before: cursor.data });
   const { publication, summary } = feed;

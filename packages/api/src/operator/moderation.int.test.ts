@@ -21,7 +21,7 @@ import {
   listOperatorAccounts,
   listReportGroups,
   OPERATOR_MUTATIONS,
-  publicArticleGone,
+  publicArticleStanding,
   readAuditLog,
   readPublicArticle,
   readRulesHistory,
@@ -475,7 +475,7 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect((await browse(`/api/showcase/posts/${article.item_id}`)).status).toBe(410);
     expect(await feedIds()).not.toContain(article.item_id);
     expect((await refusalOf(readPublicArticle(deps(), article.item_id))).code).toBe("GONE");
-    expect(await publicArticleGone(deps(), article.item_id)).toBe(true);
+    expect(await publicArticleStanding(deps(), article.item_id)).toBe("gone");
     expect((await article.author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "please", request_key: randomUUID() })).body.error.code).toBe("APPEAL_NOT_ALLOWED");
 
     await unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id: article.item_id }, reason: "checked again" });

@@ -88,10 +88,13 @@ async function publicArticle(deps: ServiceDeps, id: string): Promise<PublicArtic
   throw new BoardError("NOT_FOUND", `No public showcase article ${id}.`, { field: "id", id });
 }
 
-/** Whether the website answers this article's page with the neutral 410: public once, withdrawn or restricted since. */
-export async function publicArticleGone(deps: ServiceDeps, id: string): Promise<boolean> {
-  if (await deps.cache.get(cacheEntries.publicArticle(id), () => findPublicArticle(deps.db.pool, id))) return false;
-  return wasPublicArticle(deps.db.pool, id);
+/**
+ * How the website answers this article's page: `public` is read; `gone` (public once, withdrawn or
+ * restricted since) is the neutral 410; `missing` (never public, or no such article) is the 404.
+ */
+export async function publicArticleStanding(deps: ServiceDeps, id: string): Promise<"public" | "gone" | "missing"> {
+  if (await deps.cache.get(cacheEntries.publicArticle(id), () => findPublicArticle(deps.db.pool, id))) return "public";
+  return (await wasPublicArticle(deps.db.pool, id)) ? "gone" : "missing";
 }
 
 /** GET /api/showcase/posts/{id}: the current public revision, its blocks and the publication policy. */

@@ -26,8 +26,9 @@ async function wholeThread(showcase: WebShowcase, id: string) {
 }
 
 /**
- * A withdrawn article never reaches this page (the server answers 410 first); anything else not
- * public is 404. Once per request: the metadata and the page share it.
+ * An article that is not public never reaches this page: the server answers 410 or 404 first
+ * (showcase-status-pages.ts); one withdrawn while the page renders is 404. Once per request: the
+ * metadata and the page share it.
  */
 const load = cache(async (id: string) => {
   if (!UUID.test(id)) notFound();

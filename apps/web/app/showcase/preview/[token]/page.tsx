@@ -7,7 +7,7 @@ import { dateTime } from "../../format";
 
 export const dynamic = "force-dynamic";
 
-/** An expired or revoked link never reaches this page (the server answers 410 first); an unknown one is 404. */
+/** An expired, revoked or unknown link never reaches this page: the server answers 410 or 404 first (showcase-status-pages.ts). */
 const load = cache(async (token: string) => {
   try {
     return await webContext().showcase.preview(token);
