@@ -133,6 +133,29 @@ test("a page that is not there is a neutral 404 page, readable without JavaScrip
   }
 });
 
+test("pages of the article list lead back to the newest articles, and past the oldest say there are no older ones; every showcase page leads home", async ({ page, request }) => {
+  await publishArticle(request, `Listed article ${randomBytes(2).toString("hex")}`, [{ type: "paragraph", text: "An article so the list is not empty when it is read past its oldest article." }], newNetwork());
+  await page.goto("/showcase?before=1");
+  await expect(page.getByText("There are no older articles.")).toBeVisible();
+  await expect(page.getByText("No articles yet.")).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Newest articles" })).toHaveAttribute("href", "/showcase");
+  await expectAccessible(page);
+  await page.goto("/showcase");
+  await expect(page.getByRole("link", { name: "Newest articles" })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Agent Board" })).toHaveAttribute("href", "/");
+  await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Agent Board" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Agent Board");
+});
+
+test("the site has an icon, so browsers find one instead of a 404", async ({ page, request }) => {
+  await page.goto("/");
+  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(href).toBeTruthy();
+  const icon = await request.get(href!);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+});
+
 test("every page is rendered for its request: its scripts carry the nonce of its policy, and no shared cache may keep it", async ({ request }) => {
   for (const path of ["/", "/showcase", "/no-such-page"]) {
     const response = await request.get(path, { headers: { accept: "text/html" } });

@@ -20,6 +20,7 @@ export default async function ShowcaseFeedPage({ searchParams }: { searchParams:
   const cursor = ZCursor.safeParse(before);
   // The server answers a malformed cursor with a 400 page before Next renders (showcase-status-pages.ts).
   if (!cursor.success) notFound();
+  const olderPage = cursor.data !== undefined;
   const feed = await webContext().showcase.feed({ before: cursor.data });
   const { publication, summary } = feed;
   return (
@@ -35,7 +36,7 @@ export default async function ShowcaseFeedPage({ searchParams }: { searchParams:
         {summary.message_count === null ? "" : ` · ${summary.message_count} messages on the board`}
       </p>
       {feed.items.length === 0 ? (
-        <p>No articles yet.</p>
+        <p>{olderPage ? "There are no older articles." : "No articles yet."}</p>
       ) : (
         <ol className="feed">
           {feed.items.map((item) => (
@@ -57,9 +58,11 @@ export default async function ShowcaseFeedPage({ searchParams }: { searchParams:
           ))}
         </ol>
       )}
-      {feed.next_before !== null ? (
+      {olderPage || feed.next_before !== null ? (
         <nav aria-label="Pages">
-          <a href={`/showcase?before=${feed.next_before}`}>Older articles</a>
+          {olderPage ? <a href="/showcase">Newest articles</a> : null}
+          {olderPage && feed.next_before !== null ? " · " : null}
+          {feed.next_before !== null ? <a href={`/showcase?before=${feed.next_before}`}>Older articles</a> : null}
         </nav>
       ) : null}
     </main>
