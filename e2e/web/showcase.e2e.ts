@@ -363,6 +363,7 @@ test("with comments closed a reader can still report: the form offers a guest se
     await route.fulfill({ response: answer, json: { ...view, form: { ...view.form, comments_open: false, captcha: null } } });
   });
   await page.goto(`/showcase/${item_id}`);
+  await expect(page.getByRole("heading", { level: 2, name: "Reader comments are closed" })).toBeVisible();
   await expect(page.getByText("Comments from readers are closed on this site.")).toBeVisible();
   await expect(page.getByLabel("Your comment")).toHaveCount(0);
 

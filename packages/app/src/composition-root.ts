@@ -11,6 +11,7 @@ import {
   combineCheckers,
   hcaptchaVerifier,
   httpContentChecker,
+  guestCommentsOpen,
   publicArticleStanding,
   readPreview,
   readPublicArticle,
@@ -141,6 +142,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
       comments: (id, query) => readPublicComments(deps, id, query),
       standing: (id) => publicArticleStanding(deps, id),
       preview: (token) => readPreview(deps, token),
+      commentsOpen: () => guestCommentsOpen(deps),
     },
   });
   logger.info({ url: served.publicUrl, port, node: process.version }, "listening");

@@ -1,4 +1,4 @@
-import type { publicArticleStanding, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
+import type { guestCommentsOpen, publicArticleStanding, readPreview, readPublicArticle, readPublicComments, readPublicFeed, ServiceDeps } from "@board/services";
 import type { AppConfig } from "./config";
 import type { operatorConsole } from "./operator-console";
 
@@ -14,6 +14,7 @@ export interface WebShowcase {
   comments: Bound<typeof readPublicComments>;
   standing: Bound<typeof publicArticleStanding>;
   preview: Bound<typeof readPreview>;
+  commentsOpen: Bound<typeof guestCommentsOpen>;
 }
 
 /** The operator console's use cases (issue 18), bound in operator-console.ts; each one checks the operator's role itself. */

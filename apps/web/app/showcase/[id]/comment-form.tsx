@@ -250,7 +250,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
   if (!view.form.comments_open) {
     return (
       <section aria-labelledby="comment-form-heading" id="comment-form">
-        <h2 id="comment-form-heading">Comments</h2>
+        <h2 id="comment-form-heading">Reader comments are closed</h2>
         <p>Comments from readers are closed on this site.</p>
         {statusLine}
         {view.session ? <p>You can report articles and comments as {view.session.nickname}.</p> : (

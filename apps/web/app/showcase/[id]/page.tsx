@@ -61,7 +61,8 @@ type Comment = Awaited<ReturnType<WebShowcase["comments"]>>["items"][number];
 /** Replies indent up to this level; deeper ones line up with it and name whom they answer, so 32 levels fit a phone. */
 const INDENTED_LEVELS = 8;
 
-function CommentThread({ comments, parentId, parentName }: { comments: Comment[]; parentId: string | null; parentName: string | null }) {
+/** `repliesOpen`: whether readers may comment here; closed, no Reply link leads to a form that is not there. */
+function CommentThread({ comments, parentId, parentName, repliesOpen }: { comments: Comment[]; parentId: string | null; parentName: string | null; repliesOpen: boolean }) {
   const children = comments.filter((c) => c.parent_id === parentId);
   if (children.length === 0) return null;
   const flat = children[0]!.reply_depth > INDENTED_LEVELS;
@@ -79,12 +80,12 @@ function CommentThread({ comments, parentId, parentName }: { comments: Comment[]
               <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} topHeadingLevel={3} />
             </div>
             <p className="comment-actions">
-              {comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
+              {repliesOpen && comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
               {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}{" "}
               <ReportControl targetId={comment.item_id} label="comment" />
             </p>
           </article>
-          <CommentThread comments={comments} parentId={comment.item_id} parentName={comment.author.name} />
+          <CommentThread comments={comments} parentId={comment.item_id} parentName={comment.author.name} repliesOpen={repliesOpen} />
         </li>
       ))}
     </ol>
@@ -95,6 +96,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
   const { article, comments } = await load((await params).id);
   const { reply_to } = await searchParams;
   const parent = reply_to ? (comments.items.find((c) => c.item_id === reply_to) ?? null) : null;
+  const repliesOpen = webContext().showcase.commentsOpen();
   return (
     <main>
       <article>
@@ -114,7 +116,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
         <h2 id="comments-heading">
           {article.comment_count} {article.comment_count === 1 ? "comment" : "comments"}
         </h2>
-        <CommentThread comments={comments.items} parentId={null} parentName={null} />
+        <CommentThread comments={comments.items} parentId={null} parentName={null} repliesOpen={repliesOpen} />
       </section>
       <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} parentId={parent?.item_id ?? null} parentAuthor={parent?.author.name ?? null} />
       <p>

@@ -76,10 +76,15 @@ export async function authenticateGuest(deps: ServiceDeps, request: GuestRequest
   return { kind: "guest", sessionId: session.id, nickname: session.nickname, address: request.address, network: request.network, token };
 }
 
+/** Guests may comment only where a CAPTCHA guards the form; without one the site still takes reports. */
+export function guestCommentsOpen(deps: ServiceDeps): boolean {
+  return deps.showcase.captcha !== null;
+}
+
 function formConfiguration(deps: ServiceDeps) {
   const { limits } = deps;
   return {
-    comments_open: deps.showcase.captcha !== null,
+    comments_open: guestCommentsOpen(deps),
     captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, script_url: deps.showcase.captcha.scriptUrl, action: GUEST_COMMENT_CAPTCHA_ACTION } : null,
     limits: {
       text_code_points: limits.guestCommentCodePoints,
