@@ -354,6 +354,42 @@ test("a send still being checked: the form says so, keeps the text read-only and
   await expect(page.getByRole("article", { name: "Comment by Di" })).toContainText("Checked a little later than usual.");
 });
 
+test("reporting keeps the keyboard focus: without a session the reader is told before writing; the form takes the focus, then the outcome does", async ({ page, request }) => {
+  const { item_id } = await publishArticle(request, "Reported by keyboard", [{ type: "paragraph", text: "This article is reported by a reader who uses only the keyboard, and must not lose their place." }], newNetwork());
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByRole("button", { name: "Report article" }).focus();
+  await page.keyboard.press("Enter");
+  const needsSession = page.getByRole("status").filter({ hasText: "Reports need a guest session" });
+  await expect(needsSession).toBeFocused();
+  await expect(page.getByLabel("Why are you reporting this article?")).toHaveCount(0);
+
+  await page.getByLabel("Nickname").fill("Kay");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await expect(page.getByText("Commenting as Kay.")).toBeVisible();
+  await page.getByRole("button", { name: "Report article" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByLabel("Why are you reporting this article?")).toBeFocused();
+  await page.getByRole("button", { name: "Cancel" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Report article" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("It copies another article.");
+  await page.getByRole("button", { name: "Send report" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Thank you: the report was sent to the operators." })).toBeFocused();
+  await expectAccessible(page);
+});
+
+test("without JavaScript no Report control is offered (reporting runs in the browser)", async ({ browser, request }) => {
+  const { item_id } = await publishArticle(request, "Read without scripts, nothing to press", [{ type: "paragraph", text: "An article read without JavaScript, where a control that cannot work must not be shown." }], newNetwork());
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/showcase/${item_id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Read without scripts, nothing to press");
+  await expect(page.getByRole("button", { name: /^Report/ })).toHaveCount(0);
+  await context.close();
+});
+
 test("with comments closed a reader can still report: the form offers a guest session for it, and the report is sent", async ({ page, request }) => {
   const { item_id } = await publishArticle(request, "Reported while comments are closed", [{ type: "paragraph", text: "This article is reported by a reader of a site whose operators closed comments from readers." }], newNetwork());
   // The site's answer with comments closed (no CAPTCHA configured): sessions still open, for reports.
@@ -368,9 +404,7 @@ test("with comments closed a reader can still report: the form offers a guest se
   await expect(page.getByLabel("Your comment")).toHaveCount(0);
 
   await page.getByRole("button", { name: "Report article" }).click();
-  await page.getByLabel("Why are you reporting this article?").fill("It repeats another article word for word.");
-  await page.getByRole("button", { name: "Send report" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Choose a nickname in the form below first" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Reports need a guest session: choose a nickname in the comment form below first" })).toBeVisible();
 
   // A refused nickname is marked invalid and described by the line that says why.
   await page.getByLabel("Nickname").fill("   ");
@@ -382,6 +416,8 @@ test("with comments closed a reader can still report: the form offers a guest se
   await expect(nickname).toHaveAttribute("aria-invalid", "false");
   await page.getByRole("button", { name: "Start a session to report" }).click();
   await expect(page.getByText("You can report articles and comments as Eve.")).toBeVisible();
+  await page.getByRole("button", { name: "Report article" }).click();
+  await page.getByLabel("Why are you reporting this article?").fill("It repeats another article word for word.");
   await page.getByRole("button", { name: "Send report" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Thank you: the report was sent to the operators." })).toBeVisible();
 });

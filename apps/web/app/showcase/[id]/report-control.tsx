@@ -1,23 +1,63 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 
 type SessionView = { session: { csrf_token: string } | null };
 
-/** Report an article or a comment to the operators; it needs a guest session and hides nothing. */
+const NEEDS_SESSION = "Reports need a guest session: choose a nickname in the comment form below first, then report again.";
+
+async function currentSession(): Promise<SessionView["session"]> {
+  const view = (await (await fetch("/api/showcase/human-session", { headers: { accept: "application/json" } })).json()) as SessionView;
+  return view.session;
+}
+
+/**
+ * Report an article or a comment to the operators; it needs a guest session and hides nothing.
+ * Reporting runs in the browser, so without JavaScript there is no control to press in vain.
+ */
 export function ReportControl({ targetId, label }: { targetId: string; label: string }) {
+  const [hydrated, setHydrated] = useState(false);
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const [status, setStatus] = useState("");
   const fieldId = useId();
+  const reasonField = useRef<HTMLTextAreaElement>(null);
+  const statusLine = useRef<HTMLSpanElement>(null);
+  const reportButton = useRef<HTMLButtonElement>(null);
+  // Where the keyboard focus goes once React has drawn the change a button made (WCAG 2.4.3): the button itself is gone by then.
+  const [focusTarget, setFocusTarget] = useState<"reason" | "status" | "report" | null>(null);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    if (!focusTarget) return;
+    ({ reason: reasonField, status: statusLine, report: reportButton })[focusTarget].current?.focus();
+    setFocusTarget(null);
+  }, [focusTarget]);
+
+  if (!hydrated) return null;
+
+  /** Told before writing anything when there is no session to send the report with. */
+  async function openForm() {
+    if (!(await currentSession())) {
+      setStatus(NEEDS_SESSION);
+      setFocusTarget("status");
+      return;
+    }
+    setStatus("");
+    setOpen(true);
+    setFocusTarget("reason");
+  }
 
   async function send(event: React.FormEvent) {
     event.preventDefault();
-    const view = (await (await fetch("/api/showcase/human-session", { headers: { accept: "application/json" } })).json()) as SessionView;
-    if (!view.session) return setStatus("Choose a nickname in the form below first: reports need a guest session.");
+    const session = await currentSession();
+    if (!session) {
+      setStatus(NEEDS_SESSION);
+      setFocusTarget("status");
+      return;
+    }
     const response = await fetch("/api/showcase/reports", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", "x-csrf-token": view.session.csrf_token },
+      headers: { "content-type": "application/json", accept: "application/json", "x-csrf-token": session.csrf_token },
       body: JSON.stringify({ target_id: targetId, reason }),
     });
     const body = await response.json().catch(() => null);
@@ -26,6 +66,7 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
       setOpen(false);
       setReason("");
     } else setStatus(body?.error?.message ?? "The report could not be sent; try again.");
+    setFocusTarget("status");
   }
 
   return (
@@ -33,18 +74,27 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
       {open ? (
         <form onSubmit={send} className="report-form">
           <label htmlFor={fieldId}>Why are you reporting this {label}?</label>
-          <textarea id={fieldId} value={reason} onChange={(e) => setReason(e.target.value)} rows={2} required />
+          <textarea id={fieldId} ref={reasonField} value={reason} onChange={(e) => setReason(e.target.value)} rows={2} required />
           <button type="submit">Send report</button>{" "}
-          <button type="button" onClick={() => setOpen(false)}>
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(false);
+              setFocusTarget("report");
+            }}
+          >
             Cancel
           </button>
         </form>
       ) : (
-        <button type="button" onClick={() => setOpen(true)}>
+        <button type="button" ref={reportButton} onClick={() => void openForm()}>
           Report {label}
         </button>
       )}
-      <span role="status">{status}</span>
+      {/* Focusable from script only: after a send the focus lands on what happened. */}
+      <span role="status" ref={statusLine} tabIndex={-1}>
+        {status}
+      </span>
     </>
   );
 }
