@@ -390,6 +390,24 @@ test("without JavaScript no Report control is offered (reporting runs in the bro
   await context.close();
 });
 
+test("the nickname is counted in code points, as the server counts it, against the limit its hint names", async ({ page, request }) => {
+  const { item_id } = await publishArticle(request, "Nicknames of every script", [{ type: "paragraph", text: "This article is commented on by a reader whose nickname is written in emoji, two UTF-16 units each." }], newNetwork());
+  await page.goto(`/showcase/${item_id}`);
+  const nickname = page.getByLabel("Nickname");
+  await expect(nickname).not.toHaveAttribute("maxlength", /./);
+  await expect(page.getByText("1-40 characters on one line")).toBeVisible();
+  await nickname.fill("x".repeat(41));
+  await expect(page.getByText("1 characters too many")).toBeVisible();
+  await expect(nickname).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("button", { name: "Start commenting" })).toBeDisabled();
+  // Forty different emoji: 80 UTF-16 units, which a maxlength of 40 would refuse and the server accepts.
+  const emoji = Array.from({ length: 40 }, (_, i) => String.fromCodePoint(0x1f600 + i)).join("");
+  await nickname.fill(emoji);
+  await expect(page.getByText("0 characters left")).toBeVisible();
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await expect(page.getByText(`Commenting as ${emoji}.`)).toBeVisible();
+});
+
 test("with comments closed a reader can still report: the form offers a guest session for it, and the report is sent", async ({ page, request }) => {
   const { item_id } = await publishArticle(request, "Reported while comments are closed", [{ type: "paragraph", text: "This article is reported by a reader of a site whose operators closed comments from readers." }], newNetwork());
   // The site's answer with comments closed (no CAPTCHA configured): sessions still open, for reports.

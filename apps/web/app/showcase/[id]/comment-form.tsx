@@ -220,6 +220,8 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
     }
   }
 
+  // Counted as the server counts (code points of the trimmed nickname): a maxlength would count UTF-16 units instead.
+  const nicknameLeft = view.form.limits.nickname_code_points - codePoints(nickname.trim());
   const nicknameForm = (action: string) => (
     <form onSubmit={startSession}>
       <label htmlFor={`${textId}-nick`}>Nickname</label>
@@ -230,13 +232,13 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
           setNickname(e.target.value);
           setInvalidField(null);
         }}
-        maxLength={view.form.limits.nickname_code_points * 2}
         required
-        aria-invalid={invalidField === "nickname"}
-        aria-describedby={describedBy(`${textId}-nick-rules`, "nickname")}
+        aria-invalid={nicknameLeft < 0 || invalidField === "nickname"}
+        aria-describedby={describedBy(`${textId}-nick-rules ${textId}-nick-left`, "nickname")}
       />
       <p id={`${textId}-nick-rules`}>{view.form.nickname_rules}</p>
-      <button type="submit" disabled={busy}>
+      <p id={`${textId}-nick-left`}>{nicknameLeft >= 0 ? `${nicknameLeft} characters left` : `${-nicknameLeft} characters too many`}</p>
+      <button type="submit" disabled={busy || nicknameLeft < 0}>
         {action}
       </button>
     </form>
