@@ -79,7 +79,7 @@ describe("the host re-checks every change a worker sends", () => {
   });
 
   it("an uncaught script error stops the instance with SCRIPT_ERROR naming it; the frame it broke does not reach the page", async () => {
-    const worker = fakeWorker((message, send) => send({ ...reply(message.seq, [{ op: "text", id: "label", text: "half" }]), scriptErrors: ["ReferenceError: 'document' is not defined"] }));
+    const worker = fakeWorker((message, send) => send({ type: "reply", seq: message.seq, mutations: [{ op: "text", id: "label", text: "half" }], listen: [], scriptErrors: ["ReferenceError: 'document' is not defined"] }));
     const { controller, applied, stops } = controllerWith(worker.port);
     controller.start();
     await controller.idle();
