@@ -114,15 +114,18 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
 
   /**
    * Replaces the controls. A reader who pressed one keeps the keyboard focus on its successor
-   * (WCAG 2.4.3), also across a moment without controls, such as waiting for a slot after Start.
+   * (WCAG 2.4.3), also across a moment without controls, such as waiting for a slot after Start,
+   * unless they moved the focus on meanwhile.
    */
-  let focusNextControl = false;
+  let focusOwed = false;
   const showControls = (...buttons: HTMLButtonElement[]) => {
-    focusNextControl ||= controls.contains(document.activeElement);
+    const hadFocus = controls.contains(document.activeElement);
     controls.replaceChildren(...buttons);
-    if (focusNextControl && buttons[0]) {
+    const focusLost = document.activeElement === null || document.activeElement === document.body;
+    focusOwed = hadFocus || (focusOwed && focusLost);
+    if (focusOwed && buttons[0]) {
       buttons[0].focus();
-      focusNextControl = false;
+      focusOwed = false;
     }
   };
 
