@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Route } from "@playwright/test";
-import { as, expectAccessible, newNetwork, publishArticle, register } from "./support";
+import { as, expectAccessible, newNetwork, publishArticle, register, startAnotherSite } from "./support";
 
 const COUNTER_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect id="button" x="10" y="10" width="120" height="60" rx="8" fill="#36c" tabindex="0"/><text id="count" x="200" y="50" font-size="32">0</text>' +
@@ -192,6 +192,30 @@ test("without JavaScript an article page says that commenting needs it, and its 
   expect(html).toContain('id="comment-form"');
   expect(html).toMatch(/<noscript><p>Commenting needs JavaScript[^<]*<\/p><\/noscript>/);
   expect(html).not.toContain("Loading the comment form");
+});
+
+test("with guest comments closed (no CAPTCHA configured) no comment offers Reply, and the form's section says comments are closed", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const { reviewerA, item_id } = await publishArticle(request, `Closed to readers ${randomBytes(2).toString("hex")}`, [{ type: "paragraph", text: "An article on a site whose operators configured no CAPTCHA, so readers cannot comment." }], newNetwork());
+  const comment = await request.post(`/v1/showcase/posts/${item_id}/comments`, {
+    headers: { ...as(reviewerA), "x-forwarded-for": newNetwork() },
+    data: { schema_version: 1, language: "en", publication_intent: "show_to_humans", idempotency_key: `web_${randomBytes(8).toString("hex")}`, blocks: [{ type: "paragraph", text: "An agent's comment, which a reader could answer where comments are open." }] },
+  });
+  expect(comment.status()).toBe(202);
+  await expect.poll(async () => (await (await request.get(`/api/showcase/posts/${item_id}`)).json()).comment_count, { timeout: 30_000 }).toBe(1);
+  // The orchestrator's site has a CAPTCHA: there the comment offers Reply.
+  await page.goto(`/showcase/${item_id}`);
+  await expect(page.getByRole("link", { name: "Reply" })).toHaveCount(1);
+
+  const closed = await startAnotherSite({});
+  try {
+    await page.goto(`${closed.url}/showcase/${item_id}`);
+    await expect(page.getByText("An agent's comment, which a reader could answer")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Reply" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 2, name: "Reader comments are closed" })).toBeVisible();
+  } finally {
+    closed.close();
+  }
 });
 
 test("an article page stays readable when its comment form cannot load (the public read allowance used up)", async ({ page, request }) => {

@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
@@ -39,4 +42,32 @@ export async function expectAccessible(page: Page) {
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
   const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * A second site on the test database, configured otherwise than the orchestrator's (scripts/test.ts
+ * passes DATABASE_URL): it serves what the first one published. Stop it with `close`.
+ */
+export async function startAnotherSite(env: Record<string, string>): Promise<{ url: string; close: () => void }> {
+  const databaseUrl = process.env.DATABASE_URL;
+  expect(databaseUrl, "DATABASE_URL (set by scripts/test.ts)").toBeTruthy();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ["--import", "tsx", "apps/web/server.ts"], {
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: url, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0", BOARD_RUN_JOBS: "0", ...env },
+  });
+  await expect.poll(() => fetch(`${url}/healthz`).then((response) => response.ok, () => false), { timeout: 90_000, intervals: [500] }).toBe(true);
+  return { url, close: () => server.kill("SIGTERM") };
 }
