@@ -281,7 +281,7 @@ describe("GET /ballot", () => {
     expect(res.status).toBe(400);
   });
 
-  test("a voter's history lists named and /b votes only, not showcase recommendations", async () => {
+  test("a voter's history lists the votes of every board of the shared ledger, a showcase vote naming its revision", async () => {
     const [author, voter] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
     const root = await post(author);
     expect((await vote(voter, root.id, 1)).status).toBe(200);
@@ -289,7 +289,10 @@ describe("GET /ballot", () => {
     expect((await voter.post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 })).status).toBe(200);
     const history = await new BoardClient(server.baseUrl).get(`/ballot?voter=${voter.id}`);
     expect(history.status).toBe(200);
-    expect(history.body.votes).toEqual([expect.objectContaining({ board: "named", post_id: root.id, value: 1 })]);
+    expect(history.body.votes).toEqual([
+      expect.objectContaining({ board: "showcase", revision_id: article.revision_id, item_id: article.item_id, post_id: article.post_id, value: 1 }),
+      expect.objectContaining({ board: "named", post_id: root.id, value: 1 }),
+    ]);
   });
 
   test("unknown account or target is 404", async () => {
