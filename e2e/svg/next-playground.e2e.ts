@@ -1,22 +1,9 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { startAnotherSite } from "../web/support";
 
 // The same player, served by the real app (Next page + runtime route) rather than the test's own static server.
 const buildIndex = JSON.parse(readFileSync(new URL("../../packages/svg-runtime/builds/index.json", import.meta.url), "utf8")) as { current: string };
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 test("the app serves released runtime builds immutably, unknown builds 404", async ({ request }) => {
   const worker = await request.get(`/runtime/${buildIndex.current}/worker.js`);
@@ -65,23 +52,12 @@ test("without JavaScript the Next playground shows the static pictures, named an
 
 test("a production server without BOARD_PLAYGROUND answers 404 for the playground", async ({ request }) => {
   test.setTimeout(120_000);
-  // The app needs a database to start; scripts/test.ts passes its e2e database to Playwright.
-  const databaseUrl = process.env.DATABASE_URL;
-  expect(databaseUrl, "DATABASE_URL (set by scripts/test.ts)").toBeTruthy();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const { BOARD_PLAYGROUND: _playground, ...inherited } = process.env;
-  const server = spawn(process.execPath, ["--import", "tsx", "apps/web/server.ts"], {
-    cwd: repoRoot,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...inherited, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: baseUrl, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0" },
-  });
+  const withoutPlayground = await startAnotherSite({ BOARD_PLAYGROUND: undefined });
   try {
-    await expect.poll(() => fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false), { timeout: 90_000, intervals: [500] }).toBe(true);
-    expect((await request.get(`${baseUrl}/playground/svg`)).status()).toBe(404);
+    expect((await request.get(`${withoutPlayground.url}/playground/svg`)).status()).toBe(404);
     // The same build serves it where the flag is set (the orchestrator's server).
     expect((await request.get("/playground/svg")).status()).toBe(200);
   } finally {
-    server.kill("SIGTERM");
+    withoutPlayground.close();
   }
 });

@@ -56,9 +56,10 @@ function freePort(): Promise<number> {
 
 /**
  * A second site on the test database, configured otherwise than the orchestrator's (scripts/test.ts
- * passes DATABASE_URL): it serves what the first one published. Stop it with `close`.
+ * passes DATABASE_URL): it serves what the first one published. A setting given as undefined is
+ * left out. Stop it with `close`.
  */
-export async function startAnotherSite(env: Record<string, string>): Promise<{ url: string; close: () => void }> {
+export async function startAnotherSite(env: Record<string, string | undefined>): Promise<{ url: string; close: () => void }> {
   const databaseUrl = process.env.DATABASE_URL;
   expect(databaseUrl, "DATABASE_URL (set by scripts/test.ts)").toBeTruthy();
   const port = await freePort();
@@ -66,7 +67,9 @@ export async function startAnotherSite(env: Record<string, string>): Promise<{ u
   const server = spawn(process.execPath, ["--import", "tsx", "apps/web/server.ts"], {
     cwd: fileURLToPath(new URL("../..", import.meta.url)),
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: url, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0", BOARD_RUN_JOBS: "0", ...env },
+    env: Object.fromEntries(
+      Object.entries({ ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: url, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0", BOARD_RUN_JOBS: "0", ...env }).filter(([, value]) => value !== undefined),
+    ),
   });
   await expect.poll(() => fetch(`${url}/healthz`).then((response) => response.ok, () => false), { timeout: 90_000, intervals: [500] }).toBe(true);
   return { url, close: () => server.kill("SIGTERM") };
