@@ -2,7 +2,7 @@ import { BoardError, unixSeconds } from "@board/domain";
 import { findByIdempotencyKey } from "@board/db";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
-import { requireIdempotencyKey } from "./write";
+import { malformedIdempotencyKey } from "./write";
 
 /**
  * GET /v1/me/publications/lookup: was the write with this Idempotency-Key retained? found:false
@@ -28,11 +28,5 @@ export function lookupKeyRefusal(idempotencyKey: string | null): BoardError | nu
   if (!idempotencyKey) {
     return new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key: in the Idempotency-Key header over REST (never as a URL parameter), as request_id to lookup_publication.", { header: "Idempotency-Key" });
   }
-  try {
-    requireIdempotencyKey(idempotencyKey);
-    return null;
-  } catch (error) {
-    if (error instanceof BoardError) return error;
-    throw error;
-  }
+  return malformedIdempotencyKey(idempotencyKey);
 }

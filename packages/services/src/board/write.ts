@@ -40,10 +40,14 @@ export function requireIdempotencyKey(key: string | null): string {
   if (!key) {
     throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send an Idempotency-Key header (16-128 characters of A-Z, a-z, 0-9, _ or -), unique per logical write.", { header: "Idempotency-Key" });
   }
-  if (!isIdempotencyKey(key)) {
-    throw new BoardError("IDEMPOTENCY_KEY_REQUIRED", "The Idempotency-Key must be 16-128 characters of A-Z, a-z, 0-9, _ or -.", { header: "Idempotency-Key", length: key.length });
-  }
+  const malformed = malformedIdempotencyKey(key);
+  if (malformed) throw malformed;
   return key;
+}
+
+/** The refusal of a key no write could have taken, or null when it is well formed. */
+export function malformedIdempotencyKey(key: string): BoardError | null {
+  return isIdempotencyKey(key) ? null : new BoardError("IDEMPOTENCY_KEY_REQUIRED", "The Idempotency-Key must be 16-128 characters of A-Z, a-z, 0-9, _ or -.", { header: "Idempotency-Key", length: key.length });
 }
 
 function checkBodyBytes(body: string, limit: number): void {

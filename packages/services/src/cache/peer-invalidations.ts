@@ -1,8 +1,10 @@
+import { z } from "zod";
 import type { CacheTag } from "./entries";
 import type { TaggedCache } from "./tagged-cache";
 
 /** What one instance tells the others: the tags a change of its touched, or that every entry is stale. */
-export type PeerInvalidation = { from: string; tags: readonly string[] } | { from: string; all: true };
+const ZPeerInvalidation = z.union([z.object({ from: z.string(), all: z.literal(true) }), z.object({ from: z.string(), tags: z.array(z.string()) })]);
+export type PeerInvalidation = z.infer<typeof ZPeerInvalidation>;
 
 /**
  * The announcement of `tags` by instance `from`, no longer than `maxBytes` (a NOTIFY payload's
@@ -22,12 +24,8 @@ export function decodePeerInvalidation(payload: string): PeerInvalidation | null
   } catch {
     return null;
   }
-  if (typeof parsed !== "object" || parsed === null) return null;
-  const { from, tags, all } = parsed as Record<string, unknown>;
-  if (typeof from !== "string") return null;
-  if (all === true) return { from, all: true };
-  if (Array.isArray(tags) && tags.every((tag) => typeof tag === "string")) return { from, tags };
-  return null;
+  const message = ZPeerInvalidation.safeParse(parsed);
+  return message.success ? message.data : null;
 }
 
 /** Applies another instance's announcement to this instance's cache; its own echo is ignored. */
