@@ -255,14 +255,25 @@ function largestArticleSubmitter(url: string, headers: Record<string, string>) {
     });
   return {
     submit: (count: number) => ask({ command: "submit", count }),
-    /** Starts submitting; the function returned stops and answers the figures. */
-    start: () => {
-      child.send({ command: "start" } satisfies SubmitterCommand);
+    /** Starts submitting (one after another, or one every `everyMs`); the function returned stops and answers the figures. */
+    start: (everyMs?: number) => {
+      child.send({ command: "start", ...(everyMs ? { everyMs } : {}) } satisfies SubmitterCommand);
       return () => ask({ command: "stop" });
     },
     close: () => stopChild(child),
   };
 }
+
+/**
+ * BENCH_LARGEST_EVERY_SECONDS: the periods (comma-separated seconds) of the paced largest-article
+ * cases. One after another is the harshest load; the author quotas (3 article revisions a day per
+ * account) bound the real arrival rate by the number of accounts, so a period tells what rate of
+ * the largest articles a machine carries beside the feed.
+ */
+const LARGEST_ARTICLE_PERIODS = (process.env.BENCH_LARGEST_EVERY_SECONDS ?? "2,5")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isFinite(n) && n > 0);
 
 /** Events in the `showcase` block of a feed page without `showcase_limit`. */
 const SHOWCASE_BLOCK_EVENTS = 10;
@@ -465,6 +476,7 @@ try {
   rmSync(eventLoopFile, { force: true });
   if (selected(largestCase)) await withServer(["scripts/bench/app-server.ts"], { ...appEnv, PORT: String(appLarge), REDIS_URL: "", BENCH_EVENT_LOOP_FILE: eventLoopFile }, `${largeUrl}/healthz`, async (largeApp) => {
     const closeWindow = eventLoopWindows(largeApp, eventLoopFile);
+    const pacedWindows: { seconds: number; window: EventLoopWindow | null; figures: { value: SubmissionFigures | null } }[] = [];
     const windows: Record<"feedAlone" | "largestAlone" | "together" | "feedAloneAtRate" | "togetherAtRate", EventLoopWindow | null> = {
       feedAlone: null, largestAlone: null, together: null, feedAloneAtRate: null, togetherAtRate: null,
     };
@@ -489,8 +501,8 @@ try {
     await new Promise((r) => setTimeout(r, DURATION * 1000));
     const alone = await stopAlone();
     windows.largestAlone = await closeWindow();
-    const submitting = (figures: { value: SubmissionFigures | null }) => () => {
-      const stop = submitter.start();
+    const submitting = (figures: { value: SubmissionFigures | null }, everyMs?: number) => () => {
+      const stop = submitter.start(everyMs);
       return async () => {
         figures.value = await stop();
       };
@@ -518,6 +530,22 @@ try {
         alongside: submitting(togetherAtRate),
         measured: { start: closeWindow, end: async () => (windows.togetherAtRate = await closeWindow()) },
       }));
+      for (const seconds of LARGEST_ARTICLE_PERIODS) {
+        const paced = { value: null as SubmissionFigures | null };
+        const row = await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) while the largest articles are submitted, one starting every ${seconds} s, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
+          headers,
+          agents,
+          rate,
+          alongside: submitting(paced, seconds * 1000),
+          measured: {
+            start: closeWindow,
+            end: async () => {
+              pacedWindows.push({ seconds, window: await closeWindow(), figures: paced });
+            },
+          },
+        });
+        rows.push(row);
+      }
     }
     await submitter.close();
     const describeFigures = (f: SubmissionFigures | null) => (f ? `${f.submitted} accepted, ${f.failed} failed, slowest ${Math.round(f.slowestMs)} ms` : "none");
@@ -526,6 +554,9 @@ try {
     console.log(`Feed reads while the largest articles are submitted: ${describeFigures(together.value)} (warm-up included); event loop ${describeWindow(windows.together)}.`);
     console.log(`Feed reads at ${rate} req/s alone: event loop ${describeWindow(windows.feedAloneAtRate)}.`);
     console.log(`Feed reads at ${rate} req/s while the largest articles are submitted: ${describeFigures(togetherAtRate.value)} (warm-up included); event loop ${describeWindow(windows.togetherAtRate)}.`);
+    for (const { seconds, window, figures } of pacedWindows) {
+      console.log(`Feed reads at ${rate} req/s while the largest articles are submitted, one starting every ${seconds} s: ${describeFigures(figures.value)} (warm-up included); event loop ${describeWindow(window)}.`);
+    }
   });
   rmSync(eventLoopFile, { force: true });
   await benchDb.end();

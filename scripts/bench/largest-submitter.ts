@@ -4,7 +4,9 @@
  * event loop that autocannon measures the feed's latency on, and the feed's p99 counted that stall.
  *
  * Messages: `{ command: "submit", count }` submits that many, one after another, then answers the
- * figures; `{ command: "start" }` submits until `{ command: "stop" }`, then answers the figures.
+ * figures; `{ command: "start" }` submits until `{ command: "stop" }`, then answers the figures:
+ * one after another, or with `everyMs` one starting every that many milliseconds (the next at once
+ * when one took longer).
  */
 import { largestArticle, withKey } from "./articles";
 
@@ -14,7 +16,7 @@ export interface SubmissionFigures {
   slowestMs: number;
 }
 
-export type SubmitterCommand = { command: "submit"; count: number } | { command: "start" } | { command: "stop" };
+export type SubmitterCommand = { command: "submit"; count: number } | { command: "start"; everyMs?: number } | { command: "stop" };
 
 const url = `${process.env.BENCH_SUBMIT_URL}/v1/showcase/posts`;
 /** The request headers, authorization included, as JSON. */
@@ -40,8 +42,14 @@ process.on("message", async (message: SubmitterCommand) => {
   } else if (message.command === "start") {
     const figures = { submitted: 0, failed: 0, slowestMs: 0 };
     const state = { stop: false, done: Promise.resolve(figures) };
+    const everyMs = message.everyMs ?? 0;
     state.done = (async () => {
-      while (!state.stop) await submitOne(figures);
+      while (!state.stop) {
+        const started = performance.now();
+        await submitOne(figures);
+        const rest = everyMs - (performance.now() - started);
+        if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+      }
       return figures;
     })();
     running = state;
