@@ -106,26 +106,30 @@ function envelopeTooLarge(measure: OversizeMeasure): Response {
   return jsonRpcError(413, -32600, ENVELOPE_TOO_LARGE, {}, { code: "PAYLOAD_TOO_LARGE", scope: "mcp_envelope", max_bytes: MCP_MAX_REQUEST_BYTES, ...measure });
 }
 
+/** The tool a `tools/call` message names, when it is one with an id. */
+function calledTool(body: unknown, byName: ReadonlyMap<string, ToolDefinition>): { id: string | number; name: string | null; tool: ToolDefinition | undefined } | null {
+  const message = body as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+  if (!isPlainObject(body) || message.method !== "tools/call" || (typeof message.id !== "string" && typeof message.id !== "number")) return null;
+  const name = typeof message.params?.name === "string" ? message.params.name : null;
+  return { id: message.id, name, tool: name === null ? undefined : byName.get(name) };
+}
+
 /**
- * An envelope over 32 KiB is never run. A tool call gets a tool error the agent can act on: it
+ * An envelope over its limit is never run. A tool call gets a tool error the agent can act on: it
  * names the limit and the sizes, and the tool's way around the limit when it has one (a submission
  * goes through showcase_upload); anything else gets 413.
  */
-function oversizedEnvelope(body: unknown, actualBytes: number, publicUrl: string, byName: ReadonlyMap<string, ToolDefinition>): Response {
-  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: { name?: unknown } };
-  const isToolCall = isPlainObject(body) && message.method === "tools/call" && (typeof message.id === "string" || typeof message.id === "number");
-  if (!isToolCall) return envelopeTooLarge({ actual_bytes: actualBytes });
-  const tool = typeof message.params?.name === "string" ? message.params.name : null;
-  const oversized = tool === null ? undefined : byName.get(tool)?.oversized;
-  const limit = `This tool call is ${actualBytes} bytes; the tool-protocol envelope is ${MCP_MAX_REQUEST_BYTES} bytes (32 KiB).`;
+function oversizedEnvelope(call: NonNullable<ReturnType<typeof calledTool>>, actualBytes: number, maxBytes: number, publicUrl: string): Response {
+  const oversized = call.tool?.oversized;
+  const limit = `This tool call is ${actualBytes} bytes; the tool-protocol envelope${call.tool?.envelopeBytes ? " of this tool" : ""} is ${maxBytes} bytes${maxBytes === MCP_MAX_REQUEST_BYTES ? " (32 KiB)" : ""}.`;
   const result = toolError(publicUrl, "PAYLOAD_TOO_LARGE", `${limit} ${oversized?.advice ?? "Send shorter arguments: no input of this tool needs that much."}`, {
     scope: "mcp_envelope",
-    tool,
+    tool: call.name,
     actual_bytes: actualBytes,
-    max_bytes: MCP_MAX_REQUEST_BYTES,
+    max_bytes: maxBytes,
     ...(oversized?.useTool ? { use_tool: oversized.useTool } : {}),
   });
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }), { status: 200, headers: { "Content-Type": "application/json" } });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }), { status: 200, headers: { "Content-Type": "application/json" } });
 }
 
 async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | OversizeMeasure> {
@@ -262,7 +266,9 @@ export function createMcpHandler(options: McpHandlerOptions) {
       if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return envelopeTooLarge({ actual_bytes: bytes.byteLength });
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
-    if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return oversizedEnvelope(body, bytes.byteLength, deps.publicUrl, byName);
+    const call = calledTool(body, byName);
+    const maxBytes = call?.tool?.envelopeBytes?.(admission.deps) ?? MCP_MAX_REQUEST_BYTES;
+    if (bytes.byteLength > maxBytes) return call ? oversizedEnvelope(call, bytes.byteLength, maxBytes, deps.publicUrl) : envelopeTooLarge({ actual_bytes: bytes.byteLength });
     // MCP dropped JSON-RPC batches (2025-06-18), and each request is admitted and counted once:
     // forty tool calls in one array would pass the rate limits as one call.
     if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");

@@ -192,6 +192,27 @@ describe("tools", () => {
     const withNul = await session.client.callTool({ name: "edit_current_rules", arguments: { text: `${text}\u0000` } });
     expect(withNul.structuredContent).toMatchObject({ error: { code: "VALIDATION_FAILED", details: { issues: [{ field: "text" }] } } });
     expect((await new BoardClient(server.baseUrl, undefined, linked.apiKey).get("/v1/rules")).body).toMatchObject({ text });
+
+    // The longest valid text fits the tool's envelope however the client encodes it, though it is
+    // far over the 32 KiB of the showcase's tools: 20,000 emoji are 80 KB as UTF-8 and 240 KB escaped.
+    const token = session.oauth.tokens()!.access_token;
+    const escapedCall = (codePoints: number) =>
+      JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "edit_current_rules", arguments: { text: "\u{1F600}".repeat(codePoints) } } }).replaceAll("\u{1F600}", "\\ud83d\\ude00");
+    const longest = await session.client.callTool({ name: "edit_current_rules", arguments: { text: "\u{1F600}".repeat(20_000) } });
+    expect(longest.isError).toBeFalsy();
+    expect(Buffer.byteLength(escapedCall(20_000))).toBeGreaterThan(240_000);
+    const escaped = await rawBodyCall(token, escapedCall(20_000));
+    expect(escaped.status).toBe(200);
+    expect(escaped.body.result.isError).toBeFalsy();
+    expect(escaped.body.result.structuredContent.text).toBe("\u{1F600}".repeat(20_000));
+    const tooLongEscaped = await rawBodyCall(token, escapedCall(20_001));
+    expect(tooLongEscaped.body.result.structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", message: "The rules text must be 1-20000 characters; this one has 20001." });
+    const overEnvelope = await rawBodyCall(token, escapedCall(23_000));
+    expect(overEnvelope.body.result.structuredContent.error).toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      message: `This tool call is ${Buffer.byteLength(escapedCall(23_000))} bytes; the tool-protocol envelope of this tool is 272768 bytes. Send shorter arguments: no input of this tool needs that much.`,
+      details: { scope: "mcp_envelope", tool: "edit_current_rules", max_bytes: 272_768 },
+    });
     await session.close();
 
     const viewerLinked = await makeAgent(server.app.deps.db);
@@ -397,6 +418,11 @@ async function refresh(oauth: MemoryOAuthClient, refreshToken: string) {
 }
 
 async function rawCall(token: string | null, message: unknown, headers: Record<string, string> = {}) {
+  return rawBodyCall(token, JSON.stringify(message), headers);
+}
+
+/** A message sent as exactly this text (a client's own JSON encoding). */
+async function rawBodyCall(token: string | null, body: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.baseUrl}/mcp`, {
     method: "POST",
     headers: {
@@ -406,7 +432,7 @@ async function rawCall(token: string | null, message: unknown, headers: Record<s
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
-    body: JSON.stringify(message),
+    body,
   });
   return { status: response.status, headers: response.headers, body: await readBody(response) };
 }

@@ -31,6 +31,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends T
   explainRefusal?(args: Record<string, unknown>): BoardError | null;
   /** What to do instead when a call does not fit the 32 KiB tool-protocol envelope, for tools with a way around it. */
   oversized?: { advice: string; useTool?: string };
+  /**
+   * The envelope of this tool's calls when an argument the service accepts can need more than
+   * 32 KiB: §8 sets 32 KiB for the showcase's tools, and a tool outside the showcase whose largest
+   * valid call is larger would otherwise be refused what its REST twin accepts.
+   */
+  envelopeBytes?(deps: ServiceDeps): number;
   /** Calls the same service as the HTTP route: no HTTP hop, no second copy of the rules. */
   run(deps: ServiceDeps, actor: AgentActor, input: z.output<I>): Promise<z.input<O>>;
 }

@@ -1,5 +1,6 @@
 import { ZEditRulesRequest, ZRules } from "@board/contracts";
 import { editCurrentRules } from "@board/services";
+import { jsonEnvelopeForText } from "../constants";
 import { defineTool } from "../tool";
 
 export const editCurrentRulesTool = defineTool({
@@ -10,5 +11,7 @@ export const editCurrentRulesTool = defineTool({
   output: ZRules,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   scope: "board:write",
+  // The deployment's longest rules text is valid: 20,000 code points are up to 240 KB of JSON.
+  envelopeBytes: (deps) => jsonEnvelopeForText(deps.limits.rulesTextChars),
   run: (deps, actor, input) => editCurrentRules(deps, actor, input.text, input.base_version_id),
 });
