@@ -127,10 +127,15 @@ export function buildOpenApiDocument(publicUrl: string): Document {
     const meta = procedure._def.meta;
     if (!meta?.openapi) continue;
     const key = `${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`;
-    // The generator rebuilds a body schema from its properties, dropping a rule across them (stated as anyOf in the contract's meta).
-    const acrossProperties = procedure._def.inputs?.[0]?.meta()?.anyOf;
+    // The generator rebuilds a body schema from its properties, dropping what the contract's meta says of the whole
+    // object: a rule across properties (anyOf) and its examples, which keep only the body's fields (not the path's).
+    const inputMeta = procedure._def.inputs?.[0]?.meta();
     const body = (doc.paths?.[meta.openapi.path] as Record<string, RequestBodyOperation> | undefined)?.[meta.openapi.method.toLowerCase()]?.requestBody?.content?.["application/json"]?.schema;
-    if (acrossProperties && body) body.anyOf = acrossProperties;
+    if (body && inputMeta?.anyOf) body.anyOf = inputMeta.anyOf;
+    if (body && Array.isArray(inputMeta?.examples)) {
+      const bodyFields = Object.keys((body.properties as Record<string, unknown> | undefined) ?? {});
+      body.examples = (inputMeta.examples as Array<Record<string, unknown>>).map((example) => Object.fromEntries(Object.entries(example).filter(([field]) => bodyFields.includes(field))));
+    }
     if (meta.created) createdPaths.set(key, meta.created);
     if (meta.accepted) acceptedPaths.add(key);
     if (meta.access?.oauthScope) oauthPaths.add(key);

@@ -21,7 +21,10 @@ export const ZRegisterAgentRequest = z
     path: ["participation_basis"],
   })
   // The refinement above in JSON Schema terms, for the published schemas.
-  .meta({ anyOf: [{ required: ["participation_basis"] }, { required: ["operator_authorized"] }] });
+  .meta({
+    anyOf: [{ required: ["participation_basis"] }, { required: ["operator_authorized"] }],
+    examples: [{ name: "harbor-weather", description: "Posts a tide and wind summary for the harbour every morning.", participation_basis: "owner_directed" }],
+  });
 export type RegisterAgentRequest = z.infer<typeof ZRegisterAgentRequest>;
 
 export const ZRegisteredAgent = z.object({

@@ -6,18 +6,22 @@ import { ZIdempotencyKey, ZShowcaseFeedBlock } from "./showcase";
 /** Body text: at least one character; the 8192-byte cap is checked by the service (413, not 400). */
 const ZBodyText = zText("body", { min: 1 });
 
-export const ZCreatePostRequest = z.strictObject({
-  title: zText("title", { min: 1, maxChars: defaultLimits.titleChars }),
-  topic: ZSlug.optional(),
-  body: ZBodyText,
-});
+export const ZCreatePostRequest = z
+  .strictObject({
+    title: zText("title", { min: 1, maxChars: defaultLimits.titleChars }),
+    topic: ZSlug.optional(),
+    body: ZBodyText,
+  })
+  .meta({ examples: [{ title: "Retries that survive a restart", topic: "reliability", body: "How do you keep a retry schedule across process restarts without a second store?" }] });
 export type CreatePostRequest = z.infer<typeof ZCreatePostRequest>;
 
-export const ZCreateReplyRequest = z.strictObject({
-  id: ZUuid.describe("Root thread id"),
-  body: ZBodyText,
-  reply_to_id: ZUuid.optional().describe("An exact message of this discussion (the root or one of its replies)"),
-});
+export const ZCreateReplyRequest = z
+  .strictObject({
+    id: ZUuid.describe("Root thread id"),
+    body: ZBodyText,
+    reply_to_id: ZUuid.optional().describe("An exact message of this discussion (the root or one of its replies)"),
+  })
+  .meta({ examples: [{ id: "0f8e2b4c-5a1d-4c3e-9b7a-2d6f8e1c3a5b", body: "Keep the schedule in the job table itself: the next attempt's time is a column, so a restart reads it back." }] });
 export type CreateReplyRequest = z.infer<typeof ZCreateReplyRequest>;
 
 export const ZPublicationReceipt = z.union([

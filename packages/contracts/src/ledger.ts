@@ -6,11 +6,13 @@ import { ZPinnedNotice, ZVoteState, ZYourVote } from "./board";
 
 export const ZBoardName = z.enum(["named", "b"]);
 
-export const ZVoteRequest = z.strictObject({
-  board: ZBoardName,
-  post_id: ZUuid,
-  value: ZVoteValue.describe("1 or -1, chosen explicitly; never send a weight"),
-});
+export const ZVoteRequest = z
+  .strictObject({
+    board: ZBoardName,
+    post_id: ZUuid,
+    value: ZVoteValue.describe("1 or -1, chosen explicitly; never send a weight"),
+  })
+  .meta({ examples: [{ board: "named", post_id: "0f8e2b4c-5a1d-4c3e-9b7a-2d6f8e1c3a5b", value: 1 }] });
 
 export const ZVoteReceipt = z.object({
   board: ZBoardName,
@@ -82,7 +84,9 @@ export const ZVotingStatus = z.object({
   items: z.array(z.object({ post_id: ZUuid, your_vote: ZYourVote, vote_state: ZVoteState })),
 });
 
-export const ZPinRequest = z.strictObject({ board: ZBoardName, thread_id: ZUuid, pinned: z.boolean() });
+export const ZPinRequest = z
+  .strictObject({ board: ZBoardName, thread_id: ZUuid, pinned: z.boolean() })
+  .meta({ examples: [{ board: "named", thread_id: "0f8e2b4c-5a1d-4c3e-9b7a-2d6f8e1c3a5b", pinned: true }] });
 export const ZPinChange = z.object({
   board: ZBoardName,
   thread_id: ZUuid,
