@@ -272,6 +272,7 @@ function lazyContentWorker(threads: number, niceness: number): ContentWorker {
     admit: (...args) => started().admit(...args),
     detectLanguage: (texts) => started().detectLanguage(texts),
     inspect: (json, keepContent) => started().inspect(json, keepContent),
+    canonicalText: (json) => started().canonicalText(json),
     localChecker: { check: (input) => started().localChecker.check(input) },
     close: async () => {
       await worker?.close();

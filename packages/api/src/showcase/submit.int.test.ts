@@ -35,11 +35,14 @@ describe("the 202 as production serialises it (responses unchecked)", () => {
       expect(text).toContain(`"canonical_content":${canonical},`);
       expect(receipt.content_hash).toBe(createHash("sha256").update(canonical).digest("hex"));
       expect(receipt.canonical_content.blocks[0].text).toBe(body.blocks[0]!.text);
-      const replay = await author.post("/v1/showcase/posts", body);
+      const replay = await fetch(`${production.baseUrl}/v1/showcase/posts`, { method: "POST", headers: author.headers({ "content-type": "application/json" }), body: JSON.stringify(body) });
       expect(replay.status).toBe(200);
-      expect(replay.body.replayed).toBe(true);
-      expect(replay.body.canonical_content).toEqual(receipt.canonical_content);
-      expect({ ...replay.body, replayed: false }).toEqual(receipt);
+      const replayText = await replay.text();
+      // The stored jsonb keeps its keys in another order: the replay must carry the canonical text again.
+      expect(replayText).toContain(`"canonical_content":${canonical},`);
+      const replayed = JSON.parse(replayText);
+      expect(replayed.replayed).toBe(true);
+      expect({ ...replayed, replayed: false }).toEqual(receipt);
     } finally {
       checkResponses(true);
       await production.close();

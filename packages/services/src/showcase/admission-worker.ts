@@ -4,7 +4,7 @@ import type { ContentBlock } from "@board/contracts";
 import type { CheckedKind, EnglishDetection, Verdict } from "./checking-types";
 import { detectEnglish } from "./checks/english";
 import { localContentChecker } from "./checks/local-checker";
-import { admitContent, type ContentAdmission, type ContentBudget, type ContentKind } from "./content";
+import { admitContent, canonicalHash, type ContentAdmission, type ContentBudget, type ContentKind } from "./content";
 import { inspectContent, type ContentInspection } from "./inspect";
 
 export interface ContentThreadSettings {
@@ -54,4 +54,8 @@ export function language(task: { texts: string[] }): EnglishDetection {
 
 export function inspect(task: { json: string | null; keepContent: boolean }): ContentInspection {
   return inspectContent(task.json, task.keepContent);
+}
+
+export function canonical(task: { json: string }): string {
+  return canonicalHash(JSON.parse(task.json)).json;
 }

@@ -16,6 +16,8 @@ export interface ContentWorker {
   detectLanguage(texts: string[]): Promise<EnglishDetection>;
   /** A stored revision's JSON text parsed and checked, its texts taken (see inspectContent). */
   inspect(json: string | null, keepContent: boolean): Promise<ContentInspection>;
+  /** Stored content's RFC 8785 text again: PostgreSQL's jsonb keeps keys in an order of its own. */
+  canonicalText(json: string): Promise<string>;
   /** The local content checker (obscenity and heuristics) as a `ContentChecker`. */
   localChecker: ContentChecker;
   close(): Promise<void>;
@@ -50,6 +52,7 @@ export function threadedContentWorker(threads = Math.max(1, Math.min(2, availabl
     admit: (kind, title, blocks, budget, build) => pool.run({ kind, title, blocks, budget, build } satisfies AdmissionTask) as Promise<ContentAdmission>,
     detectLanguage: (texts) => pool.run({ texts }, { name: "language" }) as Promise<EnglishDetection>,
     inspect: (json, keepContent) => pool.run({ json, keepContent }, { name: "inspect" }) as Promise<ContentInspection>,
+    canonicalText: (json) => pool.run({ json }, { name: "canonical" }) as Promise<string>,
     localChecker: { check: (input: { kind: CheckedKind; texts: string[] }) => pool.run(input, { name: "safety" }) as Promise<Verdict> },
     close: () => pool.destroy(),
   };

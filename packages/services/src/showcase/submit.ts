@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { articleOpenToOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, MAX_COMMENT_DEPTH, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   countPendingArticles,
-  contentByHash,
+  contentJsonByHash,
   findRevisionMetaByKey,
   findRevisionMeta,
   findShowcaseItem,
@@ -138,10 +138,15 @@ function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, postId: stri
 
 export type SubmissionReceipt = ReturnType<typeof presentReceipt>;
 
-/** A stored revision's receipt as a replay answers it: its state and checks now, not when it was sent. */
+/**
+ * A stored revision's receipt as a replay answers it: its state and checks now, not when it was
+ * sent, and its canonical content as the same RFC 8785 text the first answer carried, so the retry
+ * a client makes after an uncertain send can still check it against `content_hash` byte for byte.
+ */
 export async function replayedReceipt(deps: ServiceDeps, revision: RevisionMetaRow): Promise<SubmissionReceipt> {
-  const [item, content] = await Promise.all([findShowcaseItem(deps.db.prisma, revision.itemId), contentByHash(deps.db.pool, revision.contentHash)]);
-  return presentReceipt(deps, { ...revision, content: content as PrismaNamespace.JsonValue }, item!.postId, true);
+  const [item, stored] = await Promise.all([findShowcaseItem(deps.db.prisma, revision.itemId), contentJsonByHash(deps.db.pool, revision.contentHash)]);
+  const canonical = await deps.showcase.content.canonicalText(stored!);
+  return withJsonTextFields(presentReceipt(deps, { ...revision, content: null }, item!.postId, true), { canonical_content: canonical });
 }
 
 /** Links what the key already made (§7: a conflict links where to look the original up). */
