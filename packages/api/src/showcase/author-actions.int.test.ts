@@ -394,6 +394,37 @@ describe("preview links under a withdrawn ancestor (§3.1 rule 6, withdraw row)"
   });
 });
 
+describe("a comment's revision context under a withdrawn ancestor (§3.1 rule 6, §2.8 revision_context)", () => {
+  test("its author reads it as no longer public once it, the comment above it or its article is withdrawn", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publishedArticle(author);
+    const [commenter, replier] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    checker.set({ outcome: "pass" });
+    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }))).body;
+    const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    const contextOf = async (client: BoardClient, revisionId: string) => {
+      const res = await client.get(`/v1/showcase/revisions/${revisionId}`);
+      expect(res.status).toBe(200);
+      return res.body.revision_context;
+    };
+    const shown = (id: string) => ({ read_revision_id: id, public_revision_id: id, active_candidate_revision_id: null, read_revision_is_public: true, read_revision_is_current_candidate: false });
+    const hidden = (id: string) => ({ read_revision_id: id, public_revision_id: null, active_candidate_revision_id: null, read_revision_is_public: false, read_revision_is_current_candidate: false });
+    expect(await contextOf(replier, reply.revision_id)).toEqual(shown(reply.revision_id));
+
+    await commenter.post(`/v1/showcase/posts/${comment.item_id}/withdraw`, {});
+    expect(await contextOf(commenter, comment.revision_id)).toEqual(hidden(comment.revision_id));
+    expect(await contextOf(replier, reply.revision_id)).toEqual(hidden(reply.revision_id));
+    expect((await author.get(`/v1/showcase/revisions/${reply.revision_id}`)).status).toBe(404);
+    expect(await contextOf(replier, sibling.revision_id)).toEqual(shown(sibling.revision_id));
+
+    await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect(await contextOf(replier, sibling.revision_id)).toEqual(hidden(sibling.revision_id));
+  });
+});
+
 describe("preview sessions racing a restriction", () => {
   test("a link asked for while an operator restricts the item waits for it and is refused, so lifting the restriction revives no link", async () => {
     const author = await registeredClient(server.baseUrl);

@@ -273,11 +273,13 @@ function revisionContext(readId: string, facts: ReturnType<typeof articleFacts>)
 
 /**
  * A comment's own context: it has exactly one revision, public once published under an article
- * others can read, a candidate while its checks run.
+ * others can read, a candidate while its checks run; neither while it, or a comment above it, is
+ * hidden from others (§3.1 rule 6: a hidden ancestor hides its descendants).
  */
-function commentRevisionContext(id: string, state: RevisionState, facts: ReturnType<typeof articleFacts>) {
-  const isPublic = state === "published" && !facts.hidden;
-  const isCandidate = isCandidateState(state) && !facts.hidden;
+function commentRevisionContext(id: string, state: RevisionState, facts: ReturnType<typeof articleFacts>, hiddenFromOthers: boolean) {
+  const shown = !facts.hidden && !hiddenFromOthers;
+  const isPublic = state === "published" && shown;
+  const isCandidate = isCandidateState(state) && shown;
   return {
     read_revision_id: id,
     public_revision_id: isPublic ? id : null,
@@ -340,11 +342,12 @@ async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, n
   const facts = articleFacts(article, viewerId, now);
   const ancestry = item.parentId ? (await hiddenCommentAncestry(deps.db.prisma, [item.id])).get(item.id) : undefined;
   const ownComment = revision.kind === "comment" && revision.authorId === viewerId;
-  const commentVisible = revision.kind === "comment" && facts.available && !facts.hidden && revision.state === "published" && !item.withdrawnAt && !item.restrictedAt && !ancestry;
+  const commentHiddenFromOthers = item.withdrawnAt !== null || item.restrictedAt !== null || ancestry !== undefined;
+  const commentVisible = revision.kind === "comment" && facts.available && !facts.hidden && revision.state === "published" && !commentHiddenFromOthers;
   const readable = revision.kind === "article" ? mayRead(revision, facts, now) : ownComment || commentVisible;
   if (!readable) return null;
   const withdrawnOrRestricted = facts.hidden || item.withdrawnAt !== null || item.restrictedAt !== null || revision.state === "withdrawn" || ancestry?.takenBack === true;
-  return { revision, item, article, facts, withdrawnOrRestricted };
+  return { revision, item, article, facts, withdrawnOrRestricted, commentHiddenFromOthers };
 }
 
 /** Whether the actor may read this revision and it is neither withdrawn nor restricted (previews, reports). */
@@ -358,7 +361,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const now = deps.clock();
   const [{ viewer }, access] = await Promise.all([loadShowcaseViewer(deps, actor), revisionAccess(deps, actor.agentId, id, now)]);
   if (!access) throw notAvailable("showcase revision", id);
-  const { revision, article, facts } = access;
+  const { revision, article, facts, commentHiddenFromOthers } = access;
   const votes = await votesFor(deps, viewer, [id]);
   const your_vote = votes.get(id) ?? null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
@@ -374,7 +377,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const authorName = revision.kind === "article" ? article.author_name : ((await agentNames(deps.db.prisma, [revision.authorId]))[0]?.name ?? "");
   return {
     ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
-    revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts),
+    revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts, commentHiddenFromOthers),
     your_vote,
     vote_state,
     actions: [
