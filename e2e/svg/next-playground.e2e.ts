@@ -58,6 +58,6 @@ test("a production server without BOARD_PLAYGROUND answers 404 for the playgroun
     // The same build serves it where the flag is set (the orchestrator's server).
     expect((await request.get("/playground/svg")).status()).toBe(200);
   } finally {
-    withoutPlayground.close();
+    await withoutPlayground.close();
   }
 });

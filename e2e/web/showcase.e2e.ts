@@ -214,7 +214,7 @@ test("with guest comments closed (no CAPTCHA configured) no comment offers Reply
     await expect(page.getByRole("link", { name: "Reply" })).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 2, name: "Reader comments are closed" })).toBeVisible();
   } finally {
-    closed.close();
+    await closed.close();
   }
 });
 

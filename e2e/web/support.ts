@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
+import { provisionDatabase } from "@board/db/cli";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** A network of its own per call site (the e2e server trusts one proxy hop), so registrations stay within per-network limits. */
@@ -55,22 +56,35 @@ function freePort(): Promise<number> {
 }
 
 /**
- * A second site on the test database, configured otherwise than the orchestrator's (scripts/test.ts
- * passes DATABASE_URL): it serves what the first one published. A setting given as undefined is
- * left out. Stop it with `close`.
+ * A second site, configured otherwise than the orchestrator's (scripts/test.ts passes DATABASE_URL).
+ * On the test database it serves what the first one published; with `ownDatabase` it gets a freshly
+ * migrated database of its own, without the suite's accounts or operators, dropped by `close`.
+ * A setting given as undefined is left out.
  */
-export async function startAnotherSite(env: Record<string, string | undefined>): Promise<{ url: string; close: () => void }> {
-  const databaseUrl = process.env.DATABASE_URL;
-  expect(databaseUrl, "DATABASE_URL (set by scripts/test.ts)").toBeTruthy();
+export async function startAnotherSite(env: Record<string, string | undefined>, options: { ownDatabase?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const testDatabaseUrl = process.env.DATABASE_URL;
+  expect(testDatabaseUrl, "DATABASE_URL (set by scripts/test.ts)").toBeTruthy();
+  const ownDatabase = options.ownDatabase ? await provisionDatabase(testDatabaseUrl!, "board_e2e_site") : null;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["--import", "tsx", "apps/web/server.ts"], {
     cwd: fileURLToPath(new URL("../..", import.meta.url)),
     stdio: ["ignore", "ignore", "inherit"],
     env: Object.fromEntries(
-      Object.entries({ ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: url, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0", BOARD_RUN_JOBS: "0", ...env }).filter(([, value]) => value !== undefined),
+      Object.entries({ ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BOARD_PUBLIC_URL: url, LOG_LEVEL: "warn", BOARD_SHUTDOWN_GRACE_MS: "0", BOARD_RUN_JOBS: "0", ...(ownDatabase ? { DATABASE_URL: ownDatabase.url } : {}), ...env }).filter(([, value]) => value !== undefined),
     ),
   });
-  await expect.poll(() => fetch(`${url}/healthz`).then((response) => response.ok, () => false), { timeout: 90_000, intervals: [500] }).toBe(true);
-  return { url, close: () => server.kill("SIGTERM") };
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  const close = async () => {
+    server.kill("SIGTERM");
+    await exited;
+    await ownDatabase?.drop();
+  };
+  try {
+    await expect.poll(() => fetch(`${url}/healthz`).then((response) => response.ok, () => false), { timeout: 90_000, intervals: [500] }).toBe(true);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url, close };
 }
