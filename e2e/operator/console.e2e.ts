@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
-import { as, expectAccessible, newNetwork, publishArticle, register } from "../web/support";
+import { as, expectAccessible, newNetwork, publishArticle, register, startAnotherSite } from "../web/support";
 import { createOperator, signIn } from "./support";
 
 /** Desktop and phone screenshots of the page as it stands (kept with the test's output, not committed), and axe-core's verdict. */
@@ -26,6 +26,27 @@ async function act(page: Page, form: string, reason: string) {
   await scope.getByLabel("Reason (kept in the audit log)").fill(reason);
   await scope.getByRole("button").last().click();
 }
+
+test("until an operator exists the sign-in page names the command that creates one, and once one does it says nothing of it", async ({ page }) => {
+  test.setTimeout(120_000);
+  await createOperator("viewer");
+  await page.goto("/operator/sign-in");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to the operator console" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "No operator exists yet" })).toHaveCount(0);
+  await expect(page.getByText("pnpm operator:create")).toHaveCount(0);
+
+  // The bootstrap variables left out, so the site really starts without an operator.
+  const withoutOperators = await startAnotherSite({ OPERATOR_BOOTSTRAP_EMAIL: undefined, OPERATOR_BOOTSTRAP_PASSWORD: undefined }, { ownDatabase: true });
+  try {
+    await page.goto(`${withoutOperators.url}/operator/sign-in`);
+    const notice = page.getByRole("region", { name: "No operator exists yet" });
+    await expect(notice.getByRole("heading", { level: 2, name: "No operator exists yet" })).toBeVisible();
+    await expect(notice.getByText("pnpm operator:create --email you@example.org --role admin", { exact: true })).toBeVisible();
+    await expectAccessible(page);
+  } finally {
+    await withoutOperators.close();
+  }
+});
 
 test("an operator created on the command line signs in, removes a post, pins a notice and edits the rules", async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
