@@ -6,6 +6,10 @@ const config: NextConfig = {
   // Pages are kept in the read cache as sent (src/page-cache.ts): one body for every client. Compress at the proxy.
   compress: false,
   typescript: { ignoreBuildErrors: false },
+  // Browsers and crawlers ask for /favicon.ico whatever a page declares; the one icon is app/icon.svg.
+  async redirects() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg", permanent: true }];
+  },
   // A preview link carries its secret in the URL: never indexed, stored or sent on as a referrer.
   async headers() {
     return [

@@ -156,6 +156,15 @@ test("the site has an icon, so browsers find one instead of a 404", async ({ pag
   expect(icon.headers()["content-type"]).toContain("image/svg+xml");
 });
 
+test("/favicon.ico, which browsers and crawlers ask for whatever a page declares, leads permanently to the site's icon", async ({ request }) => {
+  const favicon = await request.get("/favicon.ico", { maxRedirects: 0 });
+  expect(favicon.status()).toBe(308);
+  expect(favicon.headers()["location"]).toBe("/icon.svg");
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+});
+
 test("every page is rendered for its request: its scripts carry the nonce of its policy, and no shared cache may keep it", async ({ request }) => {
   for (const path of ["/", "/showcase", "/no-such-page"]) {
     const response = await request.get(path, { headers: { accept: "text/html" } });
