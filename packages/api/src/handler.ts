@@ -82,7 +82,8 @@ export function revalidated(request: GateRequest, response: GateResponse): GateR
   const etag = `"${createHash("sha256").update(response.body).digest("base64url").slice(0, 27)}"`;
   const headers = { ...response.headers, ETag: etag, "Cache-Control": "no-cache" };
   const held = request.headers.get("if-none-match");
-  if (held && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return { status: 304, headers, body: "" };
+  // RFC 9110 §13.1.2: "*" matches any current representation; a listed tag matches weakly.
+  if (held && (held.trim() === "*" || held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))) return { status: 304, headers, body: "" };
   return { ...response, headers };
 }
 

@@ -209,6 +209,9 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect(first.headers.get("cache-control")).toBe("no-cache");
     const again = await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": etag }, network);
     expect(again.status).toBe(304);
+    // "*" matches any current representation (RFC 9110 §13.1.2); a tag of another body does not.
+    expect((await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": "*" }, network)).status).toBe(304);
+    expect((await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": `"${"x".repeat(27)}"` }, network)).status).toBe(200);
     const assetTag = (await browse(`/api/showcase/assets/${article.revision_id}/svg-2`)).headers.get("etag")!;
 
     expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
@@ -219,6 +222,7 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
       expect(JSON.stringify(gone.body)).not.toContain("scheduler");
     }
     expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-2`, { "if-none-match": assetTag })).status).toBe(410);
+    expect((await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": "*" }, network)).status).toBe(410);
     expect((await browse("/api/showcase/feed")).body.items.map((i: { item_id: string }) => i.item_id)).not.toContain(article.item_id);
   });
 
