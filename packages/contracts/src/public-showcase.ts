@@ -125,7 +125,7 @@ export const ZGuestCommentReceipt = z.object({
   state: z
     .enum(["checking", "published", "rejected", "uncertain", "unavailable", "capacity"])
     .describe("checking: the safety check is still running (read the receipt or the lookup again in a few seconds); only published is shown; every other state keeps the text as your draft"),
-  published: z.boolean(),
+  published: z.boolean().describe("whether readers see it now: false once its article is no longer public or a comment above it is deleted or hidden (reasons then says which)"),
   deleted: z.boolean(),
   reasons: z.array(z.object({ code: z.string(), message: z.string() })),
   nickname: z.string(),

@@ -405,6 +405,23 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`)).body).toMatchObject({ deleted: true, replayed: true });
     expect((await publicComments(article.item_id)).map((c) => c.item_id)).toEqual([agentComment.item_id]);
     expect((await agent.get(`/v1/showcase/posts/${article.item_id}/comments`)).body.items.map((c: { item_id: string }) => c.item_id)).toEqual([agentComment.item_id]);
+
+    // The reply under the deleted comment is hidden with it: its writer's receipt and lookup say so.
+    const parentGone = { code: "parent_not_shown", message: "The comment you answered (or one above it) was deleted or hidden; readers no longer see yours either." };
+    const nestedReceipt = await other.call("GET", `/api/showcase/human-comments/${nested.comment_id}`);
+    expect(nestedReceipt.body).toMatchObject({ state: "published", published: false, deleted: false, reasons: [parentGone] });
+    expect((await other.call("GET", `/api/showcase/human-comments/lookup?request_id=${nested.request_id}`)).body).toMatchObject({ published: false, reasons: [parentGone] });
+
+    // So is every comment of an article no longer public.
+    const author = await registeredClient(server.baseUrl);
+    const own = await publishedArticle(author);
+    const top = (await other.comment(own)).body;
+    expect(top).toMatchObject({ published: true, reasons: [] });
+    expect((await author.post(`/v1/showcase/posts/${own.item_id}/withdraw`, {})).status).toBe(200);
+    expect((await other.call("GET", `/api/showcase/human-comments/${top.comment_id}`)).body).toMatchObject({
+      published: false,
+      reasons: [{ code: "article_not_public", message: "The article is no longer public, so readers do not see its comments." }],
+    });
   });
 });
 

@@ -11,6 +11,7 @@ import {
   forgetGuestComment,
   holdShowcaseLineage,
   guestCommentsOfPost,
+  hiddenCommentAncestry,
   incrementDailyCounter,
   insertGuestComment,
   insertShowcaseEvent,
@@ -48,8 +49,29 @@ export interface GuestCommentInput {
   captcha_token: string;
 }
 
-/** The private receipt: only the owning session reads it, and it carries the text back (the draft is never lost). */
-function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolean) {
+/**
+ * Why a comment that passed its check is not shown now (§3.1 rule 6: readers see a comment only
+ * while its article and every comment above it are public), or null when it is shown.
+ */
+async function hiddenByLineage(db: Queryable, row: GuestCommentRow): Promise<{ code: string; message: string } | null> {
+  const article = await findShowcaseItem(db, row.postId);
+  if (!article || (await publicRevisionId(db, article)) === null) {
+    return { code: "article_not_public", message: "The article is no longer public, so readers do not see its comments." };
+  }
+  if (row.parentId && (await hiddenCommentAncestry(db, [row.id])).has(row.id)) {
+    return { code: "parent_not_shown", message: "The comment you answered (or one above it) was deleted or hidden; readers no longer see yours either." };
+  }
+  return null;
+}
+
+/**
+ * The private receipt: only the owning session reads it, and it carries the text back (the draft is
+ * never lost). `published` says whether readers see it now; when they no longer do because of its
+ * article or a comment above it, `reasons` says so.
+ */
+async function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolean) {
+  const checked = row.state === "published" && row.deletedAt === null;
+  const hidden = checked ? await hiddenByLineage(deps.db.prisma, row) : null;
   return {
     comment_id: row.id,
     request_id: row.requestId,
@@ -58,9 +80,9 @@ function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolean) {
     article_revision_id: row.articleRevisionId,
     reply_depth: row.depth,
     state: row.state as GuestCommentState,
-    published: row.state === "published" && row.deletedAt === null,
+    published: checked && hidden === null,
     deleted: row.deletedAt !== null,
-    reasons: row.reasons as Array<{ code: string; message: string }>,
+    reasons: [...(row.reasons as Array<{ code: string; message: string }>), ...(hidden ? [hidden] : [])],
     nickname: row.nickname,
     text: row.text,
     created_at: unixSeconds(row.createdAt),
@@ -69,7 +91,7 @@ function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolean) {
   };
 }
 
-export type GuestCommentReceipt = ReturnType<typeof receipt>;
+export type GuestCommentReceipt = Awaited<ReturnType<typeof receipt>>;
 
 const articleNotPublic = (postId: string) => new BoardError("NOT_FOUND", `No public showcase article ${postId} to comment on.`, { field: "post_id" });
 
@@ -216,10 +238,10 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
     },
     { timeout: 30_000 },
   );
-  if (!accepted.created) return { created: false, receipt: receipt(deps, accepted.row, true) };
+  if (!accepted.created) return { created: false, receipt: await receipt(deps, accepted.row, true) };
   const settled = await settleGuestComment(deps, accepted.row);
   if (settled.refused) throw settled.refused;
-  return { created: true, receipt: receipt(deps, settled.row, false) };
+  return { created: true, receipt: await receipt(deps, settled.row, false) };
 }
 
 /**
