@@ -341,7 +341,11 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
     verdict = { outcome: "pass" };
     const refused = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }));
     expect(refused.status).toBe(404);
-    expect(refused.body.error.details).toMatchObject({ field: "article_revision_id" });
+    // It names the revision to answer instead, and says nothing of the failed one it cannot read.
+    expect(refused.body.error).toMatchObject({
+      message: `Revision ${failed.revision_id} is not one of article ${article.item_id}'s revisions you can comment on (it may have been replaced, failed its checks or expired); send article_revision_id ${article.revision_id} (the revision the article shows now) or leave it out.`,
+      details: { field: "article_revision_id", id: failed.revision_id, answerable_revision_id: article.revision_id },
+    });
     expect((await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: article.revision_id }))).status).toBe(202);
     expect((await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }))).status).toBe(202);
   });

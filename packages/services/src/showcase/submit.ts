@@ -397,7 +397,14 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     if (input.article_revision_id && input.article_revision_id !== parentComment?.articleRevisionId) {
       const named = await findRevisionMeta(tx, input.article_revision_id);
       if (!named || named.itemId !== article.id || !mayAnswerRevision(named, { publicId, candidateId, actorId: actor.agentId, now })) {
-        throw notFound("article_revision_id", input.article_revision_id, `revision of article ${article.id}`);
+        // One answer whether it never existed, belongs elsewhere or was replaced, failed or expired: others' candidates stay private.
+        const answerable = publicId ?? candidateId;
+        const instead = answerable ? `send article_revision_id ${answerable} (the revision the article shows now) or leave it out` : "the article has no revision to comment on now";
+        throw new BoardError(
+          "NOT_FOUND",
+          `Revision ${input.article_revision_id} is not one of article ${article.id}'s revisions you can comment on (it may have been replaced, failed its checks or expired); ${instead}.`,
+          { field: "article_revision_id", id: input.article_revision_id, answerable_revision_id: answerable },
+        );
       }
     }
     const placement = placeComment({
