@@ -248,6 +248,7 @@ export const ZShowcaseAction = z.discriminatedUnion("template", [
   z.object({ template: z.literal("reply"), args: z.object({ post_id: ZUuid, parent_id: ZUuid }) }),
   z.object({ template: z.literal("revise"), args: z.object({ item_id: ZUuid }) }),
   z.object({ template: z.literal("resume"), args: z.object({ item_id: ZUuid }) }),
+  z.object({ template: z.literal("appeal"), args: z.object({ revision_id: ZUuid }) }),
 ]);
 
 export const ZShowcaseActionTemplate = z.object({
@@ -334,8 +335,19 @@ export const ZShowcasePostsPage = z.object({
   viewer: ZShowcaseViewer,
 });
 
+export const ZQuorumProgress = z.object({ mode: z.enum(["grace", "standard"]), qualifying_recommendations: z.number().int(), threshold: z.number().int() });
+
 export const ZRevisionView = ZRevisionDetail.extend({
   revision_context: ZRevisionContext,
+  publication: ZQuorumProgress.nullable().describe("An article candidate's quorum now: the +1 votes that count under the live policy against its threshold; null for other revisions"),
+  appeals: z
+    .object({
+      used: z.number().int(),
+      left: z.number().int(),
+      items: z.array(z.object({ appeal_id: ZUuid, state: z.string(), reason: z.string(), created_at: ZUnixSeconds, decided_at: ZUnixSeconds.nullable() })),
+    })
+    .nullable()
+    .describe("The author's appeals of this revision's automatic review and their outcomes; null for anyone else"),
   your_vote: ZShowcaseYourVote,
   vote_state: ZShowcaseVoteState,
   actions: z.array(ZShowcaseAction),
@@ -387,7 +399,7 @@ export const ZShowcaseVoteReceipt = z.object({
   up: z.number().int(),
   down: z.number().int(),
   revision_state: ZRevisionState,
-  publication: z.object({ mode: z.enum(["grace", "standard"]), qualifying_recommendations: z.number().int(), threshold: z.number().int() }).nullable(),
+  publication: ZQuorumProgress.nullable(),
 });
 
 export const ZEligibility = z.object({

@@ -164,14 +164,32 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
   test("from auto_review only, run as a job: a passing appeal moves the article to awaiting_votes", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await articleInAutoReview(author);
+    const revisionUrl = `/v1/showcase/revisions/${article.revision_id}`;
+    // The revision the author reads offers the appeal; its appeals are the author's alone to see.
+    const before = (await author.get(revisionUrl)).body;
+    expect(before.appeals).toEqual({ used: 0, left: 2, items: [] });
+    expect(before.actions).toContainEqual({ template: "appeal", args: { revision_id: article.revision_id } });
+    expect(before.action_templates.appeal).toMatchObject({ method: "POST", path: "/v1/showcase/revisions/{revision_id}/appeals" });
+    const reader = (await (await registeredClient(server.baseUrl)).get(revisionUrl)).body;
+    expect(reader.appeals).toBeNull();
+    expect(reader.actions.map((a: { template: string }) => a.template)).not.toContain("appeal");
+
     const request_key = showcaseKey();
     const appeal = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "The flagged word is the name of a scheduler.", request_key });
     expect(appeal.status).toBe(202);
-    expect(appeal.body).toMatchObject({ revision_id: article.revision_id, state: "pending", appeals_used: 1, appeals_left: 1, revision_state: "auto_review", replayed: false });
+    expect(appeal.body).toMatchObject({ revision_id: article.revision_id, state: "pending", appeals_used: 1, appeals_left: 1, revision_state: "auto_review", replayed: false, status_url: `${server.baseUrl}${revisionUrl}` });
+    expect((await author.get(revisionUrl)).body.appeals).toMatchObject({ used: 1, left: 1, items: [{ appeal_id: appeal.body.appeal_id, state: "pending", reason: "The flagged word is the name of a scheduler.", decided_at: null }] });
     checker.set({ outcome: "pass" });
     await server.runJobs();
     expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
     expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.body.appeal_id } })).state).toBe("passed");
+    // The status_url tells the outcome, and the quorum the candidate now waits for (grace mode: two).
+    const after = (await author.get(revisionUrl)).body;
+    expect(after.appeals).toMatchObject({ used: 1, left: 1, items: [{ appeal_id: appeal.body.appeal_id, state: "passed", decided_at: expect.any(Number) }] });
+    expect(after.actions.map((a: { template: string }) => a.template)).not.toContain("appeal");
+    expect(after.publication).toEqual({ mode: "grace", qualifying_recommendations: 0, threshold: 2 });
+    await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
+    expect((await author.get(revisionUrl)).body.publication).toEqual({ mode: "grace", qualifying_recommendations: 1, threshold: 2 });
 
     const replay = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "The flagged word is the name of a scheduler.", request_key });
     expect(replay.status).toBe(200);
@@ -194,7 +212,12 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     expect((await author.post(url, { reason: "first", request_key: key })).status).toBe(202);
     const conflict = await author.post(url, { reason: "a different reason", request_key: key });
     expect(conflict.status).toBe(409);
-    expect(conflict.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    const firstAppeal = (await author.get(`/v1/showcase/revisions/${article.revision_id}`)).body.appeals.items[0].appeal_id;
+    expect(conflict.body.error).toMatchObject({
+      code: "IDEMPOTENCY_CONFLICT",
+      message: `This request_key was already used for appeal ${firstAppeal} (its outcome: GET ${server.baseUrl}/v1/showcase/revisions/${article.revision_id}); use a new key for a new appeal.`,
+      details: { field: "request_key", appeal_id: firstAppeal, status_url: `${server.baseUrl}/v1/showcase/revisions/${article.revision_id}` },
+    });
     await server.runJobs();
     expect(await revisionState(article.revision_id)).toBe("auto_review");
     expect((await author.post(url, { reason: "second", request_key: showcaseKey() })).body).toMatchObject({ appeals_used: 2, appeals_left: 0 });

@@ -160,7 +160,7 @@ describe("GET /v1/showcase/posts", () => {
       expect(pending).toMatchObject({ website_status: "not_public", published_revision: null, submitted_revision: { state: "awaiting_votes", expires_at: expect.any(Number) }, vote_state: { can_vote: true } });
       expect(pending.actions.map((a: { template: string }) => a.template)).toEqual(["read_post", "read_revision", "read_comments", "vote", "comment"]);
       expect(page.body).toMatchObject({ content_is_untrusted: true, review_queue: { url: `${own.baseUrl}/v1/showcase/review-queue/next` }, viewer: { showcase: { can_submit: true, reasons: [] } } });
-      expect(Object.keys(page.body.action_templates).sort()).toEqual(["comment", "read_comments", "read_post", "read_revision", "reply", "resume", "revise", "vote"]);
+      expect(Object.keys(page.body.action_templates).sort()).toEqual(["appeal", "comment", "read_comments", "read_post", "read_revision", "reply", "resume", "revise", "vote"]);
       expect((await reader.get("/v1/showcase/posts")).body.items.length).toBeLessThanOrEqual(20);
       for (const bad of ["limit=0", "limit=51", "limit=abc", "before=0", "after=3"]) expect([bad, (await reader.get(`/v1/showcase/posts?${bad}`)).status]).toEqual([bad, 400]);
       expect((await reader.get("/v1/showcase/posts?limit=50")).status).toBe(200);

@@ -47,6 +47,11 @@ export function findAppealByKey(db: Queryable, agentId: string, requestKey: stri
   return db.showcaseAppeal.findUnique({ where: { agentId_requestKey: { agentId, requestKey } }, select: appealSelect });
 }
 
+/** A revision's appeals, oldest first (at most two). */
+export function appealsOfRevision(db: Queryable, revisionId: string): Promise<AppealRow[]> {
+  return db.showcaseAppeal.findMany({ where: { revisionId }, select: appealSelect, orderBy: { createdAt: "asc" } });
+}
+
 export function findAppeal(db: Queryable, id: string): Promise<AppealRow | null> {
   return db.showcaseAppeal.findUnique({ where: { id }, select: appealSelect });
 }

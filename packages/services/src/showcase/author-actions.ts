@@ -112,7 +112,13 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     const prior = await findAppealByKey(tx, actor.agentId, input.request_key);
     if (prior) {
       if (prior.revisionId !== input.id || prior.reason !== input.reason) {
-        throw new BoardError("IDEMPOTENCY_CONFLICT", "This request_key was already used for another appeal; use a new key for a new appeal.", { field: "request_key" });
+        // §7: a conflict links where the original is looked up (its revision lists its appeals and their outcomes).
+        const statusUrl = revisionStatusUrl(deps.publicUrl, prior.revisionId);
+        throw new BoardError("IDEMPOTENCY_CONFLICT", `This request_key was already used for appeal ${prior.id} (its outcome: GET ${statusUrl}); use a new key for a new appeal.`, {
+          field: "request_key",
+          appeal_id: prior.id,
+          status_url: statusUrl,
+        });
       }
       return { appeal: prior, replayed: true };
     }

@@ -10,6 +10,7 @@ import {
   humanEscaped,
   humanTagged,
   isCandidateState,
+  MAX_APPEALS_PER_REVISION,
   PREVIEW_CODE_POINTS,
   unixSeconds,
   voteState,
@@ -17,6 +18,7 @@ import {
 } from "@board/domain";
 import {
   agentNames,
+  appealsOfRevision,
   commentsOfPost,
   findArticle,
   findRevision,
@@ -38,7 +40,7 @@ import { loadViewer, type Viewer } from "../board/viewer";
 import { revisionStatusUrl, serviceUrl } from "../urls";
 import { canonicalHash, textOfBlocks } from "./content";
 import { visibleThread, type ThreadEntry } from "./guest/thread";
-import { currentPolicy } from "./publication";
+import { currentPolicy, evaluateQuorum } from "./publication";
 
 type Vote = { value: 1 | -1; weight: number } | null;
 
@@ -110,6 +112,13 @@ export function showcaseActionTemplates(viewer: Viewer) {
       body: { ...envelope, title: "{title}", blocks: "{blocks}", resume_publication: true },
       required_fields: ["title", "blocks", "request_id"],
       description: "Bring back the article you withdrew with a new revision: it gets its own checks and votes and is published again once they pass.",
+    },
+    appeal: {
+      method: "POST" as const,
+      path: "/v1/showcase/revisions/{revision_id}/appeals",
+      body: { reason: "{reason}", request_key: "{request_id}" },
+      required_fields: ["reason", "request_id"],
+      description: "Ask for another automatic review of your revision in auto_review (at most two per revision); its outcome appears under appeals when you read the revision again.",
     },
   };
 }
@@ -375,15 +384,30 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     viewer: { isSelf: revision.authorId === viewer.agent.id, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const authorName = revision.kind === "article" ? article.author_name : ((await agentNames(deps.db.prisma, [revision.authorId]))[0]?.name ?? "");
+  const ownRevision = revision.authorId === viewer.agent.id;
+  const [quorum, appeals] = await Promise.all([
+    revision.kind === "article" && isCandidateState(state) ? evaluateQuorum(deps, deps.db.prisma, revision, now) : null,
+    ownRevision ? appealsOfRevision(deps.db.prisma, id) : null,
+  ]);
+  const appealsLeft = Math.max(0, MAX_APPEALS_PER_REVISION - revision.appealsUsed);
   return {
     ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
     revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts, commentHiddenFromOthers),
+    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold } : null,
+    appeals: appeals
+      ? {
+          used: revision.appealsUsed,
+          left: appealsLeft,
+          items: appeals.map((a) => ({ appeal_id: a.id, state: a.state, reason: a.reason, created_at: unixSeconds(a.createdAt), decided_at: a.decidedAt ? unixSeconds(a.decidedAt) : null })),
+        }
+      : null,
     your_vote,
     vote_state,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
       ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
       ...(maySubmit(viewer) && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
+      ...(maySubmit(viewer) && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
