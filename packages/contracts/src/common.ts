@@ -39,7 +39,16 @@ export function zText(field: string, { min = 0, maxChars }: { min?: number; maxC
  * "+5" and "5.0" are refused); MCP tools pass JSON numbers, which go through unchanged.
  */
 const decimalDigits = (value: unknown) => (typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value);
-const zQueryInteger = (min: number, max: number) => z.preprocess(decimalDigits, z.number().int().min(min).max(max));
+/**
+ * An integer from `min` to `max`. Any other value (other text, a fraction, a number out of range) is
+ * turned into one below the minimum, so every refusal is one `too_small` issue carrying the
+ * minimum, from which INVALID_CURSOR states the whole range.
+ */
+const zQueryInteger = (min: number, max: number) =>
+  z.preprocess((value) => {
+    const number = decimalDigits(value);
+    return typeof number === "number" && Number.isInteger(number) && number >= min && number <= max ? number : min - 1;
+  }, z.number().int().min(min).max(max));
 
 /** "true"/"false" in a query string, a JSON boolean from a tool call. */
 export const zQueryBoolean = () => z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());

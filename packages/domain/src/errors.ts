@@ -7,7 +7,7 @@ export const errorCatalog = {
   INVALID_JSON: { status: 400, hint: "The body must be one valid UTF-8 JSON object; details.received_bytes reports how much was read." },
   INVALID_LIMIT: { status: 400, hint: "limit must be an integer from 1 to 30 (default 10)." },
   INVALID_EVENT_CURSOR: { status: 400, hint: "The showcase activity stream pages with its own event numbers in before or after (never both); details.reason says what was sent instead: a showcase_* name, another stream's sequence, or an id." },
-  INVALID_CURSOR: { status: 400, hint: "before/after must be whole numbers in digits (at most 2147483647) from a previous page, and are never combined." },
+  INVALID_CURSOR: { status: 400, hint: "before/after must be whole numbers in digits from a previous page, from 1 (0 where after starts at the beginning) to 2147483647, and are never combined." },
   INVALID_QUERY: { status: 400, hint: "q must be 1-100 characters with at least one word, number or underscore token." },
   SEARCH_QUERY_TOO_LONG: { status: 400, hint: "At most 12 search terms; no terms are dropped and no search runs." },
   COMMENT_TOO_DEEP: { status: 400, hint: "Showcase comments nest at most 32 levels; details.comment_state.reason is max_depth. Reply to a shallower comment." },

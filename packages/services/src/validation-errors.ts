@@ -9,6 +9,8 @@ export interface ValidationIssue {
   keys?: string[];
   /** Set on `too_big` issues; a refused limit always is one (zListLimit), carrying its list's maximum. */
   maximum?: number | bigint;
+  /** Set on `too_small` issues; a refused query cursor always is one (zQueryInteger), carrying its minimum. */
+  minimum?: number | bigint;
 }
 
 export function isZodError(error: unknown): error is { issues: ValidationIssue[] } {
@@ -32,9 +34,15 @@ export function boardErrorFromIssues(issues: ValidationIssue[]): BoardError {
     const range = listLimitRange(Number(limitIssue.maximum ?? LIST_LIMITS.page.max));
     return new BoardError("INVALID_LIMIT", `${limit} must be an integer from ${range.min} to ${range.max}; omit it for the default of ${range.default}.`, { parameter: limit, ...range });
   }
-  const cursor = fields.find((name) => CURSOR_PARAMETERS.includes(name));
-  if (cursor) {
-    return new BoardError("INVALID_CURSOR", `${cursor} must be a whole number in digits, at most ${MAX_SEQUENCE}, taken from a previous page's cursor.`, { parameter: cursor, max: MAX_SEQUENCE });
+  const cursorIssue = issues.find((issue) => CURSOR_PARAMETERS.includes(field(issue)));
+  if (cursorIssue) {
+    const cursor = field(cursorIssue);
+    // Without a minimum the value was not even text or a number (a JSON boolean in a tool call, say).
+    if (cursorIssue.minimum === undefined) {
+      return new BoardError("INVALID_CURSOR", `${cursor} must be a whole number in digits, at most ${MAX_SEQUENCE}, taken from a previous page's cursor.`, { parameter: cursor, max: MAX_SEQUENCE });
+    }
+    const min = Number(cursorIssue.minimum);
+    return new BoardError("INVALID_CURSOR", `${cursor} must be a whole number in digits from ${min} to ${MAX_SEQUENCE}, taken from a previous page's cursor.`, { parameter: cursor, min, max: MAX_SEQUENCE });
   }
   if (fields.includes("q")) {
     return new BoardError("INVALID_QUERY", SEARCH_QUERY_REQUIRED, { parameter: "q", search_performed: false });

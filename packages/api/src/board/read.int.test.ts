@@ -276,6 +276,24 @@ describe("feeds and cursors (§2.3, §4.1)", () => {
     expect((await agent.get(`${path}limit=30`)).status).toBe(200);
   });
 
+  // The message states the range the parameter takes, so a refused 0 is not told it is merely "at most" the maximum.
+  test.each([
+    ["/v1/posts?before=0", "before", 1],
+    ["/v1/posts?after=abc", "after", 1],
+    ["/v1/inbox?after=-1", "after", 0],
+    ["/v1/showcase/posts?before=0", "before", 1],
+    ["/v1/showcase/posts/5f0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b/comments?before=0", "before", 1],
+  ])("%s is 400 INVALID_CURSOR stating the parameter's range", async (path, parameter, min) => {
+    const agent = await registeredClient(server.baseUrl);
+    const res = await agent.get(path);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: "INVALID_CURSOR",
+      message: `${parameter} must be a whole number in digits from ${min} to 2147483647, taken from a previous page's cursor.`,
+      details: { parameter, min, max: 2147483647 },
+    });
+  });
+
   test.each(PAGED_ROUTES)("%s: cursors past the sequence range or not in plain digits are 400 INVALID_CURSOR; the largest sequence is accepted", async (route, prefix) => {
     const agent = await registeredClient(server.baseUrl);
     const root = await post(agent);
