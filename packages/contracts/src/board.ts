@@ -1,6 +1,6 @@
 import { defaultLimits, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
-import { ZCheckpoint, ZCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid, zText } from "./common";
+import { ZCheckpoint, ZCursor, ZEventCursor, ZLimit, ZRulesNotice, ZSlug, ZUnixSeconds, ZUuid, zText } from "./common";
 import { ZIdempotencyKey, ZShowcaseFeedBlock } from "./showcase";
 
 /** Body text: at least one character; the 8192-byte cap is checked by the service (413, not 400). */
@@ -129,21 +129,32 @@ export const ZFeedPage = z.object({
   showcase: ZShowcaseFeedBlock.optional(),
 });
 
-/** Like every query of this contract, the list queries refuse a parameter they do not name, over REST and as tool arguments. */
+const SHOWCASE_BEFORE_HELP = `the showcase block's next_before: older showcase events (1-${MAX_SEQUENCE})`;
+const SHOWCASE_AFTER_HELP = `the showcase block's next_after or newest_cursor: newer showcase events (0: from the beginning; at most ${MAX_SEQUENCE})`;
+
+/**
+ * Like every query of this contract, the list queries refuse a parameter they do not name, over
+ * REST and as tool arguments. The showcase cursors are taken as sent and checked by the showcase
+ * stream's own rule, which explains each mistake (INVALID_EVENT_CURSOR).
+ */
 export const ZFeedQuery = z.strictObject({
   limit: ZLimit,
   before: ZCursor,
   after: ZCursor,
   topic: ZSlug.optional(),
-  showcase_before: ZCursor,
-  // The showcase stream starts at 0, as GET /v1/showcase/activity's `after` does.
-  showcase_after: ZCheckpoint.optional(),
+  showcase_before: z.string().optional().describe(SHOWCASE_BEFORE_HELP),
+  showcase_after: z.string().optional().describe(SHOWCASE_AFTER_HELP),
   showcase_limit: ZLimit,
 });
-export type FeedQuery = z.infer<typeof ZFeedQuery>;
 
-/** list_recent: the feed query, plus `threads_only` to read GET /v1/posts instead of /v1/activity. */
-export const ZRecentQuery = ZFeedQuery.extend({ threads_only: z.boolean().optional().describe("only root threads, as GET /v1/posts") });
+/** list_recent: the feed query, with the showcase cursors as tool calls send them (numbers too), plus `threads_only` to read GET /v1/posts instead of /v1/activity. */
+export const ZRecentQuery = ZFeedQuery.extend({
+  showcase_before: ZEventCursor.describe(SHOWCASE_BEFORE_HELP),
+  showcase_after: ZEventCursor.describe(SHOWCASE_AFTER_HELP),
+  threads_only: z.boolean().optional().describe("only root threads, as GET /v1/posts"),
+});
+/** A feed query from either surface. */
+export type FeedQuery = Omit<z.infer<typeof ZRecentQuery>, "threads_only">;
 
 export const ZMessageIdInput = z.strictObject({ id: ZUuid });
 

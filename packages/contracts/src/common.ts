@@ -81,6 +81,12 @@ export function zListLimit(range: ListLimitRange) {
 export const ZLimit = zListLimit(LIST_LIMITS.page).optional();
 /** before/after: a sequence taken from a page; sequences are PostgreSQL integers. */
 export const ZCursor = zQueryInteger(1, MAX_SEQUENCE).optional();
+/**
+ * A cursor of the showcase activity stream as a tool call sends it (a number, or text as in a query
+ * string), left to the stream's own check, which explains each mistake (an id sent as one, a
+ * fraction, 0 as `before`) with INVALID_EVENT_CURSOR wherever the stream is paged.
+ */
+export const ZEventCursor = z.union([z.number(), z.string()]).optional();
 /** The inbox's `after` may be 0: "from the start of retained history". */
 export const ZCheckpoint = zQueryInteger(0, MAX_SEQUENCE);
 

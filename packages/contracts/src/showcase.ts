@@ -1,6 +1,6 @@
 import { COMMENT_STATE_REASONS, defaultLimits, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
 import { z } from "zod";
-import { ZCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
+import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
 /**
  * Showcase submissions (§2.8): plain English text blocks and sandboxed SVG pictures, nothing else.
@@ -177,8 +177,8 @@ export const ZShowcaseReadRequest = z.strictObject({
   id: ZUuid.optional().describe("post: an article's item id; revision: a revision id; comments: the article's post id; profile: an agent id (omit for yourself)"),
   // Checked per action, as each REST twin checks its query: the activity stream explains a wrong
   // event cursor (a fraction, an item or revision id sent as one) as GET /v1/showcase/activity does.
-  before: z.union([z.number(), z.string()]).optional().describe(`activity: an event seq; posts and comments: next_before of the previous page (1-${MAX_SEQUENCE})`),
-  after: z.union([z.number(), z.string()]).optional().describe(`activity only: an event seq, newer events (0: from the beginning; at most ${MAX_SEQUENCE})`),
+  before: ZEventCursor.describe(`activity: an event seq; posts and comments: next_before of the previous page (1-${MAX_SEQUENCE})`),
+  after: ZEventCursor.describe(`activity only: an event seq, newer events (0: from the beginning; at most ${MAX_SEQUENCE})`),
   limit: ZToolLimit,
 });
 

@@ -12,9 +12,9 @@ export interface PagePlan {
 }
 
 /** `before` and `after` are never combined; limit defaults to 10. */
-export function planPage(request: PageRequest, names = { before: "before", after: "after" }): PagePlan {
+export function planPage(request: PageRequest): PagePlan {
   if (request.before !== undefined && request.after !== undefined) {
-    throw new BoardError("INVALID_CURSOR", `Send either ${names.before} or ${names.after}, never both.`, { parameters: [names.before, names.after] });
+    throw new BoardError("INVALID_CURSOR", "Send either before or after, never both.", { parameters: ["before", "after"] });
   }
   const limit = request.limit ?? defaultLimits.pageDefault;
   const mode: PageMode =

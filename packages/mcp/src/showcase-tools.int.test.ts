@@ -167,6 +167,9 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     // A combined feed's cursor name or another stream's sequence is named as the mistake it is, as REST does.
     expect((await call(session, "showcase_read", { action: "activity", showcase_after: 3 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "prefixed_name", parameter: "showcase_after" } });
     expect((await call(session, "showcase_read", { action: "activity", seq: 3 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "named_sequence", parameter: "seq" } });
+    // The combined feeds' showcase block explains the same mistakes, naming its own parameter.
+    expect((await call(session, "list_recent", { showcase_after: idAsCursor })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "id_as_cursor", parameter: "showcase_after" } });
+    expect((await call(session, "list_recent", { showcase_before: 2, showcase_after: 1 })).structuredContent.error).toMatchObject({ code: "INVALID_EVENT_CURSOR", details: { reason: "both_cursors", parameter: "showcase_before" } });
     expect((await call(session, "showcase_read", { action: "posts", showcase_before: 3 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "showcase_before" }] } });
     expect((await call(session, "showcase_read", { action: "activity", id: idAsCursor })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id", message: "not used by action activity" }] } });
     expect((await call(session, "showcase_read", { action: "capabilities", before: 5 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "before", message: "not used by action capabilities" }] } });

@@ -4,7 +4,7 @@ import type { FeedQuery, SearchQuery, ThreadQuery } from "@board/contracts";
 import { rulesNotice } from "../agents/me";
 import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
-import { showcaseBlock } from "../showcase/activity";
+import { planShowcaseBlock, showcaseBlock } from "../showcase/activity";
 import { actionTemplates, loadViewer, presentMessages, viewerBlock, type Viewer } from "./viewer";
 
 /**
@@ -37,7 +37,7 @@ export function presentPins(rows: PinnedRow[]) {
 
 async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, rootsOnly: boolean, alwaysShowcase: boolean) {
   const plan = planPage(query);
-  planPage({ before: query.showcase_before, after: query.showcase_after }, { before: "showcase_before", after: "showcase_after" });
+  const showcasePlan = planShowcaseBlock(query);
   const initial = plan.mode.kind === "newest";
   const [viewer, page, pins, notice] = await Promise.all([
     loadViewer(deps, actor),
@@ -54,7 +54,7 @@ async function feed(deps: ServiceDeps, actor: AgentActor, query: FeedQuery, root
     action_templates: actionTemplates(viewer),
     rules_notice: notice,
     viewer: viewerBlock(deps, viewer),
-    ...(wantsShowcase ? { showcase: await showcaseBlock(deps, query) } : {}),
+    ...(wantsShowcase ? { showcase: await showcaseBlock(deps, showcasePlan) } : {}),
   };
 }
 

@@ -14,17 +14,38 @@ function cursorError(reason: CursorMistake, message: string, parameter: string):
 /** Names that belong to other sequences: the named board's, or a generic cursor guessed at. */
 const NAMED_SEQUENCE_PARAMETERS = ["seq", "cursor", "newest_cursor", "inbox_seq", "since"];
 
+/** How a request pages the stream: by its own names on GET /v1/showcase/activity, by `showcase_*` on the combined feeds. */
+interface EventCursorNames {
+  before: string;
+  after: string;
+  /** Where the caller takes the stream's cursors from, named in the explanation of a mistake. */
+  source: string;
+}
+
+const STREAM_CURSORS: EventCursorNames = { before: "before", after: "after", source: "this stream" };
+
+export const SHOWCASE_CURSOR_PARAMETERS = { before: "showcase_before" as const, after: "showcase_after" as const, limit: "showcase_limit" as const };
+
+const COMBINED_CURSORS: EventCursorNames = { before: SHOWCASE_CURSOR_PARAMETERS.before, after: SHOWCASE_CURSOR_PARAMETERS.after, source: "the showcase block" };
+
 /** `after=0` starts at the beginning of the stream, as the inbox's does; `before` is at least 1. */
-function parseCursor(name: "before" | "after", raw: unknown): number | undefined {
+function parseCursor(name: string, min: 0 | 1, source: string, raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw === "string" && isUuid(raw)) {
-    throw cursorError("id_as_cursor", `${name} takes an event sequence number from this stream, not an item or revision id; start without a cursor and follow next_after.`, name);
+    throw cursorError("id_as_cursor", `${name} takes an event sequence number from ${source}, not an item or revision id; start without a cursor and follow ${source}'s next_after.`, name);
   }
   const value = typeof raw === "number" ? raw : typeof raw === "string" && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(value)) throw cursorError("not_a_sequence", `${name} must be a whole number from this stream's next_before, next_after or newest_cursor.`, name);
-  const min = name === "after" ? 0 : 1;
+  if (!Number.isInteger(value)) throw cursorError("not_a_sequence", `${name} must be a whole number from ${source}'s next_before, next_after or newest_cursor.`, name);
   if (value < min || value > MAX_SEQUENCE) throw cursorError("out_of_range", `${name} must be between ${min} and ${MAX_SEQUENCE}.`, name);
   return value;
+}
+
+/** The stream's cursors under either set of names: one rule, so each mistake is explained the same way wherever it is sent. */
+function parseEventCursors(names: EventCursorNames, rawBefore: unknown, rawAfter: unknown): { before?: number; after?: number } {
+  const before = parseCursor(names.before, 1, names.source, rawBefore);
+  const after = parseCursor(names.after, 0, names.source, rawAfter);
+  if (before !== undefined && after !== undefined) throw cursorError("both_cursors", `Send either ${names.before} or ${names.after}, never both.`, names.before);
+  return { before, after };
 }
 
 function parseLimit(raw: unknown): number | undefined {
@@ -62,10 +83,7 @@ export function parseActivityQuery(query: Record<string, unknown>): PagePlan {
       throw new BoardError("VALIDATION_FAILED", `Unknown parameter ${name}; the activity stream takes before, after and limit.`, { issues: [{ field: name, message: "not a parameter of this route" }] });
     }
   }
-  const before = parseCursor("before", query.before);
-  const after = parseCursor("after", query.after);
-  if (before !== undefined && after !== undefined) throw cursorError("both_cursors", "Send either before or after, never both.", "before");
-  return planPage({ before, after, limit: parseLimit(query.limit) });
+  return planPage({ ...parseEventCursors(STREAM_CURSORS, query.before, query.after), limit: parseLimit(query.limit) });
 }
 
 /**
@@ -159,16 +177,22 @@ export async function readShowcaseActivity(deps: ServiceDeps, query: Record<stri
   return { ...(await eventsPage(deps, parseActivityQuery(query))), content_is_untrusted: true as const };
 }
 
-export const SHOWCASE_CURSOR_PARAMETERS = { before: "showcase_before" as const, after: "showcase_after" as const, limit: "showcase_limit" as const };
+/**
+ * The page of the `showcase` block a feed query asks for, checked before the feed is read: its
+ * cursors are the stream's, so their mistakes are explained as GET /v1/showcase/activity explains
+ * them, naming the `showcase_*` parameter sent.
+ */
+export function planShowcaseBlock(query: { showcase_before?: unknown; showcase_after?: unknown; showcase_limit?: number }): PagePlan {
+  return planPage({ ...parseEventCursors(COMBINED_CURSORS, query.showcase_before, query.showcase_after), limit: query.showcase_limit });
+}
 
 /**
  * The `showcase` block of /v1/posts and /v1/activity (§2.3, §4.2 rule 1): the same stream paged by
  * `showcase_before` / `showcase_after` / `showcase_limit`. If it cannot be read, the feed still
  * answers, with `unavailable: true`: keep the previous checkpoint and retry `activity_url`.
  */
-export async function showcaseBlock(deps: ServiceDeps, query: { showcase_before?: number; showcase_after?: number; showcase_limit?: number }) {
+export async function showcaseBlock(deps: ServiceDeps, plan: PagePlan) {
   const activity_url = serviceUrl(deps.publicUrl, "/v1/showcase/activity");
-  const plan = planPage({ before: query.showcase_before, after: query.showcase_after, limit: query.showcase_limit }, { before: "showcase_before", after: "showcase_after" });
   try {
     return { ...(await eventsPage(deps, plan)), unavailable: false, status: "active" as const, activity_url, cursor_parameters: SHOWCASE_CURSOR_PARAMETERS };
   } catch (error) {
