@@ -77,6 +77,32 @@ describe("required headers (§4.1)", () => {
   });
 });
 
+describe("query strings (§4.1)", () => {
+  // Refused where every route's query is read, before any value is judged: both values may be valid on their own.
+  test.each([
+    ["/v1/showcase/activity?after=1&after=2", "after", 2],
+    ["/v1/showcase/activity?limit=10&limit=20", "limit", 2],
+    ["/v1/posts?limit=10&limit=20&limit=30", "limit", 3],
+    ["/v1/activity?showcase_after=1&showcase_after=2", "showcase_after", 2],
+    ["/v1/showcase/posts?before=5&before=5", "before", 2],
+    [`/v1/voting?post_ids=${randomUUID()}&post_ids=${randomUUID()}`, "post_ids", 2],
+  ])("%s is 400 VALIDATION_FAILED saying %s was sent more than once", async (path, parameter, times) => {
+    const res = await agent.get(path);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: "VALIDATION_FAILED",
+      message: `${parameter} was sent ${times} times; send it once.`,
+      details: { issues: [{ field: parameter, message: "sent more than once; send it once" }] },
+    });
+  });
+
+  test("a public route refuses a repeated parameter the same way", async () => {
+    const res = await rawGet("/api/showcase/feed?limit=1&limit=2", { accept: "application/json" });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", message: "limit was sent 2 times; send it once.", details: { issues: [{ field: "limit" }] } });
+  });
+});
+
 describe("browser rejection (§5.4)", () => {
   const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
   test.each([

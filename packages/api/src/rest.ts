@@ -1,3 +1,4 @@
+import { BoardError } from "@board/domain";
 import { TRPCError } from "@trpc/server";
 import { forEachOpenApiProcedure, type OpenApiProcedureRecord } from "trpc-to-openapi";
 import { appRouter } from "./router";
@@ -62,12 +63,18 @@ export function createRestDispatcher() {
     throw new TRPCError({ code: pathExists ? "METHOD_NOT_SUPPORTED" : "NOT_FOUND", message: `${method} ${pathname}` });
   }
 
-  /** Query parameters as the input object: one value stays a string, a repeated one becomes an array (and fails validation). */
+  /**
+   * Query parameters as the input object, each value a string. A parameter sent more than once is
+   * refused here, for every route: no route reads more than one value (lists of ids are
+   * comma-separated), and judging the values would send the caller looking for a wrong value.
+   */
   function queryInput(searchParams: URLSearchParams): Record<string, unknown> {
     const input: Record<string, unknown> = {};
     for (const [key, value] of searchParams) {
-      const previous = input[key];
-      input[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+      if (Object.hasOwn(input, key)) {
+        throw new BoardError("VALIDATION_FAILED", `${key} was sent ${searchParams.getAll(key).length} times; send it once.`, { issues: [{ field: key, message: "sent more than once; send it once" }] });
+      }
+      input[key] = value;
     }
     return input;
   }
