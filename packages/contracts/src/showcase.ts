@@ -169,8 +169,12 @@ export const ZSubmissionReceipt = z.object({
   replayed: z.boolean(),
 });
 
-/** Tool reads page with `limit` 1-30, default 10 (§4.8), the same bounds as the HTTP lists. */
-export const ZToolLimit = zListLimit(LIST_LIMITS.page).default(LIST_LIMITS.page.default).describe("Items per page, 1-30 (default 10).");
+/**
+ * Tool reads page with `limit` 1-30, default 10 (§4.8), the same bounds as the HTTP lists. The
+ * default is the tool's to apply: left absent here, a limit sent to an action that lists nothing is
+ * told apart from one never sent.
+ */
+export const ZToolLimit = zListLimit(LIST_LIMITS.page).optional().describe(`Items per page, 1-30 (default ${LIST_LIMITS.page.default}).`);
 
 export const ZShowcaseReadRequest = z.strictObject({
   action: z.enum(["capabilities", "activity", "posts", "post", "revision", "comments", "profile"]),

@@ -173,10 +173,17 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect((await call(session, "showcase_read", { action: "posts", showcase_before: 3 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "showcase_before" }] } });
     expect((await call(session, "showcase_read", { action: "activity", id: idAsCursor })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "id", message: "not used by action activity" }] } });
     expect((await call(session, "showcase_read", { action: "capabilities", before: 5 })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "before", message: "not used by action capabilities" }] } });
-    for (const [action, argument] of [["profile", { before: 5 }], ["post", { id: idAsCursor, before: "x" }], ["revision", { id: idAsCursor, after: 2 }], ["posts", { id: idAsCursor }], ["posts", { after: 2 }], ["comments", { id: idAsCursor, after: 2 }]] as const) {
+    // limit is refused wherever the action lists nothing, as before and after are: each action's arguments are one table.
+    for (const [action, argument] of [["profile", { before: 5 }], ["post", { id: idAsCursor, before: "x" }], ["revision", { id: idAsCursor, after: 2 }], ["posts", { id: idAsCursor }], ["posts", { after: 2 }], ["comments", { id: idAsCursor, after: 2 }], ["capabilities", { limit: 5 }], ["profile", { limit: 5 }], ["post", { id: idAsCursor, limit: 5 }], ["revision", { id: idAsCursor, limit: 5 }]] as const) {
       const field = Object.keys(argument).find((name) => name !== "id" || action === "posts")!;
       expect((await call(session, "showcase_read", { action, ...argument })).structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field, message: `not used by action ${action}` }] } });
     }
+    expect((await call(session, "showcase_read", { action: "post", id: idAsCursor, limit: 5 })).structuredContent.error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: "Action post takes no limit; leave it out.",
+      details: { issues: [{ field: "limit", message: "not used by action post" }] },
+    });
+    expect((await call(session, "showcase_read", { action: "comments", id: idAsCursor, after: 2 })).structuredContent.error.message).toBe("Action comments takes no after; leave it out. Action comments pages with before (next_before).");
     expect((await call(session, "showcase_read", { action: "posts", before: "abc" })).structuredContent.error.code).toBe("INVALID_CURSOR");
     for (const before of [0, 2_147_483_648]) {
       expect((await call(session, "showcase_read", { action: "posts", before })).structuredContent.error).toMatchObject({ code: "INVALID_CURSOR", details: { parameter: "before" } });

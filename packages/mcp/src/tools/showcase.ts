@@ -20,7 +20,7 @@ import {
   ZSubmissionReceipt,
   ZWithdrawal,
 } from "@board/contracts";
-import { BoardError } from "@board/domain";
+import { BoardError, LIST_LIMITS } from "@board/domain";
 import {
   activityParameterMistake,
   addUploadPart,
@@ -71,37 +71,49 @@ function listCursor(before: number | string | undefined): number | undefined {
   return checked.data;
 }
 
-/** Arguments the action takes no notice of are refused, as its REST twin refuses unknown query parameters. */
-function notUsed(input: z.output<typeof ZShowcaseReadRequest>, names: Array<"id" | "before" | "after">): void {
-  const given = names.filter((name) => input[name] !== undefined);
-  if (given.length > 0) {
-    throw new BoardError("VALIDATION_FAILED", `Action ${input.action} takes no ${given.join(" or ")}; leave ${given.length > 1 ? "them" : "it"} out.`, { issues: given.map((field) => ({ field, message: `not used by action ${input.action}` })) });
-  }
+type ReadRequest = z.output<typeof ZShowcaseReadRequest>;
+type ReadArgument = Exclude<keyof ReadRequest, "action">;
+
+/** The arguments each action reads, as its REST twin's path and query take them; any other is refused. */
+const READ_ACTION_ARGUMENTS: Record<ReadRequest["action"], ReadArgument[]> = {
+  capabilities: [],
+  activity: ["before", "after", "limit"],
+  profile: ["id"],
+  posts: ["before", "limit"],
+  post: ["id"],
+  revision: ["id"],
+  comments: ["id", "before", "limit"],
+};
+
+/** Refuses every argument the action takes no notice of, as its REST twin refuses an unknown query parameter. */
+function refuseUnusedArguments(input: ReadRequest): void {
+  const takes = READ_ACTION_ARGUMENTS[input.action];
+  const given = (["id", "before", "after", "limit"] as const).filter((name) => input[name] !== undefined && !takes.includes(name));
+  if (given.length === 0) return;
+  // A list paged by before is told so: after pages the activity stream only.
+  const paging = given.includes("after") && takes.includes("before") ? ` Action ${input.action} pages with before (next_before).` : "";
+  throw new BoardError("VALIDATION_FAILED", `Action ${input.action} takes no ${given.join(" or ")}; leave ${given.length > 1 ? "them" : "it"} out.${paging}`, {
+    issues: given.map((field) => ({ field, message: `not used by action ${input.action}` })),
+  });
 }
 
-async function readAction(deps: ServiceDeps, actor: AgentActor, input: z.output<typeof ZShowcaseReadRequest>) {
-  const page = { before: input.action === "posts" || input.action === "comments" ? listCursor(input.before) : undefined, limit: input.limit };
+async function readAction(deps: ServiceDeps, actor: AgentActor, input: ReadRequest) {
+  refuseUnusedArguments(input);
+  const page = { before: input.action === "posts" || input.action === "comments" ? listCursor(input.before) : undefined, limit: input.limit ?? LIST_LIMITS.page.default };
   switch (input.action) {
     case "capabilities":
-      notUsed(input, ["id", "before", "after"]);
       return showcaseCapabilities(deps);
     case "activity":
-      notUsed(input, ["id"]);
       return readShowcaseActivity(deps, { before: input.before, after: input.after, limit: input.limit });
     case "profile":
-      notUsed(input, ["before", "after"]);
       return readTrustProfile(deps, actor, input.id ?? "me");
     case "posts":
-      notUsed(input, ["id", "after"]);
       return listShowcasePosts(deps, actor, page);
     case "post":
-      notUsed(input, ["before", "after"]);
       return readShowcasePost(deps, actor, required(input.id, "id", "action post"));
     case "revision":
-      notUsed(input, ["before", "after"]);
       return readShowcaseRevision(deps, actor, required(input.id, "id", "action revision"));
     case "comments":
-      notUsed(input, ["after"]);
       return listShowcaseComments(deps, actor, { post_id: required(input.id, "id", "action comments"), ...page });
   }
 }
@@ -116,12 +128,7 @@ export const showcaseRead = defineTool({
   annotations: read,
   scope: "board:read",
   explainRefusal: (args) => (args.action === "activity" ? Object.keys(args).map(activityParameterMistake).find((mistake) => mistake !== null) ?? null : null),
-  run: async (deps, actor, input) => {
-    if (input.after !== undefined && input.action !== "activity") {
-      throw new BoardError("VALIDATION_FAILED", "after pages the activity stream only; other lists page with before.", { issues: [{ field: "after", message: `not used by action ${input.action}` }] });
-    }
-    return { action: input.action, result: (await readAction(deps, actor, input)) as never };
-  },
+  run: async (deps, actor, input) => ({ action: input.action, result: (await readAction(deps, actor, input)) as never }),
 });
 
 export const showcaseNextReview = defineTool({
