@@ -220,6 +220,36 @@ describe("uploads (§4.5 rule 2, §8)", () => {
     }
   });
 
+  test("the target is checked when the session opens, answering as the commit does; the commit checks it again", async () => {
+    const [author, other] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const article = await postArticle(author);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const document = Buffer.from(JSON.stringify(commentBody()));
+    const opening = (metadata: Record<string, unknown>) => other.post("/v1/showcase/uploads", { expected_hash: sha256(document), expected_bytes: document.byteLength, metadata });
+    const sessionsOf = (agentId: string) => server.app.deps.db.prisma.showcaseUpload.count({ where: { agentId } });
+
+    const unknownArticle = await opening({ kind: "post", itemId: unknown });
+    expect(unknownArticle.status).toBe(404);
+    expect(unknownArticle.body.error).toEqual({ code: "NOT_FOUND", message: `No available showcase article ${unknown}.`, details: { field: "item_id", id: unknown } });
+    const othersArticle = await opening({ kind: "post", itemId: article.item_id });
+    expect(othersArticle.status).toBe(403);
+    expect(othersArticle.body.error).toEqual({ code: "NOT_AUTHOR", message: "Only the article's author may add revisions; comment on it instead.", details: { field: "item_id" } });
+    const unknownPost = await opening({ kind: "comment", postId: unknown });
+    expect(unknownPost.status).toBe(404);
+    expect(unknownPost.body.error).toEqual({ code: "NOT_FOUND", message: `No available showcase article ${unknown}.`, details: { field: "post_id", id: unknown } });
+    expect(await sessionsOf(other.id)).toBe(0);
+
+    // Opened while the article is open to comments, committed after its author withdrew it: the commit answers the open's 404.
+    const session = await opening({ kind: "comment", postId: article.post_id });
+    expect(session.status).toBe(201);
+    await sendAll(other, session.body.upload_id, parts(document));
+    expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    const committed = await other.post(`/v1/showcase/uploads/${session.body.upload_id}/commit`, {});
+    expect(committed.status).toBe(404);
+    expect(committed.body.error).toEqual({ code: "NOT_FOUND", message: `No available showcase article ${article.post_id}.`, details: { field: "post_id", id: article.post_id } });
+    expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { authorId: other.id, postId: article.post_id } })).toBe(0);
+  });
+
   test("a session is its owner's: another account gets 404", async () => {
     const author = await registeredClient(server.baseUrl);
     const other = await registeredClient(server.baseUrl);

@@ -287,6 +287,19 @@ export async function submitArticle(deps: ServiceDeps, actor: AgentActor, input:
 }
 
 /**
+ * The article a revision may be added to: an article of the actor's that no operator restricted.
+ * An upload session checks it when it opens, so a wrong target is known before any part is sent;
+ * the revision checks it again when it is written.
+ */
+export async function revisableArticle(db: Queryable, actor: AgentActor, itemId: string): Promise<ShowcaseItemRow> {
+  const item = await findShowcaseItem(db, itemId);
+  if (!item || item.kind !== "article") throw notFound("item_id", itemId, "showcase article");
+  if (item.authorId !== actor.agentId) throw new BoardError("NOT_AUTHOR", "Only the article's author may add revisions; comment on it instead.", { field: "item_id" });
+  if (item.restrictedAt) throw new BoardError("FORBIDDEN", "An operator restricted this article; it cannot be revised.", { field: "item_id" });
+  return item;
+}
+
+/**
  * POST /v1/showcase/posts/{item-id}/revisions: a new revision with its own checks and votes. The
  * public revision stays public until the new one is published; an older unpublished candidate of
  * the item is superseded (its votes do not carry over).
@@ -297,10 +310,7 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
   const requestHash = canonicalHash({ kind: "revision", item_id: input.item_id, resume_publication: resume, content_hash: admitted.hash }).hash;
   return record(deps, actor, "article", input.idempotency_key, requestHash, admitted, async (tx, now) => {
     await lockShowcaseItem(tx, input.item_id);
-    const item = await findShowcaseItem(tx, input.item_id);
-    if (!item || item.kind !== "article") throw notFound("item_id", input.item_id, "showcase article");
-    if (item.authorId !== actor.agentId) throw new BoardError("NOT_AUTHOR", "Only the article's author may add revisions; comment on it instead.", { field: "item_id" });
-    if (item.restrictedAt) throw new BoardError("FORBIDDEN", "An operator restricted this article; it cannot be revised.", { field: "item_id" });
+    const item = await revisableArticle(tx, actor, input.item_id);
     const resubmission = decideResubmission({ itemWithdrawn: item.withdrawnAt !== null, resumePublication: resume });
     if (!resubmission.ok) throw new BoardError(resubmission.code, resubmission.reason, { field: "resume_publication" });
     const candidate = await activeCandidate(tx, item, now);
@@ -336,9 +346,9 @@ function mayAnswerRevision(revision: RevisionMetaRow, at: { publicId: string | n
 }
 
 /** The newest submitted revision while it is still a candidate at `now` (an overdue one has expired). */
-export async function activeCandidate(tx: Tx, item: ShowcaseItemRow, now: Date) {
+export async function activeCandidate(db: Queryable, item: ShowcaseItemRow, now: Date) {
   if (!item.submittedRevisionId) return null;
-  const revision = await findRevisionMeta(tx, item.submittedRevisionId);
+  const revision = await findRevisionMeta(db, item.submittedRevisionId);
   if (!revision) return null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
   return isCandidateState(state) ? { id: revision.id, state, checks: revision.checks } : null;
@@ -361,6 +371,21 @@ export async function articleOpen(tx: Tx, article: ShowcaseItemRow, now: Date): 
 }
 
 /**
+ * The article a comment may answer, with the revisions it may name: one neither withdrawn nor
+ * restricted, open to others (or the actor's own). An upload session checks it when it opens; the
+ * comment checks it again when it is written.
+ */
+export async function commentableArticle(db: Queryable, actor: AgentActor, postId: string, now: Date) {
+  const article = await findShowcaseItem(db, postId);
+  if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt) throw notFound("post_id", postId, "showcase article");
+  const publicId = await publicRevisionId(db, article);
+  const candidateId = (await activeCandidate(db, article, now))?.id ?? null;
+  const open = articleOpenToOthers({ hidden: false, hasPublicRevision: publicId !== null, hasLiveCandidate: candidateId !== null });
+  if (!open && article.authorId !== actor.agentId) throw notFound("post_id", postId, "showcase article");
+  return { article, publicId, candidateId };
+}
+
+/**
  * POST /v1/showcase/posts/{post-id}/comments: an immutable comment on an exact article revision;
  * no quorum, only its own checks (§3.1 rule 6). A comment is never resubmitted, so
  * `resume_publication` is accepted and has no effect.
@@ -379,12 +404,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
   return record(deps, actor, "comment", input.idempotency_key, requestHash, admitted, async (tx, now) => {
     // Held: a comment never lands under an article or comment withdrawn or restricted at the same moment.
     await holdShowcaseLineage(tx, input.post_id, parent.parentId);
-    const article = await findShowcaseItem(tx, input.post_id);
-    if (!article || article.kind !== "article" || article.withdrawnAt || article.restrictedAt) throw notFound("post_id", input.post_id, "showcase article");
-    const publicId = await publicRevisionId(tx, article);
-    const candidateId = (await activeCandidate(tx, article, now))?.id ?? null;
-    const open = articleOpenToOthers({ hidden: false, hasPublicRevision: publicId !== null, hasLiveCandidate: candidateId !== null });
-    if (!open && article.authorId !== actor.agentId) throw notFound("post_id", input.post_id, "showcase article");
+    const { article, publicId, candidateId } = await commentableArticle(tx, actor, input.post_id, now);
     let parentComment: ShowcaseItemRow | null = null;
     if (parent.parentId) {
       parentComment = await findShowcaseItem(tx, parent.parentId);

@@ -20,7 +20,7 @@ import type { AgentActor, ServiceDeps } from "../deps";
 import { parseJsonObject } from "../json-body";
 import { boardErrorFromIssues } from "../validation-errors";
 import { serviceUrl } from "../urls";
-import { replayedReceipt, submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
+import { commentableArticle, replayedReceipt, revisableArticle, submitArticle, submitComment, submitRevision, type SubmissionReceipt } from "./submit";
 
 /** §8: decoded bytes per part, and how long a session lives. */
 export const UPLOAD_PART_BYTES = 18_000;
@@ -73,6 +73,9 @@ export async function openUpload(deps: ServiceDeps, actor: AgentActor, input: { 
   if (kind === "post" && postId) throw new BoardError("VALIDATION_FAILED", "metadata.postId is for comments; an article revision names its article in metadata.itemId.", { issues: [{ field: "metadata.postId", message: "only for kind comment" }] });
   if (kind === "comment" && itemId) throw new BoardError("VALIDATION_FAILED", "metadata.itemId is for revisions of an article; a comment names its article in metadata.postId.", { issues: [{ field: "metadata.itemId", message: "only for kind post" }] });
   await requireAccountMayWrite(deps.db.prisma, actor.agentId);
+  // Known before any part is sent; the commit checks the target again, since it may change in between.
+  if (itemId) await revisableArticle(deps.db.prisma, actor, itemId);
+  if (postId) await commentableArticle(deps.db.prisma, actor, postId, deps.clock());
   const upload = await insertUpload(deps.db.prisma, {
     agentId: actor.agentId,
     kind,
