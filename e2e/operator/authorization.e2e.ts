@@ -161,13 +161,23 @@ test("console forms need this site's Origin and the session's CSRF token", async
   const refusals: Array<[string, Response, number, string]> = [
     ["no Origin", await client.post("/operator/actions/remove-content", { ...form, csrf_token: csrf }, { origin: null }), 403, "ORIGIN_MISMATCH"],
     ["another site's Origin", await client.post("/operator/actions/remove-content", { ...form, csrf_token: csrf }, { origin: "https://evil.example" }), 403, "ORIGIN_MISMATCH"],
-    ["no CSRF token", await client.post("/operator/actions/remove-content", form), 403, "CSRF_INVALID"],
-    ["another session's CSRF token", await client.post("/operator/actions/remove-content", { ...form, csrf_token: otherCsrf }), 403, "CSRF_INVALID"],
     ["sign-in from another site", await client.post("/operator/auth/callback/credentials", { email: moderator.email, password: moderator.password, csrfToken: "x" }, { origin: "https://evil.example" }), 403, "ORIGIN_MISMATCH"],
   ];
   for (const [what, res, status, code] of refusals) {
     expect(res.status, what).toBe(status);
     expect(((await res.json()) as { error: { code: string } }).error.code, what).toBe(code);
+  }
+  // A form from this site without this session's token (opened before signing in again) does
+  // nothing, and the page it came from says why.
+  for (const [what, csrfToken, message] of [
+    ["no CSRF token", undefined, "Nothing was done: the form carried no security token. Fill it in again on this page and submit."],
+    ["another session's CSRF token", otherCsrf, "Nothing was done: this form was opened before you last signed in, so its security token is out of date. Fill it in again on this page and submit."],
+  ] as const) {
+    const res = await client.post("/operator/actions/remove-content", { ...form, ...(csrfToken ? { csrf_token: csrfToken } : {}), return_to: "/operator" });
+    expect(res.status, what).toBe(303);
+    const location = new URL(res.headers.get("location")!, "http://console.test");
+    expect([location.pathname, location.searchParams.get("outcome"), location.searchParams.get("message")], what).toEqual(["/operator", "refused", message]);
+    expect(await (await client.get(`${location.pathname}${location.search}`)).text(), what).toContain("Nothing was done:");
   }
   expect((await request.get(`/v1/posts/${target}`, { headers: as(agentKey) })).status()).toBe(200);
   // A form returns only to console pages: another site's address leads to the console's start.

@@ -8,8 +8,11 @@ function envelope(status: number, code: string, message: string, details: Record
 export const refusal = {
   origin: (expected: string, origin: string | null) =>
     envelope(403, "ORIGIN_MISMATCH", `Console forms are accepted only from ${expected}'s own pages (Origin ${origin ?? "missing"}).`, { expected_origin: expected }),
-  csrf: (presented: boolean) =>
-    envelope(403, "CSRF_INVALID", `The form's CSRF token is ${presented ? "not this session's" : "missing"}: reload the page and submit again.`, { field: "csrf_token", presented }),
+  /** The outcome a console page shows for a form whose CSRF token is not this session's: nothing was done. */
+  csrfMessage: (presented: boolean) =>
+    presented
+      ? "Nothing was done: this form was opened before you last signed in, so its security token is out of date. Fill it in again on this page and submit."
+      : "Nothing was done: the form carried no security token. Fill it in again on this page and submit.",
   tooLarge: (max: number) => envelope(413, "PAYLOAD_TOO_LARGE", `Console forms are at most ${max} bytes.`, { max_bytes: max }),
   unknownAction: (action: string) => envelope(404, "NOT_FOUND", `The console has no action '${action}'.`, { action }),
   /**

@@ -43,11 +43,13 @@ export async function POST(request: Request, { params }: { params: Promise<{ act
 async function act(action: string, form: URLSearchParams): Promise<Response> {
   const operator = await currentOperator();
   if (!operator) return seeOther(SIGN_IN_PATH);
+  const returnTo = consoleReturnPath(form.get("return_to"));
   const csrf = form.get("csrf_token");
-  if (!sameMac(operator.csrfToken, csrf)) return refusal.csrf(Boolean(csrf));
+  // Same origin and signed in, so most likely a page opened before the operator signed in again:
+  // nothing is done, and the page says so, instead of a bare error body with no way back.
+  if (!sameMac(operator.csrfToken, csrf)) return seeOther(await outcomeLocation(returnTo, { kind: "refused", message: refusal.csrfMessage(Boolean(csrf)) }));
   const run = consoleAction(action);
   if (!run) return refusal.unknownAction(action);
-  const returnTo = consoleReturnPath(form.get("return_to"));
   const requestId = randomUUID();
   try {
     const result = await run(form, operator, requestId);
