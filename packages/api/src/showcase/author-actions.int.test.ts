@@ -388,17 +388,23 @@ describe("preview sessions (§4.5)", () => {
   });
 });
 
+/** A published article with a comment, a reply to it and a second top-level comment by the replier, all published. */
+async function threadUnderPublishedArticle() {
+  const author = await registeredClient(server.baseUrl);
+  const article = await publishedArticle(author);
+  const [commenter, replier] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+  checker.set({ outcome: "pass" });
+  const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+  await server.runJobs();
+  const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }))).body;
+  const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+  await server.runJobs();
+  return { author, article, commenter, replier, comment, reply, sibling };
+}
+
 describe("preview links under a withdrawn ancestor (§3.1 rule 6, withdraw row)", () => {
   test("withdrawing a comment revokes its replies' links; withdrawing an article revokes its comments' links, and resuming it revives none", async () => {
-    const author = await registeredClient(server.baseUrl);
-    const article = await publishedArticle(author);
-    const [commenter, replier] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
-    checker.set({ outcome: "pass" });
-    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
-    await server.runJobs();
-    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }))).body;
-    const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
-    await server.runJobs();
+    const { author, article, commenter, replier, comment, reply, sibling } = await threadUnderPublishedArticle();
     expect(await revisionState(reply.revision_id)).toBe("published");
     const link = async (client: BoardClient, revisionId: string) => (await client.post(`/v1/showcase/revisions/${revisionId}/preview-session`, {})).body.preview_url as string;
     const replyLink = await link(replier, reply.revision_id);
@@ -419,15 +425,7 @@ describe("preview links under a withdrawn ancestor (§3.1 rule 6, withdraw row)"
 
 describe("a comment's revision context under a withdrawn ancestor (§3.1 rule 6, §2.8 revision_context)", () => {
   test("its author reads it as no longer public once it, the comment above it or its article is withdrawn", async () => {
-    const author = await registeredClient(server.baseUrl);
-    const article = await publishedArticle(author);
-    const [commenter, replier] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
-    checker.set({ outcome: "pass" });
-    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
-    await server.runJobs();
-    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }))).body;
-    const sibling = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
-    await server.runJobs();
+    const { author, article, commenter, replier, comment, reply, sibling } = await threadUnderPublishedArticle();
     const contextOf = async (client: BoardClient, revisionId: string) => {
       const res = await client.get(`/v1/showcase/revisions/${revisionId}`);
       expect(res.status).toBe(200);
