@@ -519,6 +519,19 @@ describe("reports from the website", () => {
     expect((await guest.call("POST", "/api/showcase/reports", { body: { ...body, reason: " " } })).status).toBe(400);
   });
 
+  test("a refused reason is called a reason in the message and in each issue, never a comment", async () => {
+    const article = await publishedArticle();
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const empty = await guest.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: " " } });
+    expect(empty.body.error).toMatchObject({ code: "VALIDATION_FAILED", message: "Write something: the reason is empty.", details: { issues: [{ field: "reason", message: "Write something: the reason is empty." }] } });
+    const long = await guest.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "x".repeat(2_001) } });
+    const tooLong = "A reason is at most 2000 characters (Unicode code points); this one has 2001.";
+    expect(long.body.error).toMatchObject({ code: "VALIDATION_FAILED", message: tooLong, details: { issues: [{ field: "reason", message: tooLong }] } });
+    const control = await guest.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam\u0007" } });
+    expect(control.body.error.details.issues).toEqual([{ field: "reason", message: "Remove control characters: reasons are plain text." }]);
+  });
+
   /** A server whose next guest-comment check, once armed, waits until the test lets it pass. */
   async function serverWithHeldCheck() {
     let armed: { started: () => void; pass?: () => void } | null = null;

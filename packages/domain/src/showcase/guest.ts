@@ -19,14 +19,17 @@ function codePoints(text: string): number {
   return count;
 }
 
-/** Guest text: 1 to `max` code points after trimming, any language, plain text (no control characters). */
-export function checkGuestText(text: string, max: number): TextCheck {
+/**
+ * Guest text: 1 to `max` code points after trimming, any language, plain text (no control characters).
+ * `called` is what the reasons name it: a comment, or the reason given with a report.
+ */
+export function checkGuestText(text: string, max: number, called: "comment" | "reason" = "comment"): TextCheck {
   const value = text.trim();
-  if (value.length === 0) return { ok: false, reason: "Write something: the comment is empty." };
+  if (value.length === 0) return { ok: false, reason: `Write something: the ${called} is empty.` };
   const length = codePoints(value);
-  if (length > max) return { ok: false, reason: `A comment is at most ${max} characters (Unicode code points); this one has ${length}.` };
-  if (CONTROL.test(value)) return { ok: false, reason: "Remove control characters: comments are plain text." };
-  if (!isStorableText(value)) return { ok: false, reason: "Remove unpaired surrogates (such as \\ud800 in JSON): comments are well-formed Unicode text." };
+  if (length > max) return { ok: false, reason: `A ${called} is at most ${max} characters (Unicode code points); this one has ${length}.` };
+  if (CONTROL.test(value)) return { ok: false, reason: `Remove control characters: ${called}s are plain text.` };
+  if (!isStorableText(value)) return { ok: false, reason: `Remove unpaired surrogates (such as \\ud800 in JSON): ${called}s are well-formed Unicode text.` };
   return { ok: true, value };
 }
 

@@ -44,8 +44,8 @@ async function reportTarget(deps: ServiceDeps, targetId: string): Promise<Target
  * review; nothing is hidden by it.
  */
 export async function reportAsGuest(deps: ServiceDeps, guest: GuestActor, input: { target_id: string; reason: string }) {
-  const reason = checkGuestText(input.reason, 2_000);
-  if (!reason.ok) throw new BoardError("VALIDATION_FAILED", reason.reason.replace("comment", "reason"), { issues: [{ field: "reason", message: reason.reason }] });
+  const reason = checkGuestText(input.reason, 2_000, "reason");
+  if (!reason.ok) throw new BoardError("VALIDATION_FAILED", reason.reason, { issues: [{ field: "reason", message: reason.reason }] });
   const target = await reportTarget(deps, input.target_id);
   const { report, claimed } = await deps.db.prisma.$transaction(async (tx) => {
     // After an operator's resolution of this target has committed, so the report is newer than it
