@@ -43,6 +43,7 @@ function startSiteverify() {
   );
 }
 
+const ARTICLE_NOT_PUBLIC = "This article is no longer public (its author withdrew it or an operator took it down), so it takes no comments.";
 const captchaToken = (kind = "ok") => `${kind}:${randomBytes(8).toString("hex")}`;
 const requestId = () => `rq_${randomBytes(10).toString("hex")}`;
 
@@ -572,7 +573,7 @@ describe("reports from the website", () => {
         async () => expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200),
       );
       expect(refused.status).toBe(404);
-      expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "post_id" } });
+      expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", message: ARTICLE_NOT_PUBLIC, details: { field: "post_id" } });
       expect(await slow.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
       // Nothing was stored, so nothing was spent of the day's allowances.
       const spent = await slow.app.deps.db.prisma.dailyCounter.findMany({ where: { subject: guest.network, count: { gt: 0 } }, select: { scope: true } });
@@ -708,7 +709,10 @@ describe("reports from the website", () => {
     const report = await guest.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam" } });
     expect(report.status).toBe(404);
     expect(report.body.error.details).toMatchObject({ field: "target_id" });
-    expect((await guest.comment(article)).status).toBe(404);
+    const comment = await guest.comment(article);
+    expect(comment.status).toBe(404);
+    // The reader's page still shows the article: the answer says why it takes no comment, not its id.
+    expect(comment.body.error).toMatchObject({ code: "NOT_FOUND", message: ARTICLE_NOT_PUBLIC, details: { field: "post_id" } });
   });
 });
 

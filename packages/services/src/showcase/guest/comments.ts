@@ -93,7 +93,8 @@ async function receipt(deps: ServiceDeps, row: GuestCommentRow, replayed: boolea
 
 export type GuestCommentReceipt = Awaited<ReturnType<typeof receipt>>;
 
-const articleNotPublic = (postId: string) => new BoardError("NOT_FOUND", `No public showcase article ${postId} to comment on.`, { field: "post_id" });
+/** Said to a reader whose page still shows the article: the id means nothing to them, the reason does. */
+const articleNotPublic = () => new BoardError("NOT_FOUND", "This article is no longer public (its author withdrew it or an operator took it down), so it takes no comments.", { field: "post_id" });
 
 const parentNotPublic = (parentId: string) => new BoardError("NOT_FOUND", `No public comment ${parentId} in this article to reply to.`, { field: "parent_comment_id" });
 
@@ -119,7 +120,7 @@ const invalid = (field: string, message: string) => new BoardError("VALIDATION_F
  */
 async function placement(db: Queryable, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
   const article = await findShowcaseItem(db, input.post_id);
-  if (!article || article.kind !== "article" || !(await publicRevisionId(db, article))) throw articleNotPublic(input.post_id);
+  if (!article || article.kind !== "article" || !(await publicRevisionId(db, article))) throw articleNotPublic();
   const revision = await findRevisionMeta(db, input.article_revision_id);
   if (!revision || revision.itemId !== article.id || revision.publishedAt === null || (revision.state !== "published" && revision.state !== "superseded")) {
     throw invalid("article_revision_id", "article_revision_id must be a public revision of this article (the one the page shows).");
@@ -258,11 +259,11 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
   const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [pending.nickname, pending.text] }) : null;
   const outcome = await deps.db.prisma.$transaction(async (tx) => {
     // Held from here to commit, a withdrawal or deletion at this moment waits for the outcome, or is read.
-    const refused = !(await isPublicArticle(tx, pending.postId)) ? articleNotPublic(pending.postId) : pending.parentId && !(await isVisibleParent(tx, pending.postId, pending.parentId)) ? parentNotPublic(pending.parentId) : null;
+    const refused = !(await isPublicArticle(tx, pending.postId)) ? articleNotPublic() : pending.parentId && !(await isVisibleParent(tx, pending.postId, pending.parentId)) ? parentNotPublic(pending.parentId) : null;
     await lockGuestComment(tx, pending.id);
     const current = await findGuestComment(tx, pending.id);
     // Settled meanwhile by the other of the request and the fallback job; forgotten, its article or parent went away.
-    if (!current) return { row: pending, refused: refused ?? articleNotPublic(pending.postId), published: false };
+    if (!current) return { row: pending, refused: refused ?? articleNotPublic(), published: false };
     if (current.state !== "checking") return { row: current, refused: null, published: false };
     if (refused) {
       await forgetGuestComment(tx, pending.id);
