@@ -127,7 +127,13 @@ export const ZGuestCommentReceipt = z.object({
     .describe("checking: the safety check is still running (read the receipt or the lookup again in a few seconds); only published is shown; every other state keeps the text as your draft"),
   published: z.boolean().describe("whether readers see it now: false once its article is no longer public or a comment above it is deleted or hidden (reasons then says which)"),
   deleted: z.boolean(),
-  reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+  reasons: z.array(
+    z.object({
+      code: z.string(),
+      message: z.string(),
+      field: z.string().optional().describe("what the reason is about, when it is one of the two checked together: texts.0 the nickname, texts.1 the text"),
+    }),
+  ),
   nickname: z.string(),
   text: z.string(),
   created_at: ZUnixSeconds,
