@@ -320,6 +320,119 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(1);
 });
 
+test("a refusal names its reasons and whether the nickname or the text is at fault; the nickname can be changed in the form, after which its old error is gone", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { item_id } = await publishArticle(request, "Birds in the garden", [{ type: "paragraph", text: "This article about garden birds is commented on by a reader whose first nickname the automatic check objects to." }], newNetwork());
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
+  await page.goto(`/showcase/${item_id}`);
+  const status = page.locator("#comment-form").getByRole("status");
+  await page.getByLabel("Nickname").fill("   ");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await expect(status).toHaveText("Choose a nickname.");
+  await page.getByLabel("Nickname").fill("fuckface");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await expect(page.getByText("Commenting as fuckface.")).toBeVisible();
+  await expect(status).toHaveText("");
+
+  await page.getByLabel("Your comment").fill("What a pleasant article about birds, thank you.");
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(status.locator("p").first()).toHaveText(
+    "Your comment was not published: the automatic check could not approve it, for the reasons below. No one reviews it later, so it stays unpublished; change what they name and send again. Your text is kept below.",
+  );
+  await expect(status.getByRole("listitem")).toHaveText(['Your nickname: Profanity or sexual language ("fuck") needs review before humans see it.']);
+  await expect(status.locator("p").last()).toHaveText("The check objects to your nickname, which is sent with every comment: press “Change nickname” to choose another, then send again.");
+  await expect(page.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "false");
+
+  await page.getByRole("button", { name: "Change nickname" }).click();
+  await expect(page.getByLabel("Nickname")).toBeFocused();
+  await expect(page.getByLabel("Nickname")).toHaveValue("fuckface");
+  await page.getByLabel("Nickname").fill("Robin");
+  await page.getByRole("button", { name: "Save nickname" }).click();
+  await expect(status).toHaveText("You now comment as Robin. Your text is kept; send it again.");
+  await expect(page.getByRole("button", { name: "Change nickname" })).toBeFocused();
+  await expect(page.getByText("Commenting as Robin.")).toBeVisible();
+  await expect(page.getByLabel("Your comment")).toHaveValue("What a pleasant article about birds, thank you.");
+  await expectAccessible(page);
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(status).toHaveText("Your comment is published.");
+  await expect(page.getByRole("article", { name: "Comment by Robin" })).toContainText("What a pleasant article about birds, thank you.");
+
+  // A reason in the text itself names the text, and marks the field.
+  await page.getByLabel("Your comment").fill("This is fucking great work on birds.");
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(status.getByRole("listitem")).toHaveText(['Your comment: Profanity or sexual language ("fuck") needs review before humans see it.']);
+  await expect(status).not.toContainText("Change nickname");
+  await expect(page.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "true");
+});
+
+test("when the CAPTCHA script cannot load, the form says so and why, and loads it again on request", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { item_id } = await publishArticle(request, "Commented past a content blocker", [{ type: "paragraph", text: "This article is commented on by a reader whose content blocker first stops the CAPTCHA's script." }], newNetwork());
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
+  await page.route("**/api.js", (route) => route.abort("blockedbyclient"));
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Wren");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  const status = page.locator("#comment-form").getByRole("status");
+  const unavailable = /^The CAPTCHA could not load from 127\.0\.0\.1:\d+: a content blocker or the connection stopped it\. Allow 127\.0\.0\.1:\d+ or check the connection, then press “Load the CAPTCHA again”\. Your text is kept\.$/;
+  await expect(status).toHaveText(unavailable);
+  await page.getByLabel("Your comment").fill("Sent once the CAPTCHA is allowed.");
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(status).toHaveText(unavailable);
+  await expect(status).not.toContainText("Tick the CAPTCHA first.");
+  await expectAccessible(page);
+
+  await page.unrouteAll();
+  await page.getByRole("button", { name: "Load the CAPTCHA again" }).click();
+  await page.getByLabel("I am human (test widget)").check();
+  await expect(page.getByRole("button", { name: "Load the CAPTCHA again" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(status).toHaveText("Your comment is published.");
+});
+
+test("reply mode names the comment it answers, can be left with the draft kept, and ends once the reply is published", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { item_id } = await publishArticle(request, "Answered in a thread", [{ type: "paragraph", text: "This article is commented on by a reader who answers a comment, changes their mind, then answers after all." }], newNetwork());
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Dora");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  const first = "Which of these birds stays for the winter? I have wondered about that for a long time now.";
+  await page.getByLabel("Your comment").fill(first);
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  const answered = page.getByRole("article", { name: "Comment by Dora" });
+  await expect(answered).toContainText(first);
+  const answeredId = (await answered.locator("xpath=..").getAttribute("id"))!.replace("comment-", "");
+
+  await answered.getByRole("link", { name: "Reply" }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Reply to Dora" })).toBeVisible();
+  const context = page.locator("#comment-form .reply-context");
+  await expect(context).toHaveText("You are answering this comment by Dora: Which of these birds stays for the winter? I have wondered about that for a long…. Cancel reply");
+  await expect(context.getByRole("link", { name: "this comment by Dora" })).toHaveAttribute("href", `#comment-${answeredId}`);
+  await expect(context.locator("q")).toHaveText("Which of these birds stays for the winter? I have wondered about that for a long…");
+  await expectAccessible(page);
+  await page.getByLabel("Your comment").fill("The robin does, I think.");
+  await context.getByRole("link", { name: "Cancel reply" }).click();
+  await expect(page).toHaveURL(new RegExp(`/showcase/${item_id}#comment-form$`));
+  await expect(page.getByRole("heading", { level: 2, name: "Add a comment" })).toBeVisible();
+  await expect(page.getByLabel("Your comment")).toHaveValue("The robin does, I think.");
+
+  await answered.getByRole("link", { name: "Reply" }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Reply to Dora" })).toBeVisible();
+  await expect(page.getByLabel("Your comment")).toHaveValue("");
+  await page.getByLabel("Your comment").fill("The robin stays, and sings all winter.");
+  await page.getByLabel("I am human (test widget)").check();
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(page.locator("#comment-form").getByRole("status")).toHaveText("Your reply is published. The form below now comments on the article.");
+  await expect(page.getByRole("heading", { level: 2, name: "Add a comment" })).toBeVisible();
+  await expect(page).not.toHaveURL(/reply_to=/);
+  await expect(page.locator(`#comment-${answeredId} ol`).getByRole("article", { name: "Comment by Dora" })).toContainText("The robin stays, and sings all winter.");
+});
+
 test("a send refused before it is read keeps its request id: after a lost answer, sending again never posts twice; the text is fixed while it is sent", async ({ page, request }) => {
   test.setTimeout(90_000);
   const { item_id } = await publishArticle(request, "One comment, however often it is sent", [{ type: "paragraph", text: "This article checks that a comment sent again after an uncertain answer is stored only once." }], newNetwork());

@@ -10,17 +10,32 @@ type FormConfig = {
   nickname_rules: string;
 };
 type SessionView = { form: FormConfig; session: { nickname: string; csrf_token: string } | null };
-type Receipt = { comment_id: string; request_id: string; state: string; published: boolean; reasons: Array<{ message: string }>; text: string };
+type CheckReason = { code: string; message: string; field?: string };
+type Receipt = { comment_id: string; request_id: string; state: string; published: boolean; reasons: CheckReason[]; text: string };
+/** The comment a reply answers, as the page found it: whom, and the start of what they wrote. */
+export type AnsweredComment = { id: string; author: string; quote: string };
 type Hcaptcha = { render(container: HTMLElement, options: { sitekey: string; callback(token: string): void }): string; reset(id: string): void };
 
 const OWN_COMMENTS = "board-own-comments";
 const OUTCOME_TEXT: Record<string, string> = {
   checking: "Your comment is being checked; its outcome shows here in a moment. Your text is kept below.",
   published: "Your comment is published.",
-  rejected: "Your comment was not published: the automatic check refused it. Your text is kept below; you can change it and send again.",
-  uncertain: "Your comment was not published: the automatic check could not approve it. Your text is kept below.",
+  rejected: "Your comment was not published: the automatic check refused it for the reasons below. Your text is kept below; change what they name and send again.",
+  // No one reviews a guest comment the check could not approve (docs/status.md): only a new send can publish it.
+  uncertain: "Your comment was not published: the automatic check could not approve it, for the reasons below. No one reviews it later, so it stays unpublished; change what they name and send again. Your text is kept below.",
   unavailable: "Your comment was not published: the check is unavailable right now. Your text is kept below; try again later.",
   capacity: "Your comment was not published: today's automatic reviews are used up. Your text is kept below; try again after midnight UTC.",
+};
+
+/** The service checks `[nickname, text]` together (guest/comments.ts), so a reason's field says which of the two it is about. */
+const REASON_SUBJECT: Record<string, string> = { "texts.0": "Your nickname", "texts.1": "Your comment" };
+const NICKNAME_REFUSED = "The check objects to your nickname, which is sent with every comment: press “Change nickname” to choose another, then send again.";
+
+/** How long the CAPTCHA script may take before the form says it did not come (a blocker may drop it without an error). */
+const CAPTCHA_LOAD_TIMEOUT_MS = 15_000;
+const captchaUnavailable = (scriptUrl: string) => {
+  const host = new URL(scriptUrl).host;
+  return `The CAPTCHA could not load from ${host}: a content blocker or the connection stopped it. Allow ${host} or check the connection, then press “Load the CAPTCHA again”. Your text is kept.`;
 };
 
 const codePoints = (text: string) => Array.from(text).length;
@@ -50,13 +65,29 @@ function refusedField(body: { error?: { details?: { field?: unknown; issues?: Ar
  * The guest comment form. The draft (text and the request_id of a send whose answer never came)
  * lives in localStorage, so a reload keeps it and reconciles an uncertain send by lookup.
  */
-export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor }: { postId: string; articleRevisionId: string; parentId: string | null; parentAuthor: string | null }) {
+export function CommentForm({ postId, articleRevisionId, answered }: { postId: string; articleRevisionId: string; answered: AnsweredComment | null }) {
   const router = useRouter();
-  const draftKey = `board-draft:${postId}:${parentId ?? "root"}`;
+  const parentId = answered?.id ?? null;
+  const draftFor = (parent: string | null) => `board-draft:${postId}:${parent ?? "root"}`;
+  const draftKey = draftFor(parentId);
   const [view, setView] = useState<SessionView | null>(null);
   const [nickname, setNickname] = useState("");
   const [text, setText] = useState("");
   const [status, setStatus] = useState("");
+  const [reasons, setReasons] = useState<CheckReason[]>([]);
+  const [renaming, setRenaming] = useState(false);
+  const [captchaFailed, setCaptchaFailed] = useState(false);
+  const [captchaAttempt, setCaptchaAttempt] = useState(0);
+  const captchaScript = useRef<HTMLScriptElement | null>(null);
+  const nicknameField = useRef<HTMLInputElement>(null);
+  const changeNickname = useRef<HTMLButtonElement>(null);
+  // Where the keyboard focus goes once React has drawn the change a button made: the button itself is gone by then.
+  const [focusTarget, setFocusTarget] = useState<"nickname" | "change" | null>(null);
+  useEffect(() => {
+    if (!focusTarget) return;
+    ({ nickname: nicknameField, change: changeNickname })[focusTarget].current?.focus();
+    setFocusTarget(null);
+  }, [focusTarget]);
   const [busy, setBusy] = useState(false);
   const [token, setToken] = useState<string | null>(null);
   const [hydrated, setHydrated] = useState(false);
@@ -108,17 +139,25 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
         }, CHECKING_POLL_MS);
         return;
       }
-      setStatus(OUTCOME_TEXT[receipt.state] ?? `Your comment is ${receipt.state}.`);
       if (receipt.published) {
+        setReasons([]);
         localStorage.removeItem(draftKey);
         setText("");
-        router.refresh();
-      } else {
-        setText(receipt.text);
-        saveDraft({ text: receipt.text, requestId: null });
+        if (!parentId) {
+          setStatus(OUTCOME_TEXT.published!);
+          return router.refresh();
+        }
+        // Staying in reply mode would put the next comment under the same one without saying so.
+        setStatus("Your reply is published. The form below now comments on the article.");
+        return router.replace(`/showcase/${postId}#comment-${receipt.comment_id}`);
       }
+      setStatus(OUTCOME_TEXT[receipt.state] ?? `Your comment is ${receipt.state}.`);
+      setReasons(receipt.state === "rejected" || receipt.state === "uncertain" ? receipt.reasons : []);
+      setInvalidField(receipt.reasons.some((reason) => reason.field === "texts.1") ? "text" : null);
+      setText(receipt.text);
+      saveDraft({ text: receipt.text, requestId: null });
     },
-    [draftKey, router, saveDraft],
+    [draftKey, parentId, postId, router, saveDraft],
   );
 
   useEffect(() => {
@@ -140,7 +179,7 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
 
   useEffect(() => {
     const captcha = view?.form.captcha;
-    if (!view?.session || !captcha || !widget.current || widgetId.current !== null) return;
+    if (!view?.session || !captcha || !widget.current || widgetId.current !== null || captchaScript.current) return;
     const render = () => {
       const api = (window as unknown as { hcaptcha?: Hcaptcha }).hcaptcha;
       if (!api || !widget.current || widgetId.current !== null) return;
@@ -150,11 +189,61 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
     const script = document.createElement("script");
     script.src = captcha.script_url;
     script.async = true;
-    script.addEventListener("load", render);
+    captchaScript.current = script;
+    let settled = false;
+    // Without the widget there is nothing to tick: the reader is told why, and can load it again.
+    const fail = () => {
+      if (settled || !mounted.current) return;
+      settled = true;
+      script.remove();
+      captchaScript.current = null;
+      setCaptchaFailed(true);
+      setStatus(captchaUnavailable(captcha.script_url));
+    };
+    const timeout = setTimeout(fail, CAPTCHA_LOAD_TIMEOUT_MS);
+    script.addEventListener("load", () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeout);
+      render();
+    });
+    script.addEventListener("error", () => {
+      clearTimeout(timeout);
+      fail();
+    });
     document.head.append(script);
-  }, [view]);
+  }, [view, captchaAttempt]);
 
-  const heading = <h2 id="comment-form-heading">{parentAuthor ? `Reply to ${parentAuthor}` : "Add a comment"}</h2>;
+  function loadCaptchaAgain() {
+    setCaptchaFailed(false);
+    setStatus("");
+    setCaptchaAttempt((attempt) => attempt + 1);
+  }
+
+  /** Leaving reply mode takes the unsent reply along to the article's own form, unless that holds a draft already. */
+  function carryDraftToArticle() {
+    const reply = readDraft();
+    const own = JSON.parse(localStorage.getItem(draftFor(null)) ?? '{"text":"","requestId":null}') as { text: string; requestId: string | null };
+    if (reply.requestId || reply.text.trim() === "" || own.requestId || own.text.trim() !== "") return;
+    localStorage.setItem(draftFor(null), JSON.stringify({ text: reply.text, requestId: null }));
+    localStorage.removeItem(draftKey);
+  }
+
+  // Plain links, so they work before (and without) the form's script too.
+  const heading = (
+    <>
+      <h2 id="comment-form-heading">{answered ? `Reply to ${answered.author}` : "Add a comment"}</h2>
+      {answered ? (
+        <p className="reply-context">
+          You are answering <a href={`#comment-${answered.id}`}>this comment by {answered.author}</a>
+          {answered.quote ? <>: <q>{answered.quote}</q></> : null}.{" "}
+          <a href={`/showcase/${postId}#comment-form`} onClick={carryDraftToArticle}>
+            Cancel reply
+          </a>
+        </p>
+      ) : null}
+    </>
+  );
   // The server's page has no session yet: without JavaScript the form never comes (its CAPTCHA runs
   // in the browser), so the reader is told so rather than left with a loading line.
   if (!view) {
@@ -174,24 +263,35 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       </section>
     );
   }
+  /** Starts a session, or (the API's rename, which needs the session's CSRF token) changes its nickname. */
   async function startSession(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const { status: code, body } = await answerOf(await fetch("/api/showcase/human-session", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ nickname }) }));
+    const csrf: Record<string, string> = view?.session ? { "x-csrf-token": view.session.csrf_token } : {};
+    const { status: code, body } = await answerOf(await fetch("/api/showcase/human-session", { method: "POST", headers: { "content-type": "application/json", accept: "application/json", ...csrf }, body: JSON.stringify({ nickname }) }));
     setBusy(false);
     setInvalidField(code === 201 || code === 200 ? null : refusedField(body));
-    if (code === 201 || code === 200) setView(body as SessionView);
-    else setStatus(body?.error?.message ?? "Could not start a session; try again.");
+    if (code !== 201 && code !== 200) return setStatus(body?.error?.message ?? "Could not start a session; try again.");
+    const started = body as SessionView;
+    setView(started);
+    setReasons([]);
+    // A refusal of the nickname typed before no longer applies.
+    setStatus(renaming ? `You now comment as ${started.session?.nickname}. Your text is kept; send it again.` : "");
+    if (renaming) {
+      setRenaming(false);
+      setFocusTarget("change");
+    }
   }
 
   async function send(event: React.FormEvent) {
     event.preventDefault();
     if (!view?.session) return;
-    if (!token) return setStatus("Tick the CAPTCHA first.");
+    if (!token) return setStatus(captchaFailed && view.form.captcha ? captchaUnavailable(view.form.captcha.script_url) : "Tick the CAPTCHA first.");
     const draft = readDraft();
     const requestId = draft.requestId && draft.text === text ? draft.requestId : `guest_${crypto.randomUUID().replace(/-/g, "")}`;
     saveDraft({ text, requestId });
     setBusy(true);
+    setReasons([]);
     setStatus("Sending…");
     try {
       const response = await fetch(`/api/showcase/posts/${postId}/human-comments`, {
@@ -222,11 +322,12 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
 
   // Counted as the server counts (code points of the trimmed nickname): a maxlength would count UTF-16 units instead.
   const nicknameLeft = view.form.limits.nickname_code_points - codePoints(nickname.trim());
-  const nicknameForm = (action: string) => (
+  const nicknameForm = (action: string, cancel?: React.ReactNode) => (
     <form onSubmit={startSession}>
       <label htmlFor={`${textId}-nick`}>Nickname</label>
       <input
         id={`${textId}-nick`}
+        ref={nicknameField}
         value={nickname}
         onChange={(e) => {
           setNickname(e.target.value);
@@ -240,13 +341,23 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       <p id={`${textId}-nick-left`}>{nicknameLeft >= 0 ? `${nicknameLeft} characters left` : `${-nicknameLeft} characters too many`}</p>
       <button type="submit" disabled={busy || nicknameLeft < 0}>
         {action}
-      </button>
+      </button>{" "}
+      {cancel}
     </form>
   );
+  const nicknameRefused = reasons.some((reason) => reason.field === "texts.0");
   const statusLine = (
-    <p id={statusId} role="status" aria-live="polite" className="form-status">
-      {status}
-    </p>
+    <div id={statusId} role="status" aria-live="polite" className="form-status">
+      {status ? <p>{status}</p> : null}
+      {reasons.length > 0 ? (
+        <ul>
+          {reasons.map((reason) => (
+            <li key={`${reason.code}:${reason.field ?? ""}:${reason.message}`}>{reason.field && REASON_SUBJECT[reason.field] ? `${REASON_SUBJECT[reason.field]}: ${reason.message}` : reason.message}</li>
+          ))}
+        </ul>
+      ) : null}
+      {nicknameRefused && view.session ? <p>{NICKNAME_REFUSED}</p> : null}
+    </div>
   );
   // Closed to comments, the site still takes reports, which need a guest session (no CAPTCHA).
   if (!view.form.comments_open) {
@@ -273,29 +384,64 @@ export function CommentForm({ postId, articleRevisionId, parentId, parentAuthor 
       {!view.session ? (
         nicknameForm("Start commenting")
       ) : (
-        <form onSubmit={send}>
-          <p>Commenting as {view.session.nickname}. Comments are plain text, any language, checked automatically before anyone sees them.</p>
-          <label htmlFor={textId}>Your comment</label>
-          <textarea
-            id={textId}
-            value={text}
-            rows={5}
-            readOnly={busy || awaitingCheck}
-            onChange={(e) => {
-              setText(e.target.value);
-              setInvalidField(null);
-              saveDraft({ text: e.target.value, requestId: null });
-            }}
-            required
-            aria-invalid={remaining < 0 || invalidField === "text"}
-            aria-describedby={describedBy(errorId, "text")}
-          />
-          <p id={errorId}>{remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters too many`}</p>
-          <div ref={widget} />
-          <button type="submit" disabled={busy || awaitingCheck || remaining < 0 || text.trim() === ""}>
-            Send comment
-          </button>
-        </form>
+        <>
+          {renaming ? (
+            nicknameForm(
+              "Save nickname",
+              <button
+                type="button"
+                onClick={() => {
+                  setRenaming(false);
+                  setInvalidField(null);
+                  setFocusTarget("change");
+                }}
+              >
+                Keep {view.session.nickname}
+              </button>,
+            )
+          ) : null}
+          <form onSubmit={send}>
+            <p>Commenting as {view.session.nickname}. Comments are plain text, any language, checked automatically before anyone sees them.</p>
+            {renaming ? null : (
+              <button
+                type="button"
+                ref={changeNickname}
+                onClick={() => {
+                  setNickname(view.session!.nickname);
+                  setRenaming(true);
+                  setFocusTarget("nickname");
+                }}
+              >
+                Change nickname
+              </button>
+            )}
+            <label htmlFor={textId}>Your comment</label>
+            <textarea
+              id={textId}
+              value={text}
+              rows={5}
+              readOnly={busy || awaitingCheck}
+              onChange={(e) => {
+                setText(e.target.value);
+                setInvalidField(null);
+                saveDraft({ text: e.target.value, requestId: null });
+              }}
+              required
+              aria-invalid={remaining < 0 || invalidField === "text"}
+              aria-describedby={describedBy(errorId, "text")}
+            />
+            <p id={errorId}>{remaining >= 0 ? `${remaining} characters left` : `${-remaining} characters too many`}</p>
+            <div ref={widget} />
+            {captchaFailed ? (
+              <button type="button" onClick={loadCaptchaAgain}>
+                Load the CAPTCHA again
+              </button>
+            ) : null}
+            <button type="submit" disabled={busy || awaitingCheck || remaining < 0 || text.trim() === ""}>
+              Send comment
+            </button>
+          </form>
+        </>
       )}
     </section>
   );

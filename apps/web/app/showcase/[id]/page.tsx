@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { webContext } from "@board/app/web-context";
 import type { WebShowcase } from "@board/app/web-context";
-import { defaultLimits } from "@board/domain";
+import { cutToCodePoints, defaultLimits } from "@board/domain";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ArticleBlocks } from "../blocks";
-import { CommentForm, OwnCommentControls } from "./comment-form";
+import { CommentForm, OwnCommentControls, type AnsweredComment } from "./comment-form";
 import { ReportControl } from "./report-control";
 import { dateTime } from "../format";
 
@@ -57,6 +57,15 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 
 type Comment = Awaited<ReturnType<WebShowcase["comments"]>>["items"][number];
+
+/** How much of the answered comment the reply form quotes: enough to tell it from the same author's others. */
+const REPLY_QUOTE_CODE_POINTS = 80;
+
+function answeredComment(comment: Comment): AnsweredComment {
+  const text = comment.blocks.map((block) => block.text).find((value): value is string => typeof value === "string") ?? "";
+  const start = cutToCodePoints(text.replace(/\s+/g, " ").trim(), REPLY_QUOTE_CODE_POINTS);
+  return { id: comment.item_id, author: comment.author.name, quote: start.is_truncated ? `${start.text}…` : start.text };
+}
 
 /** Replies indent up to this level; deeper ones line up with it and name whom they answer, so 32 levels fit a phone. */
 const INDENTED_LEVELS = 8;
@@ -118,7 +127,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
         </h2>
         <CommentThread comments={comments.items} parentId={null} parentName={null} repliesOpen={repliesOpen} />
       </section>
-      <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} parentId={parent?.item_id ?? null} parentAuthor={parent?.author.name ?? null} />
+      <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} answered={parent ? answeredComment(parent) : null} />
       <p>
         <a href="/showcase">All articles</a>
       </p>
