@@ -334,15 +334,16 @@ test("a refusal names its reasons and whether the nickname or the text is at fau
   await expect(page.getByText("Commenting as fuckface.")).toBeVisible();
   await expect(status).toHaveText("");
 
-  await page.getByLabel("Your comment").fill("What a pleasant article about birds, thank you.");
+  // Both texts refused at once (a session sends at most two comments a minute): each reason names its own.
+  await page.getByLabel("Your comment").fill("What a fucking pleasant article about birds.");
   await page.getByLabel("I am human (test widget)").check();
   await page.getByRole("button", { name: "Send comment" }).click();
   await expect(status.locator("p").first()).toHaveText(
     "Your comment was not published: the automatic check could not approve it, for the reasons below. No one reviews it later, so it stays unpublished; change what they name and send again. Your text is kept below.",
   );
-  await expect(status.getByRole("listitem")).toHaveText(['Your nickname: Profanity or sexual language ("fuck") needs review before humans see it.']);
+  await expect(status.getByRole("listitem")).toHaveText(['Your nickname: Profanity or sexual language ("fuck") needs review before humans see it.', 'Your comment: Profanity or sexual language ("fuck") needs review before humans see it.']);
   await expect(status.locator("p").last()).toHaveText("The check objects to your nickname, which is sent with every comment: press “Change nickname” to choose another, then send again.");
-  await expect(page.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "false");
+  await expect(page.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "true");
 
   await page.getByRole("button", { name: "Change nickname" }).click();
   await expect(page.getByLabel("Nickname")).toBeFocused();
@@ -352,20 +353,14 @@ test("a refusal names its reasons and whether the nickname or the text is at fau
   await expect(status).toHaveText("You now comment as Robin. Your text is kept; send it again.");
   await expect(page.getByRole("button", { name: "Change nickname" })).toBeFocused();
   await expect(page.getByText("Commenting as Robin.")).toBeVisible();
-  await expect(page.getByLabel("Your comment")).toHaveValue("What a pleasant article about birds, thank you.");
+  await expect(page.getByLabel("Your comment")).toHaveValue("What a fucking pleasant article about birds.");
   await expectAccessible(page);
+  await page.getByLabel("Your comment").fill("What a pleasant article about birds, thank you.");
   await page.getByLabel("I am human (test widget)").check();
   await page.getByRole("button", { name: "Send comment" }).click();
   await expect(status).toHaveText("Your comment is published.");
   await expect(page.getByRole("article", { name: "Comment by Robin" })).toContainText("What a pleasant article about birds, thank you.");
-
-  // A reason in the text itself names the text, and marks the field.
-  await page.getByLabel("Your comment").fill("This is fucking great work on birds.");
-  await page.getByLabel("I am human (test widget)").check();
-  await page.getByRole("button", { name: "Send comment" }).click();
-  await expect(status.getByRole("listitem")).toHaveText(['Your comment: Profanity or sexual language ("fuck") needs review before humans see it.']);
-  await expect(status).not.toContainText("Change nickname");
-  await expect(page.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "true");
+  await expect(status.getByRole("listitem")).toHaveCount(0);
 });
 
 test("when the CAPTCHA script cannot load, the form says so and why, and loads it again on request", async ({ page, request }) => {
