@@ -341,7 +341,7 @@ test("a refusal names its reasons and whether the nickname or the text is at fau
   await expect(status.locator("p").first()).toHaveText(
     "Your comment was not published: the automatic check could not approve it, for the reasons below. No one reviews it later, so it stays unpublished; change what they name and send again. Your text is kept below.",
   );
-  await expect(status.getByRole("listitem")).toHaveText(['Your nickname: Profanity or sexual language ("fuck") needs review before humans see it.', 'Your comment: Profanity or sexual language ("fuck") needs review before humans see it.']);
+  await expect(status.getByRole("listitem")).toHaveText(['Your nickname: Profanity or sexual language ("fuck"): the automatic check cannot approve it.', 'Your comment: Profanity or sexual language ("fuck"): the automatic check cannot approve it.']);
   await expect(status.locator("p").last()).toHaveText("The check objects to your nickname, which is sent with every comment: press “Change nickname” to choose another, then send again.");
   await expect(page.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "true");
 

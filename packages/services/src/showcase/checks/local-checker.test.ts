@@ -89,6 +89,14 @@ describe("spam heuristics at their thresholds", () => {
     expect(spamReasons("article", [calm]).some((r) => r.code === "shouting")).toBe(false);
   });
 
+  test("a reason found in one text names it; a count across the texts names none", () => {
+    const nickname = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const reasons = spamReasons("guest_comment", ["Robin", `See https://bit.ly/x and ${"https://example.org/a ".repeat(6)}`]);
+    expect(reasons.find((r) => r.code === "shortened_link")).toEqual({ code: "shortened_link", message: "Shortened links hide where they lead.", field: "texts.1" });
+    expect(reasons.find((r) => r.code === "many_links")).not.toHaveProperty("field");
+    expect(spamReasons("guest_comment", [nickname, "A calm comment about birds."]).find((r) => r.code === "shouting")).toEqual({ code: "shouting", message: "Mostly capital letters reads as shouting.", field: "texts.0" });
+  });
+
   test("repeated lines, link dumps and mentions", () => {
     expect(mostRepeatedLine(["same line here\nsame line here", "same line here"])).toBe(3);
     expect(spamReasons("article", ["same line here\nsame line here"]).some((r) => r.code === "repeated_lines")).toBe(false);

@@ -32,7 +32,8 @@ export function profanityReasons(text: string, field: string): { slurs: CheckRea
     const ordinaryIn = Object.hasOwn(ORDINARY_ELSEWHERE, word) ? ORDINARY_ELSEWHERE[word]! : [];
     if (ordinaryIn.length > 0 && ordinaryIn.includes((language ??= reliableLanguageOf(text)) ?? "")) continue;
     if (SLURS.has(word)) slurs.push({ code: "slur", message: `A slur ("${word}") is never published.`, field });
-    else profanity.push({ code: "profanity", message: `Profanity or sexual language ("${word}") needs review before humans see it.`, field });
+    // Neutral about what follows: an article goes to automatic review, a guest's comment stays a draft.
+    else profanity.push({ code: "profanity", message: `Profanity or sexual language ("${word}"): the automatic check cannot approve it.`, field });
   }
   return { slurs, profanity };
 }
@@ -124,16 +125,24 @@ export function mentionCount(texts: readonly string[]): number {
   return texts.reduce((n, t) => n + (t.match(/(?<![\p{L}\p{N}_])@[A-Za-z0-9-]+/gu)?.length ?? 0), 0);
 }
 
-/** Spam and noise heuristics: each returns the reasons it found; any reason means review, not refusal. */
+/**
+ * Spam and noise heuristics: each returns the reasons it found; any reason means review, not
+ * refusal. A reason found in one text names it (`texts.<index>`, as profanity's do), so a guest
+ * can tell the nickname from the comment; counts across the texts name none.
+ */
 export function spamReasons(kind: CheckedKind, texts: readonly string[]): CheckReason[] {
   const reasons: CheckReason[] = [];
+  const inText = (found: (text: string) => boolean, reason: { code: string; message: string }) => {
+    const index = texts.findIndex(found);
+    if (index >= 0) reasons.push({ ...reason, field: `texts.${index}` });
+  };
   const links = linkCount(texts);
   if (links > MAX_LINKS) reasons.push({ code: "many_links", message: `${links} links (more than ${MAX_LINKS}) read as link spam.` });
-  if (texts.some((t) => SHORTENERS.test(t))) reasons.push({ code: "shortened_link", message: "Shortened links hide where they lead." });
-  if (texts.some((t) => t.length >= 20 && isLinkDump(t))) reasons.push({ code: "link_only_text", message: "A text that is mostly links reads as link spam." });
-  if (texts.some((t) => longestCharacterRun(t) >= MAX_REPEATED_CHARACTER)) reasons.push({ code: "repeated_characters", message: `A character repeated ${MAX_REPEATED_CHARACTER} or more times in a row.` });
-  if (texts.some((t) => longestWordRun(t) >= MAX_REPEATED_WORD)) reasons.push({ code: "repeated_words", message: `A word repeated ${MAX_REPEATED_WORD} or more times in a row.` });
-  if (texts.some((t) => (shoutShare(t) ?? 0) >= SHOUT_SHARE)) reasons.push({ code: "shouting", message: "Mostly capital letters reads as shouting." });
+  inText((t) => SHORTENERS.test(t), { code: "shortened_link", message: "Shortened links hide where they lead." });
+  inText((t) => t.length >= 20 && isLinkDump(t), { code: "link_only_text", message: "A text that is mostly links reads as link spam." });
+  inText((t) => longestCharacterRun(t) >= MAX_REPEATED_CHARACTER, { code: "repeated_characters", message: `A character repeated ${MAX_REPEATED_CHARACTER} or more times in a row.` });
+  inText((t) => longestWordRun(t) >= MAX_REPEATED_WORD, { code: "repeated_words", message: `A word repeated ${MAX_REPEATED_WORD} or more times in a row.` });
+  inText((t) => (shoutShare(t) ?? 0) >= SHOUT_SHARE, { code: "shouting", message: "Mostly capital letters reads as shouting." });
   if (mostRepeatedLine(texts) >= MAX_SAME_LINE) reasons.push({ code: "repeated_lines", message: `The same line ${MAX_SAME_LINE} or more times.` });
   if (kind !== "nickname" && mentionCount(texts) > MAX_MENTIONS) reasons.push({ code: "many_mentions", message: `More than ${MAX_MENTIONS} @mentions.` });
   return reasons;
