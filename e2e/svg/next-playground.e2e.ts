@@ -20,7 +20,7 @@ test("the Next playground page runs an interactive picture in a worker: a click 
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto("/playground/svg");
   await expect(page.getByRole("heading", { name: "SVG runtime playground" })).toBeVisible();
-  const counter = page.getByRole("img", { name: "A blue button and a number that counts clicks" });
+  const counter = page.getByRole("group", { name: "A blue button and a number that counts clicks" });
   await expect(counter).toBeVisible();
   await expect(page.locator('[data-picture="counter"] figure')).toHaveAttribute("data-script", "ready");
   const count = page.locator('[data-picture="counter"] #count');

@@ -244,6 +244,12 @@ describe("canonical form", () => {
     expect(admitted(result.canonical).script).toBe(result.script);
   });
 
+  it("leaves tabindex out of static markup, where no script answers a key, and keeps it in the canonical form", () => {
+    const result = admitted(svg('<rect id="button" tabindex="0" role="button" aria-label="Add one"/><desc><g tabindex="0"/></desc><script><![CDATA[showcase.on("button", "click", () => {});]]></script>'));
+    expect(result.canonical).toBe(svg('<rect id="button" aria-label="Add one" role="button" tabindex="0"/><desc><g tabindex="0"/></desc><script><![CDATA[showcase.on("button", "click", () => {});]]></script>'));
+    expect(result.staticMarkup).toBe(svg('<rect id="button" aria-label="Add one" role="button"/><desc></desc>'));
+  });
+
   it("leaves the elements inside title and desc out of static markup, since a page's HTML parser would read them as HTML", () => {
     const result = admitted(svg('<desc>Dots<g><title>inner<rect/></title></g> and more</desc><title><style>rect{fill:red}</style></title><rect id="after"/>'));
     expect(result.canonical).toBe(svg('<desc>Dots<g><title>inner<rect/></title></g> and more</desc><title><style>rect{fill:red}</style></title><rect id="after"/>'));

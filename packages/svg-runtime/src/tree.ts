@@ -50,9 +50,10 @@ const HTML_INTEGRATION_POINTS: ReadonlySet<string> = new Set(["title", "desc"]);
 
 /**
  * The one serializer, in one pass: the canonical form, and the static markup, which is the same
- * text without any `<script>` element (a browser would run a script inside inline SVG) and without
- * the elements inside `title` and `desc`. Each such span is cut out of the canonical text, so the
- * two can never differ elsewhere.
+ * text without any `<script>` element (a browser would run a script inside inline SVG), without
+ * the elements inside `title` and `desc`, and without `tabindex` (with no script running nothing in
+ * the picture answers a key, so a focus stop there would be a control that does nothing). Each
+ * such span is cut out of the canonical text, so the two can never differ elsewhere.
  */
 export function serialize(root: SvgElementNode): { canonical: string; staticMarkup: string } {
   let out = "";
@@ -69,7 +70,9 @@ export function serialize(root: SvgElementNode): { canonical: string; staticMark
     out += `<${node.name}`;
     if (isRoot) out += ` xmlns="${SVG_NAMESPACE}"`;
     for (const name of orderedAttributeNames(node.attributes)) {
+      const attributeStart = out.length;
       out += ` ${name}="${escapeAttribute(node.attributes.get(name) ?? "")}"`;
+      if (name === "tabindex") cuts.push([attributeStart, out.length]);
     }
     if (node.children.length === 0) {
       out += "/>";

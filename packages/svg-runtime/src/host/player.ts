@@ -76,7 +76,9 @@ function hasDeclarativeMotion(root: SVGSVGElement): boolean {
  * its CSS and ids stay inside), then, for interactive pictures, a worker once a reader slot is free.
  */
 export function mountPicture(container: HTMLElement, options: PlayerOptions): PlayerHandle {
-  // The picture inside is the one named element (role="img"), so the description is announced once.
+  // The picture inside is the one named element, so the description is announced once: an image,
+  // or for a picture whose script answers input a group, whose controls stay reachable (an image's
+  // children are presentational, and a control inside one is lost to assistive technology).
   const figure = document.createElement("figure");
   figure.className = FIGURE_CLASS;
   const stage = document.createElement("div");
@@ -166,7 +168,7 @@ export function mountPicture(container: HTMLElement, options: PlayerOptions): Pl
       },
     });
     root = buildDom(controller.model, surface.elements);
-    root.setAttribute("role", "img");
+    root.setAttribute("role", options.interactive ? "group" : "img");
     root.setAttribute("aria-label", options.description);
     surface.root = root;
     const style = document.createElement("style");
