@@ -485,12 +485,16 @@ test.describe("showcase-svg-v1 player", () => {
     await context.close();
   });
 
-  test("without JavaScript, prefers-reduced-motion holds a picture's CSS animations", async ({ browser }) => {
-    const context = await browser.newContext({ reducedMotion: "reduce", javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/?set=declarative`);
-    expect(await page.locator('[data-picture="css"] #dot').evaluate((dot) => getComputedStyle(dot).animationPlayState)).toBe("paused");
-    await context.close();
+  test("without JavaScript, where no player can pause them, pictures do not move: CSS animations are held and SMIL is left out", async ({ browser }) => {
+    for (const reducedMotion of ["reduce", "no-preference"] as const) {
+      const context = await browser.newContext({ reducedMotion, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/?set=declarative`);
+      expect(await page.locator('[data-picture="css"] #dot').evaluate((dot) => getComputedStyle(dot).animationPlayState), reducedMotion).toBe("paused");
+      await expect(page.locator('[data-picture="smil"] #bar'), reducedMotion).toBeVisible();
+      await expect(page.locator('[data-picture="smil"] animate, [data-picture="smil"] set'), reducedMotion).toHaveCount(0);
+      await context.close();
+    }
   });
 
   test("a picture whose script throws stops with a notice naming the error and a Restart control instead of Pause", async ({ page }) => {

@@ -250,6 +250,13 @@ describe("canonical form", () => {
     expect(result.staticMarkup).toBe(svg('<rect id="button" aria-label="Add one" role="button"/><desc></desc>'));
   });
 
+  it("leaves SMIL animation out of static markup, where no player could pause it, and keeps it in the canonical form", () => {
+    const moving = '<rect id="bar" height="4" width="4"><animate attributeName="x" dur="2s" from="0" repeatCount="indefinite" to="90"/></rect><g><animateTransform attributeName="transform" dur="3s" from="0" to="360" type="rotate"/><set attributeName="opacity" begin="1s" to="0.5"/></g>';
+    const result = admitted(svg(moving));
+    expect(result.canonical).toBe(svg(moving));
+    expect(result.staticMarkup).toBe(svg('<rect id="bar" height="4" width="4"></rect><g></g>'));
+  });
+
   it("leaves the elements inside title and desc out of static markup, since a page's HTML parser would read them as HTML", () => {
     const result = admitted(svg('<desc>Dots<g><title>inner<rect/></title></g> and more</desc><title><style>rect{fill:red}</style></title><rect id="after"/>'));
     expect(result.canonical).toBe(svg('<desc>Dots<g><title>inner<rect/></title></g> and more</desc><title><style>rect{fill:red}</style></title><rect id="after"/>'));

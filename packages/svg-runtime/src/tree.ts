@@ -48,12 +48,16 @@ function escapeAttribute(value: string): string {
  */
 const HTML_INTEGRATION_POINTS: ReadonlySet<string> = new Set(["title", "desc"]);
 
+/** SMIL's animation elements: CSS cannot hold them, so a copy no player controls leaves them out. */
+const SMIL_ELEMENTS: ReadonlySet<string> = new Set(["animate", "animateTransform", "animateMotion", "set"]);
+
 /**
  * The one serializer, in one pass: the canonical form, and the static markup, which is the same
  * text without any `<script>` element (a browser would run a script inside inline SVG), without
- * the elements inside `title` and `desc`, and without `tabindex` (with no script running nothing in
- * the picture answers a key, so a focus stop there would be a control that does nothing). Each
- * such span is cut out of the canonical text, so the two can never differ elsewhere.
+ * the elements inside `title` and `desc`, without `tabindex` (with no script running nothing in
+ * the picture answers a key, so a focus stop there would be a control that does nothing), and
+ * without SMIL animation (no player is there to pause it, WCAG 2.2.2). Each such span is cut out
+ * of the canonical text, so the two can never differ elsewhere.
  */
 export function serialize(root: SvgElementNode): { canonical: string; staticMarkup: string } {
   let out = "";
@@ -65,7 +69,8 @@ export function serialize(root: SvgElementNode): { canonical: string; staticMark
       return;
     }
     const start = out.length;
-    const cut: [number, number] | undefined = node.name === "script" || (parentName !== null && HTML_INTEGRATION_POINTS.has(parentName)) ? [start, start] : undefined;
+    const cut: [number, number] | undefined =
+      node.name === "script" || SMIL_ELEMENTS.has(node.name) || (parentName !== null && HTML_INTEGRATION_POINTS.has(parentName)) ? [start, start] : undefined;
     if (cut) cuts.push(cut);
     out += `<${node.name}`;
     if (isRoot) out += ` xmlns="${SVG_NAMESPACE}"`;
