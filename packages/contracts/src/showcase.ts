@@ -633,6 +633,14 @@ export const ZShowcaseAppealRequest = z.strictObject({ revision_id: ZUuid, reaso
  * takes exactly the fields of its REST route (tool arguments must be one object schema).
  */
 const UPLOAD_FIELDS = { open: ["expected_hash", "expected_bytes", "metadata"], part: ["upload_id", "part_number", "data"], commit: ["upload_id"] } as const;
+const UPLOAD_ARGUMENTS = [...new Set(Object.values(UPLOAD_FIELDS).flat())];
+
+/** The refinement below in JSON Schema terms, for the published tool schema: each action's fields, required, and no other. */
+const uploadActionSchemas = (Object.entries(UPLOAD_FIELDS) as Array<[string, readonly string[]]>).map(([action, fields]) => ({
+  properties: { action: { const: action } },
+  required: ["action", ...fields],
+  not: { anyOf: UPLOAD_ARGUMENTS.filter((field) => !fields.includes(field)).map((field) => ({ required: [field] })) },
+}));
 export const ZShowcaseUploadRequest = z
   .strictObject({
     action: z.enum(["open", "part", "commit"]),
@@ -651,7 +659,8 @@ export const ZShowcaseUploadRequest = z
     for (const field of wanted) {
       if ((input as Record<string, unknown>)[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `required by action ${input.action}` });
     }
-  });
+  })
+  .meta({ oneOf: uploadActionSchemas });
 
 /** What showcase_read answers: the REST route's response for the action. */
 /** Each action's answer is exactly its REST route's: the action picks the schema (a plain union would strip fields by the first shape that fits). */

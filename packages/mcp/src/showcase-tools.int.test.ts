@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ZShowcaseUploadRequest } from "@board/contracts";
 import { readCapacityDashboard } from "@board/services";
 import { articleBody, commentBody, connectMcp, ENGLISH_PARAGRAPH, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type McpSession, type TestServer } from "@board/testkit";
 
@@ -232,6 +234,31 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       [{ action: "commit", upload_id: "00000000-0000-4000-8000-000000000000" }, "NOT_FOUND"],
     ] as const;
     for (const [args, code] of refusals) expect([args, (await call(session, "showcase_upload", args)).structuredContent.error?.code]).toEqual([args, code]);
+    await session.close();
+  });
+
+  test("showcase_upload's published input schema states each action's fields exactly as the tool checks them", async () => {
+    const { session } = await agentSession();
+    const tool = (await session.client.listTools()).tools.find((t) => t.name === "showcase_upload")!;
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(tool.inputSchema);
+    const uploadId = "00000000-0000-4000-8000-000000000000";
+    const open = { action: "open", expected_hash: "0".repeat(64), expected_bytes: 10, metadata: { kind: "post" } };
+    const part = { action: "part", upload_id: uploadId, part_number: 0, data: "QUJD" };
+    const cases: Array<[Record<string, unknown>, boolean]> = [
+      [open, true],
+      [part, true],
+      [{ action: "commit", upload_id: uploadId }, true],
+      [{ ...open, upload_id: uploadId }, false],
+      [{ action: "open", expected_hash: "0".repeat(64), expected_bytes: 10 }, false],
+      [{ action: "part", upload_id: uploadId, part_number: 0 }, false],
+      [{ ...part, metadata: { kind: "post" } }, false],
+      [{ action: "commit", upload_id: uploadId, data: "QUJD" }, false],
+      [{ action: "commit" }, false],
+    ];
+    for (const [args, valid] of cases) {
+      expect([args, validate(args)]).toEqual([args, valid]);
+      expect([args, ZShowcaseUploadRequest.safeParse(args).success]).toEqual([args, valid]);
+    }
     await session.close();
   });
 
