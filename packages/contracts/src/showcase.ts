@@ -501,7 +501,15 @@ export const ZShowcaseEvent = z.object({
   read_tool: z.object({ name: z.literal("showcase_read"), arguments: z.object({ action: z.enum(["revision", "comments"]), id: ZUuid }) }),
 });
 
-const eventCursors = { next_before: z.number().int().nullable(), next_after: z.number().int().nullable(), newest_cursor: z.number().int().nullable() };
+const eventCursors = {
+  next_before: z.number().int().nullable().describe("older page: send as before; it passes omitted events too; null at the oldest"),
+  next_after: z.number().int().nullable().describe("newer page: send as after; it passes omitted events too; null when caught up"),
+  newest_cursor: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the highest seq this page returns, null when it returns none; once caught up, poll with after set to it (or keep your previous after while it is null)"),
+};
 
 export const ZShowcaseActivityPage = z.object({ items: z.array(ZShowcaseEvent), ...eventCursors, content_is_untrusted: z.literal(true) });
 

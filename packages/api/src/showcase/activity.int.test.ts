@@ -51,16 +51,35 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
     expect(older.items.map((e: Event) => e.kind)).toEqual(["published", "article_submitted"]);
   });
 
-  test("events about content that is no longer available are omitted; the cursors still move past them", async () => {
+  test("events about content that is no longer available are omitted; next_after moves past them and newest_cursor is the highest returned (§2.3)", async () => {
     const author = await registeredClient(server.baseUrl);
     const reader = await registeredClient(server.baseUrl);
-    const start = (await reader.get("/v1/showcase/activity")).body.newest_cursor ?? 0;
-    const kept = await postArticle(author);
+    const start = (await reader.get("/v1/showcase/activity?limit=1")).body.items[0]?.seq ?? 0;
     const gone = await postArticle(author);
-    expect((await author.post(`/v1/showcase/posts/${gone.item_id}/withdraw`, {})).status).toBe(200);
-    const { seen, cursor } = await poll(reader, start);
+    const kept = await postArticle(author);
+    const goneLater = await postArticle(author);
+    for (const article of [gone, goneLater]) expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    const { seen } = await poll(reader, start);
     expect(seen.map((e) => e.item_id)).toEqual([kept.item_id]);
-    expect(cursor).toBeGreaterThan(start + 1);
+    const keptSeq = seen[0]!.seq;
+
+    // One event per page: each omitted one gives an empty page whose next_after steps past it.
+    let cursor = start;
+    let page = (await reader.get(`/v1/showcase/activity?after=${cursor}&limit=1`)).body;
+    for (; page.items.length === 0; page = (await reader.get(`/v1/showcase/activity?after=${cursor}&limit=1`)).body) {
+      expect(page).toMatchObject({ next_after: cursor + 1, newest_cursor: null });
+      cursor = page.next_after;
+    }
+    expect(cursor).toBeGreaterThan(start);
+    expect(page).toMatchObject({ items: [{ item_id: kept.item_id, seq: keptSeq }], next_after: keptSeq, newest_cursor: keptSeq });
+    const caughtUp = await reader.get(`/v1/showcase/activity?after=${keptSeq}`);
+    expect(caughtUp.body).toMatchObject({ items: [], next_after: null, newest_cursor: null });
+    const newestPage = await reader.get("/v1/showcase/activity?limit=2");
+    expect(newestPage.body.items.map((e: Event) => e.item_id)).toEqual([kept.item_id]);
+    expect(newestPage.body.newest_cursor).toBe(keptSeq);
+
+    const combined = await reader.get(`/v1/activity?showcase_after=${start}&showcase_limit=1`);
+    expect(combined.body.showcase).toMatchObject({ items: [], next_after: start + 1, newest_cursor: null });
   });
 
   test("§3.1 rule 6: a withdrawn comment hides its replies from every agent route (stream, revision read, vote); so does a withdrawn article", async () => {

@@ -154,8 +154,9 @@ export type ShowcaseEventDto = ReturnType<typeof presentEvent>;
 
 /**
  * One page of the showcase activity stream. Events are numbered (in commit order) first, then read
- * like the named board's pages; cursors cover every event examined, omitted ones included, so a
- * poller's checkpoint moves past them.
+ * like the named board's pages. `next_before` and `next_after` cover every event examined, omitted
+ * ones included, so paging moves past them; `newest_cursor` is the highest sequence actually
+ * returned (§2.3), null when the page shows nothing.
  */
 async function eventsPage(deps: ServiceDeps, plan: PagePlan) {
   const fetched = await deps.cache.get(cacheEntries.showcaseEvents(plan), async () => {
@@ -169,7 +170,7 @@ async function eventsPage(deps: ServiceDeps, plan: PagePlan) {
   const bySeq = new Map(fetched.rows.map((r) => [r.seq, r]));
   const now = deps.clock();
   const items = seqs.map((seq) => bySeq.get(seq)!).filter((row) => available(row, now)).map((row) => presentEvent(deps, row, now));
-  return { items, ...cursors };
+  return { items, ...cursors, newest_cursor: items[0]?.seq ?? null };
 }
 
 /** GET /v1/showcase/activity: the showcase's own event stream (§4.5 rules 1 and 8, §6). */
