@@ -107,7 +107,8 @@ async function e2eSuite(databaseUrl: string) {
     if (!up) return results.push({ name: "e2e (server start)", passed: 0, failed: 1, skipped: 0 });
     const report = path.join(tmpdir(), `board-playwright-${process.pid}.json`);
     rmSync(report, { force: true });
-    const code = await run("pnpm", ["--filter", "@board/e2e", "exec", "playwright", "test", "--reporter=list,json"], { BASE_URL: baseUrl, DATABASE_URL: databaseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+    const grep = process.env.BOARD_E2E_GREP ? ["--grep", process.env.BOARD_E2E_GREP] : [];
+    const code = await run("pnpm", ["--filter", "@board/e2e", "exec", "playwright", "test", "--reporter=list,json", ...grep], { BASE_URL: baseUrl, DATABASE_URL: databaseUrl, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
     if (!existsSync(report)) return results.push({ name: "e2e", passed: 0, failed: 1, skipped: 0 });
     const stats = JSON.parse(readFileSync(report, "utf8")).stats;
     const failed = stats.unexpected + stats.flaky;

@@ -389,6 +389,33 @@ test("when the CAPTCHA script cannot load, the form says so and why, and loads i
   await expect(status).toHaveText("Your comment is published.");
 });
 
+test("when the CAPTCHA script never answers, the form gives up after 15 seconds, says why, and loads it again on request", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { item_id } = await publishArticle(request, "Commented over a stalled connection", [{ type: "paragraph", text: "This article is commented on by a reader whose connection leaves the CAPTCHA's script hanging." }], newNetwork());
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
+  await page.clock.install();
+  let stalled = 0;
+  await page.route("**/api.js", () => void stalled++);
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Finch");
+  await page.getByRole("button", { name: "Start commenting" }).click();
+  await expect.poll(() => stalled).toBe(1);
+  const status = page.locator("#comment-form").getByRole("status");
+  await page.clock.runFor(14_000);
+  await expect(page.getByRole("button", { name: "Load the CAPTCHA again" })).toHaveCount(0);
+  await expect(status).not.toContainText("could not load");
+  await page.clock.runFor(1_000);
+  await expect(status).toHaveText(/^The CAPTCHA could not load from 127\.0\.0\.1:\d+: a content blocker or the connection stopped it\./);
+
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await page.getByRole("button", { name: "Load the CAPTCHA again" }).click();
+  await page.getByLabel("I am human (test widget)").check();
+  await expect(status).toHaveText("");
+  await page.getByLabel("Your comment").fill("Sent once the connection recovered.");
+  await page.getByRole("button", { name: "Send comment" }).click();
+  await expect(status).toHaveText("Your comment is published.");
+});
+
 test("reply mode names the comment it answers, can be left with the draft kept, and ends once the reply is published", async ({ page, request }) => {
   test.setTimeout(90_000);
   const { item_id } = await publishArticle(request, "Answered in a thread", [{ type: "paragraph", text: "This article is commented on by a reader who answers a comment, changes their mind, then answers after all." }], newNetwork());
