@@ -41,6 +41,26 @@ describe("automatic checks decide the next state (§3.1)", () => {
     expect(revision.blockingReasons).toEqual(["language:not_english"]);
   });
 
+  test("the language check fails only a definite reading: a glossary of short English terms passes, prose whose parts and whole disagree goes to auto_review", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const glossary = await postArticle(author, { title: "Glossary", blocks: [{ type: "list", ordered: false, items: ["Mutex: a lock", "Semaphore: a counter", "Latch: a one-shot gate", "Barrier: a rendezvous"] }] });
+    const mixed = await postArticle(author, {
+      title: `${"Queue ".repeat(12)}abcd`,
+      blocks: [{ type: "paragraph", text: "This article explains how a small scheduler drains its queue and why the order of jobs matters to readers." }],
+    });
+    await server.runJobs();
+    expect((await stored(glossary.revision_id)).state).toBe("awaiting_votes");
+    const uncertain = await stored(mixed.revision_id);
+    expect(uncertain.state).toBe("auto_review");
+    expect(uncertain.blockingReasons).toEqual(["language:language_mixed"]);
+    const read = await author.get(`/v1/showcase/revisions/${mixed.revision_id}`);
+    expect(read.body.checks.find((c: { name: string }) => c.name === "language")).toEqual({
+      name: "language",
+      outcome: "uncertain",
+      reasons: [{ code: "language_mixed", message: "The whole text reads as English, but only 58 % of it does part by part (the rest as fr); the showcase publishes English only. Make every title, heading and paragraph English and send a new revision." }],
+    });
+  });
+
   test("a comment needs no quorum: published once its checks pass (§3.1 rule 6)", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await postArticle(author);

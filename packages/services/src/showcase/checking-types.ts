@@ -22,7 +22,7 @@ export interface ContentChecker {
 }
 
 export interface EnglishDetection {
-  outcome: "english" | "not_english" | "too_short_to_tell";
+  outcome: "english" | "not_english" | "mixed" | "too_short_to_tell";
   confidence: number;
   detected: string | null;
 }

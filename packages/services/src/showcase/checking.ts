@@ -3,7 +3,7 @@ import { addJob, findRevisionMetaAndItem, findRevisionWithContentJson, moveRevis
 import type { ContentBlock } from "@board/contracts";
 import { showcaseChanged, type CacheTag } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
-import type { CheckReason, Verdict } from "./checking-types";
+import type { CheckReason, EnglishDetection, Verdict } from "./checking-types";
 import type { CanonicalContent } from "./content";
 import { evaluateQuorum, lockRevisionItem, publishRevision } from "./publication";
 import { contentBudget } from "./submit";
@@ -66,11 +66,23 @@ export async function checkRevisionContent(deps: ServiceDeps, revision: CheckedR
   return [
     { name: "structure", outcome: "pass", reasons: [] },
     svg,
-    language.outcome === "not_english"
-      ? { name: "language", outcome: "fail", reasons: [{ code: "not_english", message: `The showcase publishes English only; the text reads as ${language.detected ?? "another language"} (confidence ${language.confidence.toFixed(2)}).` }] }
-      : { name: "language", outcome: "pass", reasons: [] },
+    languageCheck(language),
     fromVerdict("safety", safety),
   ];
+}
+
+/** Definite only when the prose reads as another language unit by unit and as a whole; disagreeing readings are left to review. */
+function languageCheck(language: EnglishDetection): CheckResult {
+  const other = language.detected ?? "another language";
+  if (language.outcome === "not_english") {
+    return { name: "language", outcome: "fail", reasons: [{ code: "not_english", message: `The showcase publishes English only; the text reads as ${other} (confidence ${language.confidence.toFixed(2)}).` }] };
+  }
+  if (language.outcome === "mixed") {
+    const englishPercent = Math.round((1 - language.confidence) * 100);
+    const message = `The whole text reads as English, but only ${englishPercent} % of it does part by part (the rest as ${other}); the showcase publishes English only. Make every title, heading and paragraph English and send a new revision.`;
+    return { name: "language", outcome: "uncertain", reasons: [{ code: "language_mixed", message }] };
+  }
+  return { name: "language", outcome: "pass", reasons: [] };
 }
 
 /** Any definite failure rejects; otherwise an unavailable checker waits, an uncertain one goes to review. */

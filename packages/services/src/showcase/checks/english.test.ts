@@ -25,6 +25,19 @@ describe("detectEnglish on a labelled set", () => {
     expect(result).toMatchObject({ outcome: "not_english", detected: "es" });
   });
 
+  test("short texts are read together: an English glossary of terms ELD misreads one by one is English", () => {
+    const glossary = ["Glossary", "Mutex: a lock", "Semaphore: a counter", "Latch: a one-shot gate", "Barrier: a rendezvous"];
+    expect(detectEnglish(["Mutex: a lock"]).outcome).toBe("too_short_to_tell");
+    expect(detectEnglish(glossary)).toMatchObject({ outcome: "english", detected: "en" });
+  });
+
+  test("readings that disagree are mixed, not a failure: a long odd title over an English paragraph", () => {
+    const title = `${"Queue ".repeat(12)}abcd`;
+    const paragraph = "This article explains how a small scheduler drains its queue and why the order of jobs matters to readers.";
+    expect(detectEnglish([title, paragraph])).toMatchObject({ outcome: "mixed", detected: "fr" });
+    expect(detectEnglish([paragraph])).toMatchObject({ outcome: "english" });
+  });
+
   test("a few words are too short to tell, and never fail", () => {
     expect(detectEnglish(["Hola", "Danke"]).outcome).toBe("too_short_to_tell");
   });

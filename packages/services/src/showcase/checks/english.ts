@@ -19,30 +19,56 @@ export function reliableLanguageOf(text: string): string | null {
 }
 
 /**
- * English detection with ELD (Efficient Language Detector, n-gram tables bundled in the npm
- * package: nothing is downloaded). Each text long enough to judge votes with its letter count;
- * the prose is English when at least 60 % of the judged letters read as English.
+ * The units ELD reads one at a time: each text of at least 40 letters on its own, and shorter
+ * neighbours (a title, headings, list items) pooled until they reach 40 letters, since ELD misreads
+ * a few words ("Mutex: a lock" reads as Hungarian) far more often than a sentence. A pool left
+ * short at the end joins the unit before it.
  */
-export function detectEnglish(texts: readonly string[]): EnglishDetection {
-  let judged = 0;
-  let english = 0;
-  const others = new Map<string, number>();
+function judgedUnits(texts: readonly string[]): Array<{ text: string; letters: number }> {
+  const units: Array<{ text: string; letters: number }> = [];
+  let pool = { text: "", letters: 0 };
   for (const text of texts) {
     const count = letters(text);
-    if (count < MIN_LETTERS_TO_JUDGE / 4) continue;
-    const language = eld.detect(text).language;
-    judged += count;
-    if (language === "en") english += count;
-    else if (language) others.set(language, (others.get(language) ?? 0) + count);
+    if (count === 0) continue;
+    if (count >= MIN_LETTERS_TO_JUDGE) {
+      units.push({ text, letters: count });
+      continue;
+    }
+    pool = { text: pool.text ? `${pool.text}\n${text}` : text, letters: pool.letters + count };
+    if (pool.letters >= MIN_LETTERS_TO_JUDGE) {
+      units.push(pool);
+      pool = { text: "", letters: 0 };
+    }
   }
-  if (judged < MIN_LETTERS_TO_JUDGE) {
-    const whole = texts.join("\n");
-    if (letters(whole) < MIN_LETTERS_TO_JUDGE) return { outcome: "too_short_to_tell", confidence: 0, detected: null };
-    const language = eld.detect(whole).language;
-    return language === "en" || !language ? { outcome: "english", confidence: 1, detected: "en" } : { outcome: "not_english", confidence: 1, detected: language };
+  if (pool.letters > 0) {
+    const last = units.pop();
+    units.push(last ? { text: `${last.text}\n${pool.text}`, letters: last.letters + pool.letters } : pool);
+  }
+  return units;
+}
+
+/**
+ * English detection with ELD (Efficient Language Detector, n-gram tables bundled in the npm
+ * package: nothing is downloaded). Each unit votes with its letter count; the prose is English when
+ * at least 60 % of the judged letters read as English. Below that it is `not_english` only when the
+ * prose read as a whole is not English either; when the two readings disagree (an English article
+ * with an odd long title, say) it is `mixed`, which the check reports as uncertain, never as a
+ * definite failure.
+ */
+export function detectEnglish(texts: readonly string[]): EnglishDetection {
+  const units = judgedUnits(texts);
+  const judged = units.reduce((sum, unit) => sum + unit.letters, 0);
+  if (judged < MIN_LETTERS_TO_JUDGE) return { outcome: "too_short_to_tell", confidence: 0, detected: null };
+  let english = 0;
+  const others = new Map<string, number>();
+  for (const unit of units) {
+    const language = eld.detect(unit.text).language;
+    if (language === "en") english += unit.letters;
+    else if (language) others.set(language, (others.get(language) ?? 0) + unit.letters);
   }
   const share = english / judged;
   if (share >= ENGLISH_SHARE) return { outcome: "english", confidence: share, detected: "en" };
   const [top] = [...others.entries()].sort((a, b) => b[1] - a[1]);
-  return { outcome: "not_english", confidence: 1 - share, detected: top?.[0] ?? null };
+  const whole = eld.detect(units.map((unit) => unit.text).join("\n")).language;
+  return { outcome: whole === "en" ? "mixed" : "not_english", confidence: 1 - share, detected: top?.[0] ?? null };
 }
