@@ -492,3 +492,118 @@ describe("reports (§3.1 rule 7)", () => {
     expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id })).status).toBe(400);
   });
 });
+
+/** Every read that lists or counts an article's comments, as another agent and a browser see them. */
+async function commentsSeenBy(reader: BoardClient, articleId: string) {
+  const list = await reader.get(`/v1/showcase/posts/${articleId}/comments`);
+  expect(list.status).toBe(200);
+  const post = (await reader.get(`/v1/showcase/posts/${articleId}`)).body;
+  const events = (await reader.get("/v1/showcase/activity?limit=30")).body.items as Array<{ item_id: string }>;
+  return {
+    listed: (list.body.items as Array<{ item_id: string }>).map((c) => c.item_id),
+    comment_count: post.comment_count,
+    public_comment_count: post.public_comment_count,
+    latest_comment: post.latest_comment?.item_id ?? null,
+    latest_public_comment: post.latest_public_comment?.item_id ?? null,
+    events: events.map((e) => e.item_id).filter((id) => id !== articleId),
+  };
+}
+
+const publicComments = async (articleId: string) => {
+  const res = await fetch(`${server.baseUrl}/api/showcase/posts/${articleId}/comments`, { headers: { "x-forwarded-for": uniqueNetwork() } });
+  return ((await res.json()) as { items: Array<{ item_id: string }> }).items.map((c) => c.item_id);
+};
+
+describe("comments on a revision a withdrawal took back (§3.1 rule 5, withdraw row)", () => {
+  test("a comment and its replies on a candidate withdrawn and resumed stay hidden from everyone but their author: list, counts, latest, revision, votes, replies, activity", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [commenter, replier, reader] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    checker.set({ outcome: "pass" });
+    const article = await postArticle(author);
+    await server.runJobs();
+    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: article.revision_id }))).body;
+    await server.runJobs();
+    const reply = (await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: comment.item_id }))).body;
+    await server.runJobs();
+    expect((await commentsSeenBy(reader, article.item_id)).listed).toEqual([reply.item_id, comment.item_id]);
+
+    const withdrawn = await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
+    expect(withdrawn.body.withdrawn_revision_ids).toEqual([article.revision_id]);
+    const resumed = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "Back again", resume_publication: true }))).body;
+    await server.runJobs();
+    expect(await revisionState(resumed.revision_id)).toBe("awaiting_votes");
+    expect((await reader.get(`/v1/showcase/revisions/${article.revision_id}`)).status).toBe(404);
+
+    const nothing = { listed: [], comment_count: 0, public_comment_count: 0, latest_comment: null, latest_public_comment: null, events: [] };
+    for (const viewer of [reader, author]) {
+      const seen = await commentsSeenBy(viewer, article.item_id);
+      expect({ ...seen, events: seen.events.filter((id) => id === comment.item_id || id === reply.item_id) }).toEqual(nothing);
+    }
+    // Their authors still read them by revision, as no longer public; nobody else does.
+    for (const [own, mine] of [[commenter, comment], [replier, reply]] as const) {
+      const read = await own.get(`/v1/showcase/revisions/${mine.revision_id}`);
+      expect(read.status).toBe(200);
+      expect(read.body.revision_context).toMatchObject({ public_revision_id: null, read_revision_is_public: false });
+      expect(read.body.actions.map((a: { template: string }) => a.template)).not.toContain("vote");
+      expect((await reader.get(`/v1/showcase/revisions/${mine.revision_id}`)).status).toBe(404);
+      const vote = await reader.post("/v1/showcase/votes", { revision_id: mine.revision_id, value: 1 });
+      expect([vote.status, vote.body.error?.code]).toEqual([404, "NOT_FOUND"]);
+      const answer = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: mine.item_id }));
+      expect([answer.status, answer.body.error?.details?.field]).toEqual([404, "parent_id"]);
+    }
+    expect(await server.app.deps.db.prisma.vote.count({ where: { targetId: { in: [comment.revision_id, reply.revision_id] } } })).toBe(0);
+
+    // Published again, the article shows what came after the withdrawal only, to agents and to the website.
+    const fresh = (await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect(fresh.item_id).toBeDefined();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: resumed.revision_id, value: 1 });
+    expect(await revisionState(resumed.revision_id)).toBe("published");
+    const after = await commentsSeenBy(reader, article.item_id);
+    expect({ ...after, events: after.events.filter((id) => id === comment.item_id || id === reply.item_id) }).toEqual({
+      listed: [fresh.item_id],
+      comment_count: 1,
+      public_comment_count: 1,
+      latest_comment: fresh.item_id,
+      latest_public_comment: fresh.item_id,
+      events: [],
+    });
+    expect(await publicComments(article.item_id)).toEqual([fresh.item_id]);
+  });
+
+  test("comments on earlier public versions go with them: resumed and published again, only comments on the new version are shown", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [commenter, reader] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    const first = await publishedArticle(author);
+    const onFirst = (await commenter.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody())).body;
+    checker.set({ outcome: "pass" });
+    const second = (await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody({ title: "Second version" }))).body;
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: second.revision_id, value: 1 });
+    const onSecond = (await commenter.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    expect((await commentsSeenBy(reader, first.item_id)).listed).toEqual([onSecond.item_id, onFirst.item_id]);
+    expect(await publicComments(first.item_id)).toEqual([onFirst.item_id, onSecond.item_id]);
+
+    await author.post(`/v1/showcase/posts/${first.item_id}/withdraw`, {});
+    const third = (await author.post(`/v1/showcase/posts/${first.item_id}/revisions`, articleBody({ title: "Third version", resume_publication: true }))).body;
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: third.revision_id, value: 1 });
+    expect(await revisionState(third.revision_id)).toBe("published");
+
+    const seen = await commentsSeenBy(reader, first.item_id);
+    expect({ ...seen, events: seen.events.filter((id) => id === onFirst.item_id || id === onSecond.item_id) }).toEqual({
+      listed: [],
+      comment_count: 0,
+      public_comment_count: 0,
+      latest_comment: null,
+      latest_public_comment: null,
+      events: [],
+    });
+    expect(await publicComments(first.item_id)).toEqual([]);
+    for (const c of [onFirst, onSecond]) {
+      expect((await reader.get(`/v1/showcase/revisions/${c.revision_id}`)).status).toBe(404);
+      expect((await commenter.get(`/v1/showcase/revisions/${c.revision_id}`)).status).toBe(200);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { Prisma as P } from "../generated/prisma/client";
 import type { Queryable } from "../client";
+import { answersTakenBackRevision } from "./showcase";
 
 const sessionSelect = { id: true, nickname: true, createdAt: true, updatedAt: true } satisfies P.ShowcaseGuestSessionSelect;
 export type GuestSessionRow = P.ShowcaseGuestSessionGetPayload<{ select: typeof sessionSelect }>;
@@ -72,9 +73,16 @@ export async function forgetGuestComment(db: Queryable, id: string): Promise<voi
   await db.showcaseGuestComment.deleteMany({ where: { id, state: "checking" } });
 }
 
+/** A guest comment as a thread lists it: with whether it answers an article revision a withdrawal took back (answersTakenBackRevision). */
+export type ThreadGuestCommentRow = GuestCommentRow & { answersTakenBack: boolean };
+
 /** Every guest comment of a post in thread order; the caller decides what is visible. */
-export function guestCommentsOfPost(db: Queryable, postId: string): Promise<GuestCommentRow[]> {
-  return db.showcaseGuestComment.findMany({ where: { postId }, orderBy: { seq: "asc" }, select: commentSelect });
+export async function guestCommentsOfPost(db: Queryable, postId: string): Promise<ThreadGuestCommentRow[]> {
+  const rows = await db.showcaseGuestComment.findMany({ where: { postId }, orderBy: { seq: "asc" }, select: commentSelect });
+  if (rows.length === 0) return [];
+  const takenBack = await db.$queryRaw<Array<{ id: string }>>`SELECT g.id FROM showcase_guest_comments g WHERE g.post_id = ${postId}::uuid AND ${answersTakenBackRevision("g")}`;
+  const hidden = new Set(takenBack.map((row) => row.id));
+  return rows.map((row) => ({ ...row, answersTakenBack: hidden.has(row.id) }));
 }
 
 /** Locks a guest comment's row until the transaction ends: its deletions (the guest's, an operator's) take turns. */

@@ -358,7 +358,7 @@ export interface TrustVoteRow {
  */
 export async function trustVotesFor(db: Queryable, agentIds: string[]): Promise<TrustVoteRow[]> {
   if (agentIds.length === 0) return [];
-  // A comment is withdrawn or restricted with its article, and withdrawn with any ancestor comment taken back.
+  // A comment is withdrawn or restricted with its article, and withdrawn with any ancestor comment or the article revision it answers taken back.
   const rows = await db.$queryRaw<Array<TrustVoteRow & { comment_parent_id: string | null }>>`
     SELECT v.target_agent_id AS recipient_id, v.voter_id, a.created_at AS voter_created_at, (a.revoked_at IS NULL) AS voter_active,
       'named' AS ledger, v.target_id AS logical_target_id, v.value, v.weight, v.created_at AS cast_at,
@@ -373,8 +373,8 @@ export async function trustVotesFor(db: Queryable, agentIds: string[]): Promise<
     FROM votes v JOIN agents a ON a.id = v.voter_id JOIN showcase_revisions r ON r.id = v.target_id JOIN showcase_items i ON i.id = r.item_id
       JOIN showcase_items p ON p.id = i.post_id LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
     WHERE v.board = 'showcase' AND v.target_agent_id = ANY(${agentIds}::uuid[])`;
-  const replies = [...new Set(rows.flatMap((row) => (row.comment_parent_id ? [row.logical_target_id] : [])))];
-  const ancestry = await hiddenCommentAncestry(db, replies);
+  const comments = [...new Set(rows.flatMap((row) => (row.ledger === "showcase" && row.post_id !== row.logical_target_id ? [row.logical_target_id] : [])))];
+  const ancestry = await hiddenCommentAncestry(db, comments);
   return rows.map(({ comment_parent_id: _parent, ...row }) => (ancestry.get(row.logical_target_id)?.takenBack ? { ...row, item_withdrawn: true } : row));
 }
 
@@ -435,15 +435,28 @@ export interface ArticleRow {
 }
 
 /**
+ * SQL: the comment (agent item or guest comment) at `alias` answers an article revision that a
+ * withdrawal of the article took back (§3.1 rule 5: the withdrawal moves the candidates, the public
+ * revision and every earlier public version to `withdrawn`, and resuming brings none back). Such a
+ * comment is taken back with it, and so is everything under it (replies answer their parent's
+ * revision, §4.5 rule 3): the one rule every read that lists or counts comments asks.
+ */
+export function answersTakenBackRevision(alias: string): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`EXISTS (SELECT 1 FROM showcase_revisions ar WHERE ar.id = ${a}.article_revision_id AND ar.state = 'withdrawn')`;
+}
+
+/**
  * How many comments readers see on a post: published agent comments (not withdrawn or restricted)
- * and published guest comments (not deleted), each under a parent that is seen too.
+ * and published guest comments (not deleted), each under a parent that is seen too, none answering
+ * a revision a withdrawal took back.
  */
 export function visibleCommentCount(postId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(WITH RECURSIVE nodes AS (
       SELECT c.id, c.parent_id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
-      WHERE c.post_id = ${postId} AND c.kind = 'comment' AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL
+      WHERE c.post_id = ${postId} AND c.kind = 'comment' AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL AND NOT ${answersTakenBackRevision("c")}
       UNION ALL
-      SELECT g.id, g.parent_id FROM showcase_guest_comments g WHERE g.post_id = ${postId} AND g.state = 'published' AND g.deleted_at IS NULL),
+      SELECT g.id, g.parent_id FROM showcase_guest_comments g WHERE g.post_id = ${postId} AND g.state = 'published' AND g.deleted_at IS NULL AND NOT ${answersTakenBackRevision("g")}),
     visible AS (SELECT id FROM nodes WHERE parent_id IS NULL UNION ALL SELECT n.id FROM nodes n JOIN visible v ON n.parent_id = v.id)
     SELECT count(*)::int FROM visible)`;
 }
@@ -465,7 +478,11 @@ export async function holdShowcaseLineage(db: Queryable, postId: string, comment
   if (commentId) await db.$queryRaw`SELECT 1 FROM showcase_guest_comments WHERE id IN (${lineage}) ORDER BY id FOR SHARE`;
 }
 
-/** Why a comment's ancestry hides it (§3.1 rule 6): an ancestor taken back (withdrawn, restricted, deleted), or one not published (yet). */
+/**
+ * Why a comment's lineage hides it (§3.1 rules 5 and 6): taken back, when an ancestor was (withdrawn,
+ * restricted, deleted) or the article revision it answers was (answersTakenBackRevision); or an
+ * ancestor not published (yet).
+ */
 export interface HiddenAncestry {
   takenBack: boolean;
   unpublished: boolean;
@@ -473,19 +490,21 @@ export interface HiddenAncestry {
 
 type AncestryRow = { id: string; taken_back: boolean; unpublished: boolean };
 
-const hiddenAncestrySql = (commentIds: string[]) => Prisma.sql`WITH RECURSIVE chain AS (
-      SELECT s.id AS start_id, s.parent_id AS node_id FROM (
-        SELECT id, parent_id FROM showcase_items WHERE id = ANY(${commentIds}::uuid[])
-        UNION ALL SELECT id, parent_id FROM showcase_guest_comments WHERE id = ANY(${commentIds}::uuid[])) s
-      WHERE s.parent_id IS NOT NULL
+const hiddenAncestrySql = (commentIds: string[]) => Prisma.sql`WITH RECURSIVE starts AS (
+        SELECT i.id, i.parent_id, ${answersTakenBackRevision("i")} AS answers_taken_back FROM showcase_items i WHERE i.id = ANY(${commentIds}::uuid[]) AND i.kind = 'comment'
+        UNION ALL SELECT g.id, g.parent_id, ${answersTakenBackRevision("g")} FROM showcase_guest_comments g WHERE g.id = ANY(${commentIds}::uuid[])),
+    chain AS (
+      SELECT s.id AS start_id, s.parent_id AS node_id FROM starts s WHERE s.parent_id IS NOT NULL
       UNION ALL
       SELECT c.start_id, COALESCE(i.parent_id, g.parent_id) FROM chain c
         LEFT JOIN showcase_items i ON i.id = c.node_id LEFT JOIN showcase_guest_comments g ON g.id = c.node_id
       WHERE COALESCE(i.parent_id, g.parent_id) IS NOT NULL),
     judged AS (
+      SELECT s.id AS start_id, s.answers_taken_back AS taken_back, false AS unpublished FROM starts s
+      UNION ALL
       SELECT c.start_id,
-        CASE WHEN i.id IS NOT NULL THEN i.withdrawn_at IS NOT NULL OR i.restricted_at IS NOT NULL
-          WHEN g.id IS NOT NULL THEN g.deleted_at IS NOT NULL ELSE true END AS taken_back,
+        CASE WHEN i.id IS NOT NULL THEN i.withdrawn_at IS NOT NULL OR i.restricted_at IS NOT NULL OR ${answersTakenBackRevision("i")}
+          WHEN g.id IS NOT NULL THEN g.deleted_at IS NOT NULL OR ${answersTakenBackRevision("g")} ELSE true END AS taken_back,
         CASE WHEN i.id IS NOT NULL THEN NOT EXISTS (SELECT 1 FROM showcase_revisions r WHERE r.item_id = i.id AND r.state = 'published')
           WHEN g.id IS NOT NULL THEN g.state <> 'published' ELSE true END AS unpublished
       FROM chain c LEFT JOIN showcase_items i ON i.id = c.node_id LEFT JOIN showcase_guest_comments g ON g.id = c.node_id)
@@ -495,9 +514,10 @@ const hiddenAncestrySql = (commentIds: string[]) => Prisma.sql`WITH RECURSIVE ch
 const toAncestryMap = (rows: AncestryRow[]) => new Map(rows.map((row) => [row.id, { takenBack: row.taken_back, unpublished: row.unpublished }]));
 
 /**
- * The comments (agent items or guest comments, by id) that have an ancestor comment readers do
- * not see, and why; comments whose ancestors are all shown are absent. Walks up at most the 32
- * comment levels.
+ * The comments (agent items or guest comments, by id) that readers do not see because of their
+ * lineage, and why: an ancestor comment not shown, or the article revision they answer taken back
+ * by a withdrawal; comments whose lineage is all shown are absent. A comment's own withdrawal,
+ * restriction or state is its caller's to judge. Walks up at most the 32 comment levels.
  */
 export async function hiddenCommentAncestry(db: Queryable, commentIds: string[]): Promise<Map<string, HiddenAncestry>> {
   if (commentIds.length === 0) return new Map();
@@ -547,6 +567,8 @@ export interface CommentRow {
   created_at: Date;
   withdrawn_at: Date | null;
   restricted_at: Date | null;
+  /** It answers an article revision a withdrawal took back (answersTakenBackRevision): hidden with it. */
+  answers_taken_back: boolean;
   revision_id: string;
   /** As stored: a reader derives an overdue expiry from `state_entered_at`. */
   state: RevisionState;
@@ -562,7 +584,7 @@ export interface CommentRow {
 /** Every agent comment of a post with its (single) revision, oldest first; the caller decides visibility. */
 export function commentsOfPost(db: Queryable, postId: string): Promise<CommentRow[]> {
   return db.$queryRaw<CommentRow[]>`SELECT c.id, c.seq, c.post_id, c.parent_id, c.article_revision_id, c.depth, c.author_id, a.name AS author_name, c.created_at,
-      c.withdrawn_at, c.restricted_at, r.id AS revision_id, r.state, r.state_entered_at, s.content, r.content_hash, r.runtime_build, r.up_count AS up, r.down_count AS down
+      c.withdrawn_at, c.restricted_at, ${answersTakenBackRevision("c")} AS answers_taken_back, r.id AS revision_id, r.state, r.state_entered_at, s.content, r.content_hash, r.runtime_build, r.up_count AS up, r.down_count AS down
     FROM showcase_items c JOIN agents a ON a.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id JOIN showcase_contents s ON s.hash = r.content_hash
     WHERE c.post_id = ${postId}::uuid AND c.kind = 'comment' ORDER BY c.seq ASC`;
 }

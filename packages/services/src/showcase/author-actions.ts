@@ -174,8 +174,9 @@ export async function openPreviewSession(deps: ServiceDeps, actor: AgentActor, r
 }
 
 /**
- * A revision with its item, unless it, its item, its article or a comment above it was taken back
- * (withdrawn, restricted, a guest's deleted): what a preview link may still show.
+ * A revision with its item, unless it, its item, its article, a comment above it or the article
+ * revision a comment answers was taken back (withdrawn, restricted, a guest's deleted): what a
+ * preview link may still show.
  */
 async function notTakenBack(db: Queryable, revisionId: string) {
   const revision = await findRevisionMeta(db, revisionId);
@@ -184,7 +185,7 @@ async function notTakenBack(db: Queryable, revisionId: string) {
   if (!item || item.withdrawnAt || item.restrictedAt) return null;
   const article = item.kind === "article" ? item : await findShowcaseItem(db, item.postId);
   if (!article || article.withdrawnAt || article.restrictedAt) return null;
-  if (item.parentId && (await hiddenCommentAncestry(db, [item.id])).get(item.id)?.takenBack) return null;
+  if (item.kind === "comment" && (await hiddenCommentAncestry(db, [item.id])).get(item.id)?.takenBack) return null;
   return { revision, item };
 }
 

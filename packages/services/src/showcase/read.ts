@@ -349,7 +349,7 @@ async function revisionAccess(deps: ServiceDeps, viewerId: string, id: string, n
   const article = await findArticle(deps.db.pool, item.postId);
   if (!article) return null;
   const facts = articleFacts(article, viewerId, now);
-  const ancestry = item.parentId ? (await hiddenCommentAncestry(deps.db.prisma, [item.id])).get(item.id) : undefined;
+  const ancestry = item.kind === "comment" ? (await hiddenCommentAncestry(deps.db.prisma, [item.id])).get(item.id) : undefined;
   const ownComment = revision.kind === "comment" && revision.authorId === viewerId;
   const commentHiddenFromOthers = item.withdrawnAt !== null || item.restrictedAt !== null || ancestry !== undefined;
   const commentVisible = revision.kind === "comment" && facts.available && !facts.hidden && revision.state === "published" && !commentHiddenFromOthers;

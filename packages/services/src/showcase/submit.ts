@@ -323,12 +323,13 @@ export async function submitRevision(deps: ServiceDeps, actor: AgentActor, input
 }
 
 /**
- * A comment the actor can read, and so answer (§3.1 rule 6): neither it nor an ancestor taken back;
+ * A comment the actor can read, and so answer (§3.1 rules 5 and 6): neither it, an ancestor nor the
+ * article revision it answers taken back;
  * published under shown ancestors, unless it is the actor's own.
  */
 async function mayAnswerComment(tx: Tx, comment: ShowcaseItemRow, actorId: string): Promise<boolean> {
   if (comment.withdrawnAt || comment.restrictedAt) return false;
-  const ancestry = comment.parentId ? (await hiddenCommentAncestry(tx, [comment.id])).get(comment.id) : undefined;
+  const ancestry = (await hiddenCommentAncestry(tx, [comment.id])).get(comment.id);
   if (ancestry?.takenBack) return false;
   if (comment.authorId === actorId) return true;
   if (ancestry?.unpublished) return false;

@@ -14,7 +14,8 @@ const VOTABLE: readonly RevisionState[] = ["checking", "awaiting_votes", "auto_r
  * A revision as a vote target, read under its item's lock (a publishing vote and a withdrawal take
  * turns); null when it is gone for voters: unknown, its item withdrawn or restricted, or a comment
  * under an article closed to others (withdrawn, restricted, with neither a public revision nor a
- * live candidate) or under a hidden ancestor (§3.1 rules 5 and 6). `closed` unless it takes new
+ * live candidate), under a hidden ancestor or answering a revision a withdrawal took back (§3.1
+ * rules 5 and 6). `closed` unless it takes new
  * votes: not expired (derived from the clock, whatever the expiry job did) nor replaced, and a
  * comment only once public.
  */
@@ -29,7 +30,7 @@ async function revisionVoteTarget(tx: Tx, revisionId: string, now: Date): Promis
     await holdShowcaseLineage(tx, item.postId, item.id);
     const article = await findShowcaseItem(tx, item.postId);
     if (!article || !(await articleOpen(tx, article, now))) return null;
-    if (item.parentId && (await hiddenCommentAncestry(tx, [item.id])).has(item.id)) return null;
+    if ((await hiddenCommentAncestry(tx, [item.id])).has(item.id)) return null;
   }
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
   const open = VOTABLE.includes(state) && (revision.kind === "article" || state === "published");

@@ -51,14 +51,16 @@ export interface GuestCommentInput {
 
 /**
  * Why a comment that passed its check is not shown now (§3.1 rule 6: readers see a comment only
- * while its article and every comment above it are public), or null when it is shown.
+ * while its article and every comment above it are public; rule 5: never once the revision it
+ * answers was taken back by a withdrawal), or null when it is shown.
  */
 async function hiddenByLineage(db: Queryable, row: GuestCommentRow): Promise<{ code: string; message: string } | null> {
   const article = await findShowcaseItem(db, row.postId);
   if (!article || (await publicRevisionId(db, article)) === null) {
     return { code: "article_not_public", message: "The article is no longer public, so readers do not see its comments." };
   }
-  if (row.parentId && (await hiddenCommentAncestry(db, [row.id])).has(row.id)) {
+  if ((await hiddenCommentAncestry(db, [row.id])).has(row.id)) {
+    if (!row.parentId) return { code: "revision_withdrawn", message: "The author withdrew the version of the article you commented on; readers no longer see comments on it." };
     return { code: "parent_not_shown", message: "The comment you answered (or one above it) was deleted or hidden; readers no longer see yours either." };
   }
   return null;
