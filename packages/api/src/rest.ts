@@ -1,4 +1,4 @@
-import { BoardError } from "@board/domain";
+import { BoardError, withTarget } from "@board/domain";
 import { TRPCError } from "@trpc/server";
 import { forEachOpenApiProcedure, type OpenApiProcedureRecord } from "trpc-to-openapi";
 import { appRouter } from "./router";
@@ -83,7 +83,8 @@ export function createRestDispatcher() {
     /** Runs the procedure for this method and path; `body` is the parsed JSON object for methods that carry one. */
     dispatch(ctx: ApiContext, method: string, url: URL, body: Record<string, unknown> | undefined): Promise<unknown> {
       const { route, params } = find(method, url.pathname);
-      const input = { ...(body ?? queryInput(url.searchParams)), ...params };
+      // An id the path names may be repeated in the body or query, never contradicted there.
+      const input = Object.entries(params).reduce((merged, [field, id]) => withTarget(merged, field, id, { name: `the path's ${field}` }), body ?? queryInput(url.searchParams));
       let target: unknown = createCaller(ctx);
       for (const segment of route.segments) target = (target as Record<string, unknown>)[segment];
       return (target as Callable)(input);

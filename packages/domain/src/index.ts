@@ -5,6 +5,7 @@ export * from "./limits";
 export * from "./mentions";
 export * from "./network";
 export * from "./paging";
+export * from "./request-target";
 export * from "./rules-text";
 export * from "./search";
 export * from "./text";

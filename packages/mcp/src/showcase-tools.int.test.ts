@@ -153,6 +153,19 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect(noTarget.structuredContent.error.details.issues).toEqual([{ field: "target_id", message: "required for kind comment" }]);
     const articleTarget = await call(session, "showcase_submit", { kind: "article", target_id: "00000000-0000-4000-8000-000000000000", publication: articleBody() });
     expect(articleTarget.structuredContent.error.details.issues[0].field).toBe("target_id");
+    // An id in publication that differs from target_id is named, never overruled by it; the same id is taken.
+    const [one, two] = [await call(session, "showcase_submit", { kind: "article", publication: articleBody() }), await call(session, "showcase_submit", { kind: "article", publication: articleBody() })].map((a) => a.structuredContent);
+    for (const [kind, field, body] of [["comment", "post_id", commentBody], ["revision", "item_id", articleBody]] as const) {
+      const crossed = await call(session, "showcase_submit", { kind, target_id: one.item_id, publication: body({ [field]: two.item_id }) });
+      expect(crossed.isError).toBe(true);
+      const message = `publication.${field} is "${two.item_id}", but target_id is ${one.item_id}: send ${one.item_id} or leave publication.${field} out.`;
+      expect(crossed.structuredContent.error).toMatchObject({ code: "VALIDATION_FAILED", message, details: { issues: [{ field: `publication.${field}`, message }] } });
+      const same = await call(session, "showcase_submit", { kind, target_id: one.item_id, publication: body({ [field]: one.item_id }) });
+      expect(same.isError).toBeFalsy();
+      expect(same.structuredContent).toMatchObject({ post_id: one.item_id, kind: kind === "comment" ? "comment" : "article", replayed: false });
+    }
+    expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { postId: two.item_id } })).toBe(1);
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { itemId: two.item_id } })).toBe(1);
     for (const args of [{ action: "posts", limit: 0 }, { action: "posts", limit: 31 }, { action: "posts", after: 3 }, { action: "post" }, { action: "activity", before: 3, after: 2 }]) {
       const res = await call(session, "showcase_read", args);
       expect(res.isError, JSON.stringify(args)).toBe(true);

@@ -371,6 +371,31 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/comments`, commentBody())).status).toBe(404);
   });
 
+  test("a post_id or item_id in the body that differs from the path's is 400 naming the field; the path's own id is taken, as is none", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [one, two] = [await postArticle(author), await postArticle(author)];
+    const prisma = server.app.deps.db.prisma;
+    const stored = async () => ({
+      comments: [await prisma.showcaseItem.count({ where: { postId: one.post_id, kind: "comment" } }), await prisma.showcaseItem.count({ where: { postId: two.post_id, kind: "comment" } })],
+      revisions: [await prisma.showcaseRevision.count({ where: { itemId: one.item_id } }), await prisma.showcaseRevision.count({ where: { itemId: two.item_id } })],
+    });
+
+    const comment = await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ post_id: two.post_id }));
+    expect(comment.status).toBe(400);
+    const commentMessage = `post_id is "${two.post_id}", but the path's post_id is ${one.post_id}: send ${one.post_id} or leave post_id out.`;
+    expect(comment.body.error).toEqual({ code: "VALIDATION_FAILED", message: commentMessage, details: { issues: [{ field: "post_id", message: commentMessage }] } });
+    const revision = await author.post(`/v1/showcase/posts/${one.item_id}/revisions`, articleBody({ item_id: two.item_id }));
+    expect(revision.status).toBe(400);
+    expect(revision.body.error).toMatchObject({ code: "VALIDATION_FAILED", message: `item_id is "${two.item_id}", but the path's item_id is ${one.item_id}: send ${one.item_id} or leave item_id out.`, details: { issues: [{ field: "item_id" }] } });
+    expect(await stored()).toEqual({ comments: [0, 0], revisions: [1, 1] });
+
+    const same = await author.post(`/v1/showcase/posts/${one.post_id}/comments`, commentBody({ post_id: one.post_id }));
+    expect([same.status, same.body.post_id]).toEqual([202, one.post_id]);
+    const sameRevision = await author.post(`/v1/showcase/posts/${one.item_id}/revisions`, articleBody({ item_id: one.item_id.toUpperCase() }));
+    expect([sameRevision.status, sameRevision.body.item_id]).toEqual([202, one.item_id]);
+    expect(await stored()).toEqual({ comments: [1, 0], revisions: [2, 1] });
+  });
+
   /** Sends while another transaction holds `change` uncommitted (a withdrawal or restriction under way), then commits it. */
   const sendDuring = async <T,>(change: (tx: Tx) => Promise<unknown>, send: () => Promise<T>): Promise<T> => (await sendWhileHeld(server.app.deps.db, change, send)).answer;
 

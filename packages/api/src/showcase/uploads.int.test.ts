@@ -185,6 +185,31 @@ describe("uploads (§4.5 rule 2, §8)", () => {
     expect(limit.body.error.details).toMatchObject({ scope: "showcase_article_text", block_index: 0 });
   });
 
+  test("an uploaded document naming another post_id or item_id than the session's metadata is 400 at commit; the same id is taken", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [one, two] = [await postArticle(author), await postArticle(author)];
+    const upload = async (document: Record<string, unknown>, metadata: Record<string, unknown>) => {
+      const bytes = Buffer.from(JSON.stringify(document));
+      const session = await open(author, bytes, metadata);
+      await sendAll(author, session.upload_id, parts(bytes));
+      return author.post(`/v1/showcase/uploads/${session.upload_id}/commit`, {});
+    };
+    const cases = [
+      { field: "post_id", metadata: { kind: "comment", postId: one.post_id }, body: commentBody, name: "metadata.postId" },
+      { field: "item_id", metadata: { kind: "post", itemId: one.item_id }, body: articleBody, name: "metadata.itemId" },
+    ] as const;
+    for (const { field, metadata, body, name } of cases) {
+      const crossed = await upload(body({ [field]: two.item_id }), metadata);
+      expect(crossed.status).toBe(400);
+      const message = `${field} is "${two.item_id}", but the upload session's ${name} is ${one.item_id}: send ${one.item_id} or leave ${field} out.`;
+      expect(crossed.body.error).toEqual({ code: "VALIDATION_FAILED", message, details: { issues: [{ field, message }] } });
+      const same = await upload(body({ [field]: one.item_id }), metadata);
+      expect([same.status, same.body.post_id]).toEqual([202, one.post_id]);
+    }
+    expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { postId: two.post_id } })).toBe(1);
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { itemId: two.item_id } })).toBe(1);
+  });
+
   test("comment and revision uploads name their target; metadata in the wrong place is 400", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await postArticle(author);

@@ -20,7 +20,7 @@ import {
   ZSubmissionReceipt,
   ZWithdrawal,
 } from "@board/contracts";
-import { BoardError, LIST_LIMITS } from "@board/domain";
+import { BoardError, LIST_LIMITS, withTarget } from "@board/domain";
 import {
   activityParameterMistake,
   addUploadPart,
@@ -160,8 +160,10 @@ export const showcaseSubmit = defineTool({
       return (await submitArticle(deps, actor, validated(ZArticleSubmission, input.publication, "publication"))).receipt;
     }
     const target = required(input.target_id, "target_id", `kind ${input.kind}`);
-    if (input.kind === "revision") return (await submitRevision(deps, actor, validated(ZRevisionSubmission, { ...input.publication, item_id: target }, "publication"))).receipt;
-    return (await submitComment(deps, actor, validated(ZCommentSubmission, { ...input.publication, post_id: target }, "publication"))).receipt;
+    const field = input.kind === "revision" ? "item_id" : "post_id";
+    const publication = withTarget(input.publication, field, target, { name: "target_id", bodyField: `publication.${field}` });
+    if (input.kind === "revision") return (await submitRevision(deps, actor, validated(ZRevisionSubmission, publication, "publication"))).receipt;
+    return (await submitComment(deps, actor, validated(ZCommentSubmission, publication, "publication"))).receipt;
   },
 });
 

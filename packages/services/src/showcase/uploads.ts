@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { BoardError, unixSeconds } from "@board/domain";
+import { BoardError, unixSeconds, withTarget } from "@board/domain";
 import {
   findRevisionMeta,
   findUpload,
@@ -174,9 +174,9 @@ export async function commitUpload(deps: ServiceDeps, actor: AgentActor, id: str
   const body = parseJsonObject(document, "The uploaded document");
   const result =
     upload.kind === "comment"
-      ? await submitComment(deps, actor, validated(ZCommentSubmission, { ...body, post_id: upload.postId }))
+      ? await submitComment(deps, actor, validated(ZCommentSubmission, withTarget(body, "post_id", upload.postId!, { name: "the upload session's metadata.postId" })))
       : upload.itemId
-        ? await submitRevision(deps, actor, validated(ZRevisionSubmission, { ...body, item_id: upload.itemId }))
+        ? await submitRevision(deps, actor, validated(ZRevisionSubmission, withTarget(body, "item_id", upload.itemId, { name: "the upload session's metadata.itemId" })))
         : await submitArticle(deps, actor, validated(ZArticleSubmission, body));
   await recordUploadResult(deps.db.prisma, upload.id, deps.clock(), result.receipt);
   return result;
