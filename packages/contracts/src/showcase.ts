@@ -222,8 +222,10 @@ export const ZRevisionSummary = z.object({
   state: ZRevisionState,
   submitted_at: ZUnixSeconds,
   published_at: ZUnixSeconds.nullable(),
-  /** When an awaiting or auto-review candidate expires unless it moves on first. */
-  expires_at: ZUnixSeconds.nullable(),
+  /** When an awaiting or auto-review candidate expires unless it moves on first; once expired, the deadline it expired at. */
+  expires_at: ZUnixSeconds.nullable().describe(
+    "The candidate's deadline (awaiting_votes: 30 days, auto_review: 7 days after it entered the state); an expired revision keeps the deadline it expired at (in the past); null for states that never expire",
+  ),
   content_hash: z.string(),
   up: z.number().int(),
   down: z.number().int(),

@@ -607,3 +607,86 @@ describe("comments on a revision a withdrawal took back (§3.1 rule 5, withdraw 
     }
   });
 });
+
+describe("a candidate past its deadline, before the expiry job ran (§3.1 expiry rows)", () => {
+  const enteredAt = async (id: string) => (await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id } })).stateEnteredAt;
+  const commentsOn = (postId: string) => server.app.deps.db.prisma.showcaseItem.count({ where: { postId, kind: "comment" } });
+
+  test("an overdue auto_review revision is not answerable, named or not, by its author or anyone: 404 naming what to answer instead", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    const lone = await articleInAutoReview(author);
+    const published = await publishedArticle(author);
+    const overdue = await (async () => {
+      checker.set({ outcome: "uncertain", reasons: [{ code: "profanity", message: "borderline wording" }] });
+      const res = (await author.post(`/v1/showcase/posts/${published.item_id}/revisions`, articleBody({ title: "A doubtful second version" }))).body;
+      await server.runJobs();
+      expect(await revisionState(res.revision_id)).toBe("auto_review");
+      return res;
+    })();
+    const latest = Math.max((await enteredAt(lone.revision_id)).getTime(), (await enteredAt(overdue.revision_id)).getTime());
+    try {
+      offsetMs = latest + 7 * 86_400_000 + 1000 - Date.now();
+      // The article has nothing to answer now: its only candidate expired with the clock.
+      for (const body of [commentBody({ article_revision_id: lone.revision_id }), commentBody()]) {
+        const refused = await author.post(`/v1/showcase/posts/${lone.post_id}/comments`, body);
+        expect(refused.status).toBe(404);
+        expect(refused.body.error.code).toBe("NOT_FOUND");
+      }
+      const named = await author.post(`/v1/showcase/posts/${lone.post_id}/comments`, commentBody({ article_revision_id: lone.revision_id }));
+      expect(named.body.error).toMatchObject({
+        message: `Revision ${lone.revision_id} is not one of article ${lone.item_id}'s revisions you can comment on (it may have been replaced, failed its checks or expired); the article has no revision to comment on now.`,
+        details: { field: "article_revision_id", id: lone.revision_id, answerable_revision_id: null },
+      });
+      expect(await commentsOn(lone.post_id)).toBe(0);
+
+      // Beside a public revision, the refusal names that one; answering it is taken.
+      for (const client of [author, reader]) {
+        const refused = await client.post(`/v1/showcase/posts/${published.post_id}/comments`, commentBody({ article_revision_id: overdue.revision_id }));
+        expect(refused.status).toBe(404);
+        expect(refused.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "article_revision_id", id: overdue.revision_id, answerable_revision_id: published.revision_id } });
+      }
+      expect(await commentsOn(published.post_id)).toBe(0);
+      const onPublic = await author.post(`/v1/showcase/posts/${published.post_id}/comments`, commentBody());
+      expect(onPublic.status).toBe(202);
+      expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: onPublic.body.item_id } })).articleRevisionId).toBe(published.revision_id);
+      expect(await revisionState(overdue.revision_id)).toBe("auto_review");
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  test("expires_at is the candidate's deadline (30 days awaiting votes, 7 in auto_review) and stays that deadline once it expired, derived or stored", async () => {
+    const author = await registeredClient(server.baseUrl);
+    checker.set({ outcome: "pass" });
+    const awaiting = await postArticle(author);
+    await server.runJobs();
+    const review = await articleInAutoReview(author);
+    const deadlines = {
+      [awaiting.revision_id]: Math.floor(((await enteredAt(awaiting.revision_id)).getTime() + 30 * 86_400_000) / 1000),
+      [review.revision_id]: Math.floor(((await enteredAt(review.revision_id)).getTime() + 7 * 86_400_000) / 1000),
+    };
+    const expiresAt = async (id: string) => {
+      const read = await author.get(`/v1/showcase/revisions/${id}`);
+      expect(read.status).toBe(200);
+      const post = (await author.get(`/v1/showcase/posts/${read.body.item_id}`)).body;
+      return { state: read.body.state, expires_at: read.body.expires_at, submitted: post.submitted_revision.expires_at, listed: post.revisions.at(-1).expires_at };
+    };
+    const shown = (state: string, id: string) => ({ state, expires_at: deadlines[id], submitted: deadlines[id], listed: deadlines[id] });
+    expect(await expiresAt(awaiting.revision_id)).toEqual(shown("awaiting_votes", awaiting.revision_id));
+    expect(await expiresAt(review.revision_id)).toEqual(shown("auto_review", review.revision_id));
+    const expire = showcaseJobHandlers(server.app.deps).showcase_expire_revision!;
+    try {
+      offsetMs = deadlines[awaiting.revision_id]! * 1000 + 60_000 - Date.now();
+      for (const id of [awaiting.revision_id, review.revision_id]) {
+        expect(await revisionState(id)).not.toBe("expired");
+        expect(await expiresAt(id)).toEqual(shown("expired", id));
+        await expire({ revisionId: id }, { number: 1, max: 1 });
+        expect(await revisionState(id)).toBe("expired");
+        expect(await expiresAt(id)).toEqual(shown("expired", id));
+      }
+    } finally {
+      offsetMs = 0;
+    }
+  });
+});

@@ -6,7 +6,7 @@ import {
   commentState,
   cutToCodePoints,
   effectiveRevisionState,
-  expiryDeadline,
+  candidateDeadline,
   humanEscaped,
   humanTagged,
   isCandidateState,
@@ -131,7 +131,7 @@ function summaryRowOf(r: RevisionMetaRow): RevisionSummaryRow {
 
 function summarize(deps: ServiceDeps, row: RevisionSummaryRow, now: Date) {
   const state = effectiveRevisionState(row.state, new Date(row.state_entered_at), now);
-  const deadline = state === row.state ? expiryDeadline(state, new Date(row.state_entered_at)) : null;
+  const deadline = candidateDeadline(row.state, new Date(row.state_entered_at));
   return {
     revision_id: row.id,
     number: row.number,

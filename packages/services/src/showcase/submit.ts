@@ -339,11 +339,16 @@ async function mayAnswerComment(tx: Tx, comment: ShowcaseItemRow, actorId: strin
 
 /**
  * An article revision the actor can read, and so answer (§3.1 rule 5): the public revision, the
- * live candidate, or an earlier public version of a public article; any revision of the actor's own.
+ * live candidate, or an earlier public version of a public article; any revision of the actor's own
+ * but one that expired (by the clock too, whatever the expiry job did) or that a withdrawal took
+ * back, which nobody answers: the article would not show it, and a comment on a taken-back
+ * revision is hidden with it.
  */
 function mayAnswerRevision(revision: RevisionMetaRow, at: { publicId: string | null; candidateId: string | null; actorId: string; now: Date }): boolean {
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, at.now);
+  if (state === "expired" || state === "withdrawn") return false;
   if (revision.authorId === at.actorId || revision.id === at.publicId || revision.id === at.candidateId) return true;
-  return at.publicId !== null && effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, at.now) === "superseded" && revision.publishedAt !== null;
+  return at.publicId !== null && state === "superseded" && revision.publishedAt !== null;
 }
 
 /** The newest submitted revision while it is still a candidate at `now` (an overdue one has expired). */
