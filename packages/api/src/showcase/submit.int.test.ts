@@ -210,6 +210,36 @@ describe("idempotency: same key and content replays at no cost; other content co
     expect((await other.post("/v1/showcase/posts", articleBody({ idempotency_key: key }))).status).toBe(202);
   });
 
+  test("a comment retried naming the revision it was defaulted to is a replay, and so is one leaving out the revision the default is now; another revision conflicts", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const commenter = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const send = (body: Record<string, unknown>) => commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody(body));
+    const key = showcaseKey();
+    const first = await send({ idempotency_key: key });
+    expect(first.status).toBe(202);
+    const named = await send({ idempotency_key: key, article_revision_id: article.revision_id });
+    expect(named.status).toBe(200);
+    expect(named.body).toMatchObject({ revision_id: first.body.revision_id, item_id: first.body.item_id, replayed: true });
+
+    const second = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody())).body;
+    const otherKey = showcaseKey();
+    const explicit = await send({ idempotency_key: otherKey, article_revision_id: second.revision_id });
+    expect(explicit.status).toBe(202);
+    const omitted = await send({ idempotency_key: otherKey });
+    expect([omitted.status, omitted.body.revision_id, omitted.body.replayed]).toEqual([200, explicit.body.revision_id, true]);
+
+    // Naming a revision other than the one the key's comment answers is another request, whatever the default is now.
+    for (const body of [{ idempotency_key: key, article_revision_id: second.revision_id }, { idempotency_key: otherKey, article_revision_id: article.revision_id }]) {
+      const conflict = await send(body);
+      expect(conflict.status).toBe(409);
+      expect(conflict.body.error).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { field: "idempotency_key" } });
+    }
+    const changed = await send({ idempotency_key: key, article_revision_id: article.revision_id, blocks: [{ type: "paragraph", text: "Another comment entirely, about the retry policy and its backoff." }] });
+    expect(changed.status).toBe(409);
+    expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { postId: article.post_id, authorId: commenter.id } })).toBe(2);
+  });
+
   test("50 identical submissions in parallel make one revision", async () => {
     const author = await registeredClient(server.baseUrl);
     const body = articleBody();

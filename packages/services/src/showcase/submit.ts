@@ -184,6 +184,8 @@ async function record(
   requestHash: string,
   admitted: Admitted,
   place: (tx: Tx, now: Date) => Promise<Placement>,
+  /** Whether a prior revision under the key whose request hash differs is still the same request (a comment's resolved target). */
+  sameRequest?: (tx: Tx, prior: RevisionMetaRow, now: Date) => Promise<boolean>,
 ): Promise<{ created: boolean; receipt: SubmissionReceipt }> {
   await storeContent(deps.db.pool, admitted.hash, admitted.json, admitted.bytes);
   type Outcome = { kind: "replay"; prior: RevisionMetaRow } | { kind: "created"; receipt: SubmissionReceipt };
@@ -192,7 +194,7 @@ async function record(
       await lockShowcaseAuthor(tx, actor.agentId);
       const prior = await findRevisionMetaByKey(tx, actor.agentId, key);
       if (prior) {
-        if (prior.requestHash !== requestHash) throw idempotencyConflict(deps, prior);
+        if (prior.requestHash !== requestHash && !(await sameRequest?.(tx, prior, deps.clock()))) throw idempotencyConflict(deps, prior);
         return { kind: "replay", prior };
       }
       await requireAccountMayWrite(tx, actor.agentId);
@@ -400,14 +402,24 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
   const parent = resolveParentId(input.parent_id, input.parent_comment_id);
   if (!parent.ok) throw validation("parent_comment_id", parent.message);
   const admitted = await admit(deps, "comment", undefined, input.blocks);
-  const requestHash = canonicalHash({
-    kind: "comment",
-    post_id: input.post_id,
-    parent_id: parent.parentId,
-    article_revision_id: input.article_revision_id ?? null,
-    content_hash: admitted.hash,
-  }).hash;
-  return record(deps, actor, "comment", input.idempotency_key, requestHash, admitted, async (tx, now) => {
+  const hashFor = (articleRevisionId: string | null) =>
+    canonicalHash({ kind: "comment", post_id: input.post_id, parent_id: parent.parentId, article_revision_id: articleRevisionId, content_hash: admitted.hash }).hash;
+  /**
+   * A retry that names the revision the first request was defaulted to, or leaves out the one it
+   * named while the default is that revision now, is the same comment: the key's comment answers the
+   * revision this request resolves to. Another revision, or other content, still conflicts.
+   */
+  const sameTarget = async (tx: Tx, prior: RevisionMetaRow, now: Date) => {
+    const comment = prior.kind === "comment" ? await findShowcaseItem(tx, prior.itemId) : null;
+    const answered = comment?.articleRevisionId;
+    if (!comment || !answered || (prior.requestHash !== hashFor(answered) && prior.requestHash !== hashFor(null))) return false;
+    if (input.article_revision_id) return input.article_revision_id === answered;
+    if (comment.parentId) return true; // a reply answers its parent's revision, the same parent as the key's
+    const article = await findShowcaseItem(tx, comment.postId);
+    const resolved = article ? ((await publicRevisionId(tx, article)) ?? (await activeCandidate(tx, article, now))?.id ?? null) : null;
+    return resolved === answered;
+  };
+  return record(deps, actor, "comment", input.idempotency_key, hashFor(input.article_revision_id ?? null), admitted, async (tx, now) => {
     // Held: a comment never lands under an article or comment withdrawn or restricted at the same moment.
     await holdShowcaseLineage(tx, input.post_id, parent.parentId);
     const { article, publicId, candidateId } = await commentableArticle(tx, actor, input.post_id, now);
@@ -452,5 +464,5 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     const itemId = randomUUID();
     const newItem = { id: itemId, kind: "comment" as const, authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now };
     return { itemId, postId: article.id, number: 1, title: null, eventKind: "comment_submitted", resumePublication: false, newItem };
-  });
+  }, sameTarget);
 }
