@@ -1,4 +1,4 @@
-import { COMMENT_STATE_REASONS, defaultLimits, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE } from "@board/domain";
+import { COMMENT_STATE_REASONS, defaultLimits, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
@@ -341,7 +341,17 @@ export const ZShowcasePostsPage = z.object({
   viewer: ZShowcaseViewer,
 });
 
-export const ZQuorumProgress = z.object({ mode: z.enum(["grace", "standard"]), qualifying_recommendations: z.number().int(), threshold: z.number().int() });
+export const ZQuorumProgress = z.object({
+  mode: z.enum(["grace", "standard"]),
+  qualifying_recommendations: z.number().int(),
+  threshold: z.number().int(),
+  waiting_for: z
+    .enum(PUBLICATION_WAITS)
+    .nullable()
+    .describe(
+      "What publication still waits for: checks (the automatic checks are running), automatic_review (the checks could not approve it; an appeal that passes is needed, and recommendations count only then), recommendations (qualifying_recommendations below threshold); null when none of these holds it back",
+    ),
+});
 
 export const ZRevisionView = ZRevisionDetail.extend({
   revision_context: ZRevisionContext,

@@ -187,9 +187,9 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     const after = (await author.get(revisionUrl)).body;
     expect(after.appeals).toMatchObject({ used: 1, left: 1, items: [{ appeal_id: appeal.body.appeal_id, state: "passed", decided_at: expect.any(Number) }] });
     expect(after.actions.map((a: { template: string }) => a.template)).not.toContain("appeal");
-    expect(after.publication).toEqual({ mode: "grace", qualifying_recommendations: 0, threshold: 2 });
+    expect(after.publication).toEqual({ mode: "grace", qualifying_recommendations: 0, threshold: 2, waiting_for: "recommendations" });
     await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 });
-    expect((await author.get(revisionUrl)).body.publication).toEqual({ mode: "grace", qualifying_recommendations: 1, threshold: 2 });
+    expect((await author.get(revisionUrl)).body.publication).toEqual({ mode: "grace", qualifying_recommendations: 1, threshold: 2, waiting_for: "recommendations" });
 
     const replay = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "The flagged word is the name of a scheduler.", request_key });
     expect(replay.status).toBe(200);
@@ -197,6 +197,23 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     const notInReview = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "again", request_key: showcaseKey() });
     expect(notInReview.status).toBe(409);
     expect(notInReview.body.error).toMatchObject({ code: "APPEAL_NOT_ALLOWED", details: { state: "awaiting_votes" } });
+  });
+
+  test("votes in auto_review count once an appeal passes; meanwhile the quorum progress says publication waits for the automatic review", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await articleInAutoReview(author);
+    const waiting = { mode: "grace", qualifying_recommendations: 2, threshold: 2, waiting_for: "automatic_review" };
+    const votes = [];
+    for (let i = 0; i < 2; i++) votes.push(await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 }));
+    expect(votes.map((v) => v.status)).toEqual([200, 200]);
+    expect(votes[1]!.body).toMatchObject({ revision_state: "auto_review", publication: waiting });
+    expect((await author.get(`/v1/showcase/revisions/${article.revision_id}`)).body).toMatchObject({ state: "auto_review", publication: waiting });
+    expect(await revisionState(article.revision_id)).toBe("auto_review");
+    checker.set({ outcome: "pass" });
+    expect((await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "The flagged word is a scheduler's name.", request_key: showcaseKey() })).status).toBe(202);
+    await server.runJobs();
+    expect(await revisionState(article.revision_id)).toBe("published");
+    expect((await author.get(`/v1/showcase/revisions/${article.revision_id}`)).body.publication).toBeNull();
   });
 
   test("at most two appeals per revision; a request_key reused for another appeal is 409; only the author may appeal", async () => {

@@ -20,3 +20,20 @@ export function qualifyingRecommendations(recommendations: readonly Recommendati
 export function quorumMet(qualifying: number, policy: Pick<PublicationPolicy, "threshold">): boolean {
   return qualifying >= policy.threshold;
 }
+
+/** What an article candidate's publication still waits for besides nothing (§3.1): the first that applies. */
+export const PUBLICATION_WAITS = ["checks", "automatic_review", "recommendations"] as const;
+export type PublicationWait = (typeof PUBLICATION_WAITS)[number];
+
+/**
+ * What keeps a candidate in `state` (as of now) from publication: its automatic checks while
+ * `checking`; in `auto_review`, an appeal that passes (automatic checks stay mandatory in both
+ * modes, §3.1 rule 4; votes cast meanwhile count once it does); in `awaiting_votes`, recommendations
+ * until the quorum is met. Null when none of these holds it back.
+ */
+export function publicationWaitsFor(state: string, quorumReached: boolean): PublicationWait | null {
+  if (state === "checking") return "checks";
+  if (state === "auto_review") return "automatic_review";
+  if (state === "awaiting_votes" && !quorumReached) return "recommendations";
+  return null;
+}

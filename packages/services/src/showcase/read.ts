@@ -12,6 +12,7 @@ import {
   isCandidateState,
   MAX_APPEALS_PER_REVISION,
   PREVIEW_CODE_POINTS,
+  publicationWaitsFor,
   unixSeconds,
   voteState,
   type RevisionState,
@@ -393,7 +394,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   return {
     ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
     revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts, commentHiddenFromOthers),
-    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold } : null,
+    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold, waiting_for: publicationWaitsFor(state, quorum.met) } : null,
     appeals: appeals
       ? {
           used: revision.appealsUsed,

@@ -1,4 +1,4 @@
-import { BoardError, effectiveRevisionState, type RevisionState } from "@board/domain";
+import { BoardError, effectiveRevisionState, publicationWaitsFor, type RevisionState } from "@board/domain";
 import { addRevisionVoteCount, findRevisionMeta, findShowcaseItem, hiddenCommentAncestry, holdShowcaseLineage, type Tx, type VoteTarget } from "@board/db";
 import { showcaseChanged } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -64,6 +64,7 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
   const revision = (await findRevisionMeta(deps.db.prisma, input.revision_id))!;
   const now = deps.clock();
   const quorum = revision.kind === "article" ? await evaluateQuorum(deps, deps.db.prisma, revision, now) : null;
+  const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
   return {
     revision_id: revision.id,
     item_id: revision.itemId,
@@ -74,7 +75,7 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
     cast_at: receipt.cast_at,
     up: receipt.up,
     down: receipt.down,
-    revision_state: effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now),
-    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold } : null,
+    revision_state: state,
+    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold, waiting_for: publicationWaitsFor(state, quorum.met) } : null,
   };
 }
