@@ -56,9 +56,17 @@ export const ZVotingDescriptor = z.object({
     .nullable(),
 });
 
+const ZPinBlocker = z.enum(["not_veteran", "pinning_suspended", "restricted", "active_pin", "daily_limit", "capacity"]);
+
 export const ZPinningDescriptor = z.object({
   status: z.enum(["not_veteran", "veteran", "pinning_suspended"]),
-  can_pin: z.boolean(),
+  can_pin: z.boolean().describe("Whether POST /pins would create a new pin now: the role and every limit (active pin, new pins today, community slots) allow it."),
+  blocked_by: ZPinBlocker.nullable().describe("The first reason a new pin would be refused now; null when can_pin."),
+  blockers: z.array(ZPinBlocker).describe("Every reason that applies now."),
+  available_at: ZUnixSeconds.nullable().describe("When the time-bound reasons (active_pin expiry, daily_limit, capacity) pass if nothing else changes; null when can_pin or when time alone does not help."),
+  active_pin: z.object({ board: z.enum(["named", "b"]), thread_id: ZUuid, expires_at: ZUnixSeconds }).nullable(),
+  new_pins: z.object({ daily_limit: z.number().int(), used_today: z.number().int(), remaining_today: z.number().int(), resets_at: ZUnixSeconds }),
+  community_slots: z.object({ limit: z.number().int(), in_use: z.number().int() }),
   eligibility: z.object({
     age_days: z.number(),
     age_days_required: z.number(),

@@ -92,8 +92,12 @@ export const ZPinChange = z.object({
   thread_id: ZUuid,
   kind: z.literal("community"),
   pinned: z.boolean(),
-  replayed: z.boolean(),
+  replayed: z.boolean().describe("true for an exact retry of a pin or unpin you already made: nothing changed."),
   expires_at: ZUnixSeconds.nullable(),
+  nothing_changed: z
+    .object({ reason: z.enum(["expired", "retired"]), ended_at: ZUnixSeconds, explanation: z.string() })
+    .optional()
+    .describe("Unpin only: your pin on this thread had already ended (expired, or retired by suspension, thread removal or an operator), so nothing changed."),
 });
 export const ZPinsQuery = z.strictObject({ board: ZBoardName.default("named") });
 

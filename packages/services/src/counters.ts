@@ -2,3 +2,4 @@
 export const POSTS_COUNTER = "posts";
 export const VOTES_COUNTER = "votes";
 export const PRELOADED_COUNTERS = [POSTS_COUNTER, VOTES_COUNTER];
+export const PINS_COUNTER = "pins";

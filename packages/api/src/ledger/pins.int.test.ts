@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
 import { changePin, listPins, pinOfficialNotice, revokeApiKey, type AgentActor } from "@board/services";
-import { BoardClient, makeAgent, post, reply, sendWhileHeld, startTestServer, type TestServer } from "@board/testkit";
+import { authorizeOAuthClient, BoardClient, makeAgent, post, reply, sendWhileHeld, startTestServer, type TestServer } from "@board/testkit";
 
 // A far-future clock keeps these pins apart from pins other test files create at the real time.
 let now = new Date("2031-03-01T12:00:00Z");
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ clock: () => now });
+  server = await startTestServer({ clock: () => now, oauth: true });
 });
 afterEach(async () => {
   await server.app.deps.db.prisma.pin.deleteMany({ where: { createdAt: { gte: new Date("2031-01-01T00:00:00Z") } } });
@@ -38,6 +38,17 @@ async function pinError(promise: Promise<unknown>): Promise<BoardError> {
 }
 
 const pin = (actor: AgentActor, thread_id: string, pinned = true, board: "named" | "b" = "named") => changePin(server.app.deps, actor, { board, thread_id, pinned });
+
+/** A veteran with an OAuth access token (board:write) over HTTP, and its API-key client for /v1/me. */
+async function httpVeteran() {
+  const v = await veteran();
+  const oauth = await authorizeOAuthClient(server.baseUrl, v.apiKey);
+  const pins = new BoardClient(server.baseUrl, undefined, oauth.tokens()!.access_token);
+  return { ...v, pins, pinHttp: (thread_id: string, pinned = true) => pins.post("/pins", { board: "named", thread_id, pinned }) };
+}
+
+const activePinsOn = (threadId: string) => server.app.deps.db.prisma.pin.count({ where: { threadId, endedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } });
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 describe("community pins (§3.4, §4.4)", () => {
   test("a veteran pins a root thread for 7 days; an exact retry changes nothing and does not extend expiry", async () => {
@@ -205,6 +216,111 @@ describe("community pins (§3.4, §4.4)", () => {
     );
     expect(answer).toBe("UNAUTHORIZED");
     expect(await server.app.deps.db.prisma.pin.count({ where: { ownerId: pinner.id, endedAt: null } })).toBe(0);
+  });
+
+  test("a thread holds one pin: another veteran pinning it is 409 PIN_CONFLICT ALREADY_PINNED naming the holder, and costs no daily pin", async () => {
+    const [alice, carol] = await Promise.all([httpVeteran(), httpVeteran()]);
+    const [{ root }, { root: other }] = await Promise.all([rootThread(), rootThread()]);
+    const first = await alice.pinHttp(root.id);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ board: "named", thread_id: root.id, kind: "community", pinned: true, replayed: false, expires_at: unix(now) + 604_800 });
+    const second = await carol.pinHttp(root.id);
+    expect(second.status).toBe(409);
+    expect(second.body.error).toEqual({
+      code: "PIN_CONFLICT",
+      message: `This thread is already pinned by veteran ${alice.name} until ${new Date(now.getTime() + 604_800_000).toISOString()}; a thread holds one pin at a time. Pick another thread (see GET /pins); no daily pin was used.`,
+      details: { reason_code: "ALREADY_PINNED", board: "named", thread_id: root.id, held_by: { kind: "community", pinned_by: alice.name, expires_at: unix(now) + 604_800 } },
+    });
+    expect(await activePinsOn(root.id)).toBe(1);
+    const listed = await new BoardClient(server.baseUrl).get("/pins");
+    expect(listed.body.pins.filter((p: { thread_id: string }) => p.thread_id === root.id)).toHaveLength(1);
+    // The owner's exact retry is still a free replay; carol's day's pin is untouched.
+    expect((await alice.pinHttp(root.id)).body).toMatchObject({ pinned: true, replayed: true });
+    const carolsOwn = await carol.pinHttp(other.id);
+    expect(carolsOwn.status).toBe(200);
+    expect(carolsOwn.body).toMatchObject({ pinned: true, replayed: false });
+  });
+
+  test("a thread holding an official notice cannot also take a community pin (409 ALREADY_PINNED, held_by official)", async () => {
+    const carol = await httpVeteran();
+    const { root } = await rootThread();
+    await server.app.deps.db.prisma.pin.create({ data: { board: "named", threadId: root.id, kind: "official", createdAt: now } });
+    const res = await carol.pinHttp(root.id);
+    expect(res.status).toBe(409);
+    expect(res.body.error.details).toEqual({ reason_code: "ALREADY_PINNED", board: "named", thread_id: root.id, held_by: { kind: "official" } });
+    expect(res.body.error.message).toContain("already pinned by an official notice");
+    expect(await server.app.deps.db.prisma.pin.count({ where: { threadId: root.id, kind: "community" } })).toBe(0);
+    await server.app.deps.db.prisma.pin.deleteMany({ where: { kind: "official", threadId: root.id } });
+  });
+
+  test("two veterans pinning the same thread at once: exactly one pin lands, the other is 409 ALREADY_PINNED", async () => {
+    const [alice, carol] = await Promise.all([httpVeteran(), httpVeteran()]);
+    const { root } = await rootThread();
+    const answers = await Promise.all([alice.pinHttp(root.id), carol.pinHttp(root.id)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.error.details.reason_code).toBe("ALREADY_PINNED");
+    expect(await activePinsOn(root.id)).toBe(1);
+  });
+
+  test("an exact retry of an unpin is 200 replayed; someone who never pinned gets 409 NOT_PIN_OWNER", async () => {
+    const [alice, carol] = await Promise.all([httpVeteran(), httpVeteran()]);
+    const { root } = await rootThread();
+    await alice.pinHttp(root.id);
+    const removed = await alice.pinHttp(root.id, false);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ board: "named", thread_id: root.id, kind: "community", pinned: false, replayed: false, expires_at: null });
+    const retried = await alice.pinHttp(root.id, false);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ ...removed.body, replayed: true });
+    expect(await server.app.deps.db.prisma.pin.findMany({ where: { threadId: root.id }, select: { endReason: true } })).toEqual([{ endReason: "removed_by_owner" }]);
+    const stranger = await carol.pinHttp(root.id, false);
+    expect(stranger.status).toBe(409);
+    expect(stranger.body.error).toMatchObject({ code: "PIN_CONFLICT", details: { reason_code: "NOT_PIN_OWNER" } });
+    expect(stranger.body.error.message).toBe("You have no community pin on this thread and it is not pinned; only the veteran who created a pin can remove it.");
+  });
+
+  test("unpinning your own pin that already expired or was retired is 200 with nothing_changed, not a conflict", async () => {
+    const v = await httpVeteran();
+    const { root } = await rootThread();
+    await v.pinHttp(root.id);
+    const expiry = new Date(now.getTime() + 604_800_000);
+    now = new Date(expiry.getTime() + 60_000);
+    const expired = await v.pinHttp(root.id, false);
+    expect(expired.status).toBe(200);
+    expect(expired.body).toEqual({
+      board: "named", thread_id: root.id, kind: "community", pinned: false, replayed: false, expires_at: null,
+      nothing_changed: { reason: "expired", ended_at: unix(expiry), explanation: "Your pin on this thread had already expired; nothing changed and no pin was used." },
+    });
+    const { root: other } = await rootThread();
+    await v.pinHttp(other.id);
+    await server.app.deps.db.prisma.pin.updateMany({ where: { threadId: other.id }, data: { endedAt: now, endReason: "retired_by_operator" } });
+    const retired = await v.pinHttp(other.id, false);
+    expect(retired.status).toBe(200);
+    expect(retired.body.nothing_changed).toMatchObject({ reason: "retired", ended_at: unix(now) });
+  });
+
+  test("GET /v1/me pinning: can_pin false with the reason and when it passes, after the active pin and after the day's pin (as POST /pins answers)", async () => {
+    const v = await httpVeteran();
+    const [{ root: a }, { root: b }] = await Promise.all([rootThread(), rootThread()]);
+    const before = await v.client.get("/v1/me");
+    expect(before.body.pinning).toMatchObject({ status: "veteran", can_pin: true, blocked_by: null, available_at: null, active_pin: null, new_pins: { daily_limit: 1, used_today: 0, remaining_today: 1 } });
+    await v.pinHttp(a.id);
+    const midnight = unix(new Date("2031-03-02T00:00:00Z"));
+    const holding = (await v.client.get("/v1/me")).body.pinning;
+    expect(holding).toMatchObject({
+      can_pin: false, blocked_by: "active_pin", blockers: ["active_pin", "daily_limit"], available_at: unix(now) + 604_800,
+      active_pin: { board: "named", thread_id: a.id, expires_at: unix(now) + 604_800 }, new_pins: { used_today: 1, remaining_today: 0, resets_at: midnight },
+    });
+    expect((await v.pinHttp(b.id)).body.error.details.reason_code).toBe("PIN_LIMIT_PER_VETERAN");
+    await v.pinHttp(a.id, false);
+    const spent = (await v.client.get("/v1/me")).body.pinning;
+    expect(spent).toMatchObject({ can_pin: false, blocked_by: "daily_limit", blockers: ["daily_limit"], available_at: midnight, active_pin: null });
+    expect(spent.explanation).toContain("you used today's new pin; the next one is possible after 2031-03-02T00:00:00.000Z");
+    const refused = await v.pinHttp(b.id);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("DAILY_LIMIT");
+    now = new Date("2031-03-02T00:00:01Z");
+    expect((await v.client.get("/v1/me")).body.pinning).toMatchObject({ can_pin: true, blocked_by: null });
   });
 
   test("GET /pins over HTTP: metadata only, board defaults to named, bad board is 400", async () => {

@@ -42,3 +42,24 @@ export async function insertPin(
 ): Promise<{ id: string }> {
   return db.pin.create({ data: { ...pin, note: pin.note ?? null }, select: { id: true } });
 }
+
+export interface ThreadPinRow {
+  id: string;
+  kind: "official" | "community";
+  ownerId: string | null;
+  ownerName: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  endedAt: Date | null;
+  endReason: string | null;
+}
+
+/** Every pin ever placed on one thread (active or not), newest first, with its owner's name. */
+export async function pinsOfThread(db: Queryable, board: "named" | "b", threadId: string): Promise<ThreadPinRow[]> {
+  const pins = await db.pin.findMany({
+    where: { board, threadId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, kind: true, ownerId: true, createdAt: true, expiresAt: true, endedAt: true, endReason: true, owner: { select: { name: true } } },
+  });
+  return pins.map(({ owner, ...pin }) => ({ ...pin, ownerName: owner?.name ?? null }));
+}

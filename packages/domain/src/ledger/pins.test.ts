@@ -19,6 +19,8 @@ const base: DecidePinInput = {
   actor: { veteranState: "veteran", isOAuthWrite: true },
   target: { exists: true, isRoot: true },
   existingPinByActor: null,
+  heldOnTarget: null,
+  previousPinByActorOnTarget: null,
   activeCommunityPins: 0,
   newPinsToday: 0,
   now: NOW,
@@ -91,10 +93,35 @@ describe("decidePin", () => {
     ["owner unpins a deleted thread", { request: unpin, existingPinByActor: mine(), target: { exists: false, isRoot: false } }, { kind: "remove" }],
     ["unpin without own pin", { request: unpin }, { kind: "error", code: "NOT_PIN_OWNER", status: 409 }],
     ["unpin of another thread than own pin", { request: unpin, existingPinByActor: mine({ threadId: OTHER }) }, { code: "NOT_PIN_OWNER" }],
-    ["unpin of expired own pin", { request: unpin, existingPinByActor: mine({ expiresAt: NOW }) }, { code: "NOT_PIN_OWNER" }],
+    ["unpin of expired own pin, not known as previous", { request: unpin, existingPinByActor: mine({ expiresAt: NOW }) }, { code: "NOT_PIN_OWNER" }],
+    ["exact retry of the owner's unpin", { request: unpin, previousPinByActorOnTarget: { expiresAt: at(3600), endedAt: at(-10), endReason: "removed_by_owner" } }, { kind: "unpin_replay" }],
+    [
+      "retry of the owner's unpin of a since-deleted thread",
+      { request: unpin, target: { exists: false, isRoot: false }, previousPinByActorOnTarget: { expiresAt: at(3600), endedAt: at(-10), endReason: "removed_by_owner" } },
+      { kind: "unpin_replay" },
+    ],
+    ["unpin of own pin that expired", { request: unpin, previousPinByActorOnTarget: { expiresAt: at(-5), endedAt: null, endReason: null } }, { kind: "already_ended", why: "expired", endedAt: at(-5) }],
+    ["unpin of own pin swept after expiry", { request: unpin, previousPinByActorOnTarget: { expiresAt: at(-5), endedAt: at(-1), endReason: "pinning_suspended" } }, { kind: "already_ended", why: "expired" }],
+    ["unpin of own retired pin", { request: unpin, previousPinByActorOnTarget: { expiresAt: at(50), endedAt: at(-1), endReason: "pinning_suspended" } }, { kind: "already_ended", why: "retired", endedAt: at(-1) }],
+    ["unpin of a thread someone else pinned", { request: unpin, heldOnTarget: { kind: "community", ownerName: "alice", expiresAt: at(60) } }, { code: "NOT_PIN_OWNER" }],
+    // one pin per thread
+    ["thread pinned by another veteran", { heldOnTarget: { kind: "community", ownerName: "alice", expiresAt: at(60) } }, { kind: "error", code: "ALREADY_PINNED", boardCode: "PIN_CONFLICT", status: 409 }],
+    ["thread holding an official notice", { heldOnTarget: { kind: "official" } }, { code: "ALREADY_PINNED" }],
+    ["already pinned checked before the day's limit and capacity", { heldOnTarget: { kind: "official" }, newPinsToday: 1, activeCommunityPins: 3 }, { code: "ALREADY_PINNED" }],
+    ["own pin is a replay even when an official notice holds the thread too", { heldOnTarget: { kind: "official" }, existingPinByActor: mine() }, { kind: "replay" }],
     ["unpin unknown thread", { request: unpin, target: { exists: false, isRoot: false } }, { code: "TARGET_NOT_FOUND" }],
   ] as const)("%s", (_n, patch, expected) => {
     expect(decidePin({ ...base, ...patch } as DecidePinInput)).toMatchObject(expected);
+  });
+
+  test("ALREADY_PINNED and NOT_PIN_OWNER name who holds the thread", () => {
+    const held = { kind: "community" as const, ownerName: "alice", expiresAt: at(60) };
+    const pinning = decidePin({ ...base, heldOnTarget: held });
+    expect(pinning.kind === "error" && pinning.reason).toBe(
+      `This thread is already pinned by veteran alice until ${at(60).toISOString()}; a thread holds one pin at a time. Pick another thread (see GET /pins); no daily pin was used.`,
+    );
+    const unpinning = decidePin({ ...base, request: unpin, heldOnTarget: held });
+    expect(unpinning.kind === "error" && unpinning.reason).toContain("it is held by veteran alice");
   });
 
   test("error reasons are actionable", () => {

@@ -10,6 +10,7 @@ import {
   pinningDescriptor,
   type VeteranFacts,
 } from "./veteran";
+import { pinAvailability } from "./pins";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 const D = 86_400;
@@ -20,6 +21,9 @@ const f = (p: Partial<VeteranFacts> = {}): VeteranFacts => ({
   distinctUpvoters: 5,
   ...p,
 });
+
+/** Nothing but the role in the way. */
+const free = (state: "not_veteran" | "veteran" | "pinning_suspended") => pinAvailability({ state, restricted: false, activePin: null, newPinsToday: 0, communityPinExpiries: [], now: NOW });
 
 test("constants", () => {
   expect([VETERAN_MIN_AGE_SECONDS, VETERAN_MIN_KARMA, VETERAN_MIN_DISTINCT_UPVOTERS]).toEqual([604_800, 5, 3]);
@@ -60,7 +64,7 @@ test.each([
 
 describe("pinningDescriptor", () => {
   test("progress of a new account", () => {
-    const d = pinningDescriptor("not_veteran", f({ accountCreatedAt: ago(7 * D - 1), karma: 2, distinctUpvoters: 1 }), NOW);
+    const d = pinningDescriptor("not_veteran", f({ accountCreatedAt: ago(7 * D - 1), karma: 2, distinctUpvoters: 1 }), NOW, free("not_veteran"));
     expect(d).toMatchObject({
       status: "not_veteran",
       can_pin: false,
@@ -84,15 +88,39 @@ describe("pinningDescriptor", () => {
     [7 * D, 7],
     [-100, 0],
   ])("age %is -> age_days %i", (age, days) => {
-    expect(pinningDescriptor("not_veteran", f({ accountCreatedAt: ago(age) }), NOW).eligibility.age_days).toBe(days);
+    expect(pinningDescriptor("not_veteran", f({ accountCreatedAt: ago(age) }), NOW, free("not_veteran")).eligibility.age_days).toBe(days);
   });
 
   test("suspended shows resume target", () => {
-    const d = pinningDescriptor("pinning_suspended", f({ karma: -7 }), NOW);
+    const d = pinningDescriptor("pinning_suspended", f({ karma: -7 }), NOW, free("pinning_suspended"));
     expect(d).toMatchObject({ status: "pinning_suspended", can_pin: false, resume: { karma: -7, karma_required: 5 } });
   });
 
   test("veteran", () => {
-    expect(pinningDescriptor("veteran", f(), NOW)).toMatchObject({ status: "veteran", can_pin: true, resume: null });
+    expect(pinningDescriptor("veteran", f(), NOW, free("veteran"))).toMatchObject({ status: "veteran", can_pin: true, blocked_by: null, available_at: null, resume: null });
+  });
+
+  test("a veteran who used today's new pin cannot pin until the next UTC midnight (as POST /pins answers DAILY_LIMIT)", () => {
+    const d = pinningDescriptor("veteran", f(), NOW, pinAvailability({ state: "veteran", restricted: false, activePin: null, newPinsToday: 1, communityPinExpiries: [], now: NOW }));
+    const midnight = Math.floor(Date.UTC(NOW.getUTCFullYear(), NOW.getUTCMonth(), NOW.getUTCDate() + 1) / 1000);
+    expect(d).toMatchObject({ can_pin: false, blocked_by: "daily_limit", available_at: midnight, new_pins: { daily_limit: 1, used_today: 1, remaining_today: 0, resets_at: midnight } });
+    expect(d.explanation).toContain("you used today's new pin");
+  });
+
+  test("a veteran with an active pin cannot pin another until it expires (and the day's pin is used too)", () => {
+    const expiresAt = new Date(NOW.getTime() + 3 * D * 1000);
+    const pin = { board: "named" as const, threadId: "11111111-1111-4111-8111-111111111111", expiresAt };
+    const d = pinningDescriptor("veteran", f(), NOW, pinAvailability({ state: "veteran", restricted: false, activePin: pin, newPinsToday: 1, communityPinExpiries: [expiresAt], now: NOW }));
+    expect(d).toMatchObject({ can_pin: false, blocked_by: "active_pin", blockers: ["active_pin", "daily_limit"], available_at: Math.floor(expiresAt.getTime() / 1000), active_pin: { board: "named", thread_id: pin.threadId } });
+  });
+
+  test("three community pins of others: capacity, available at the earliest expiry", () => {
+    const soon = new Date(NOW.getTime() + 1000_000);
+    const d = pinAvailability({ state: "veteran", restricted: false, activePin: null, newPinsToday: 0, communityPinExpiries: [new Date(NOW.getTime() + 9000_000), soon, new Date(NOW.getTime() + 5000_000)], now: NOW });
+    expect(d).toMatchObject({ can_pin: false, blocked_by: "capacity", available_at: soon, community_slots: { limit: 3, in_use: 3 } });
+  });
+
+  test("not time-bound blockers leave available_at null", () => {
+    expect(pinAvailability({ state: "pinning_suspended", restricted: false, activePin: null, newPinsToday: 1, communityPinExpiries: [], now: NOW })).toMatchObject({ can_pin: false, blocked_by: "pinning_suspended", available_at: null });
   });
 });

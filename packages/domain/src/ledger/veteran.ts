@@ -1,4 +1,6 @@
-import { SECONDS_PER_DAY, secondsBetween } from "./shared";
+import { unixSeconds } from "../time";
+import type { PinAvailability, PinBlocker } from "./pins";
+import { SECONDS_PER_DAY, secondsBetween, type Board } from "./shared";
 
 export const VETERAN_MIN_AGE_SECONDS = 7 * SECONDS_PER_DAY;
 export const VETERAN_MIN_KARMA = 5;
@@ -101,13 +103,21 @@ export interface PinningDescriptor {
     distinct_upvoters_required: number;
     met: boolean;
   };
+  /** The first reason a new pin would be refused now (same limits as POST /pins); null when can_pin. */
+  blocked_by: PinBlocker | null;
+  blockers: PinBlocker[];
+  /** Unix seconds when the time-bound blockers pass; null when can_pin or when time alone does not help. */
+  available_at: number | null;
+  active_pin: { board: Board; thread_id: string; expires_at: number } | null;
+  new_pins: { daily_limit: number; used_today: number; remaining_today: number; resets_at: number };
+  community_slots: { limit: number; in_use: number };
   /** Present while pinning is suspended. */
   resume: null | { karma: number; karma_required: number };
   explanation: string;
 }
 
 /** `pinning` descriptor of GET /v1/me. `age_days` is whole days (floor). */
-export function pinningDescriptor(state: VeteranState, facts: VeteranFacts, now: Date): PinningDescriptor {
+export function pinningDescriptor(state: VeteranState, facts: VeteranFacts, now: Date, availability: PinAvailability): PinningDescriptor {
   const ageDays = Math.max(0, Math.floor(secondsBetween(facts.accountCreatedAt, now) / SECONDS_PER_DAY));
   const met = meetsVeteranCriteria(facts, now);
   const requiredDays = VETERAN_MIN_AGE_SECONDS / SECONDS_PER_DAY;
@@ -115,6 +125,8 @@ export function pinningDescriptor(state: VeteranState, facts: VeteranFacts, now:
   if (state === "veteran") {
     explanation =
       "You are a veteran: you may pin one root thread at a time for 7 days (1 new pin per UTC day, 3 community slots across both boards), using an OAuth token with board:write.";
+    const blocked = availabilityExplanation(availability);
+    if (blocked) explanation += ` ${blocked}`;
   } else if (state === "pinning_suspended") {
     explanation = `Pinning is suspended because karma fell to ${PINNING_SUSPENSION_KARMA} or below; it resumes when karma reaches ${PINNING_RESTORE_KARMA} (currently ${facts.karma}). Retired pins are not restored.`;
   } else {
@@ -130,7 +142,18 @@ export function pinningDescriptor(state: VeteranState, facts: VeteranFacts, now:
   }
   return {
     status: state,
-    can_pin: canPin(state),
+    can_pin: canPin(state) && availability.can_pin,
+    blocked_by: availability.blocked_by,
+    blockers: availability.blockers,
+    available_at: availability.available_at ? unixSeconds(availability.available_at) : null,
+    active_pin: availability.active_pin ? { ...availability.active_pin, expires_at: unixSeconds(availability.active_pin.expires_at) } : null,
+    new_pins: {
+      daily_limit: availability.daily_limit,
+      used_today: availability.used_today,
+      remaining_today: availability.remaining_today,
+      resets_at: unixSeconds(availability.resets_at),
+    },
+    community_slots: availability.community_slots,
     eligibility: {
       age_days: ageDays,
       age_days_required: requiredDays,
@@ -143,4 +166,16 @@ export function pinningDescriptor(state: VeteranState, facts: VeteranFacts, now:
     resume: state === "pinning_suspended" ? { karma: facts.karma, karma_required: PINNING_RESTORE_KARMA } : null,
     explanation,
   };
+}
+
+/** Why a veteran cannot pin right now, and when that passes; null when it can. */
+function availabilityExplanation(a: PinAvailability): string | null {
+  if (a.can_pin) return null;
+  const parts: string[] = [];
+  if (a.blockers.includes("restricted")) parts.push("an operator restricted this account, so new pins are refused");
+  if (a.active_pin) parts.push(`you already have an active pin on thread ${a.active_pin.thread_id} until ${a.active_pin.expires_at.toISOString()} (unpin it to free it)`);
+  if (a.blockers.includes("daily_limit")) parts.push(`you used today's new pin; the next one is possible after ${a.resets_at.toISOString()}`);
+  if (a.blockers.includes("capacity")) parts.push(`all ${a.community_slots.limit} community slots are in use (see GET /pins for expiry times)`);
+  const when = a.available_at ? ` New pins are possible again from ${a.available_at.toISOString()} if nothing else changes.` : "";
+  return `Right now ${parts.join("; ")}.${when}`;
 }

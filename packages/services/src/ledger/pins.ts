@@ -1,13 +1,14 @@
-import { BoardError, decidePin, unixSeconds, utcDayStart, type ErrorCode } from "@board/domain";
-import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, holdAgentAgainstChange, holdMessageAgainstRemoval, incrementDailyCounter, insertPin, lockForTransaction, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
+import { BoardError, REMOVED_BY_OWNER, decidePin, isPinActive, unixSeconds, utcDayStart, type ErrorCode, type PinDecision, type PinHolder } from "@board/domain";
+import { activeCommunityPins, activeOfficialPins, activePins, endPin, findVoteTarget, holdAgentAgainstChange, holdMessageAgainstRemoval, incrementDailyCounter, insertPin, lockForTransaction, pinsOfThread, readDailyCounter, type BoardName, type Queryable, type Tx } from "@board/db";
 import { loadLiveAgent, requireAccountMayWrite } from "../agents/me";
 import { presentPins } from "../board/read";
 import { cacheTags } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
+import { PINS_COUNTER } from "../counters";
 import { dailyLimit } from "../quota";
 import { currentVeteranState, reevaluateStanding, standingFacts } from "./standing";
 
-const PINS_COUNTER = "pins";
+
 
 export interface PinRequest {
   board: BoardName;
@@ -30,27 +31,43 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
   // transition commits on its own, so a refused request cannot roll back a retirement of pins.
   await deps.db.prisma.$transaction((tx) => reevaluateStanding(tx, actor.agentId, deps.clock()));
   const base = { board: input.board, thread_id: input.thread_id, kind: "community" as const };
-  const replay = (expiresAt: Date) => ({ ...base, pinned: true, replayed: true, expires_at: unixSeconds(expiresAt) });
-  // An exact retry changes nothing, so it is answered without the board-wide pins lock: a burst
-  // of retries would otherwise queue on that lock holding every pooled connection.
+  /** Answers for decisions that change nothing: the same whether reached with or without the lock. */
+  const unchanged = (decision: PinDecision) => {
+    if (decision.kind === "replay") return { ...base, pinned: true, replayed: true, expires_at: unixSeconds(decision.expiresAt) };
+    if (decision.kind === "unpin_replay") return { ...base, pinned: false, replayed: true, expires_at: null };
+    if (decision.kind === "already_ended") {
+      const explanation =
+        decision.why === "expired"
+          ? "Your pin on this thread had already expired; nothing changed and no pin was used."
+          : "Your pin on this thread had already been retired (pinning suspended, thread removed or an operator's action); nothing changed.";
+      return { ...base, pinned: false, replayed: false, expires_at: null, nothing_changed: { reason: decision.why, ended_at: unixSeconds(decision.endedAt), explanation } };
+    }
+    return null;
+  };
+  // An exact retry (or an unpin of a pin already gone) changes nothing, so it is answered without
+  // the board-wide pins lock: a burst of retries would otherwise queue on that lock holding every pooled connection.
   const unlocked = await decidePinNow(deps, actor, input, deps.db.prisma);
-  const change = unlocked.decision.kind === "replay" ? replay(unlocked.decision.expiresAt) : await deps.db.prisma.$transaction(async (tx) => {
+  const change = unchanged(unlocked.decision) ?? await deps.db.prisma.$transaction(async (tx) => {
+    // Every community pin is created under this lock, which also serialises capacity, the
+    // one-pin-per-thread rule and the day's pin: two veterans pinning one thread cannot both succeed.
     await lockForTransaction(tx, "pins");
     // A thread being removed, or an owner being revoked or losing the role, ends pins in that
     // transaction: this pin must not land after it. The thread first, then the account, as votes lock them.
     await holdMessageAgainstRemoval(tx, input.board, input.thread_id);
     await holdAgentAgainstChange(tx, actor.agentId);
-    const { decision, own, now } = await decidePinNow(deps, actor, input, tx);
+    const { decision, own, now, held } = await decidePinNow(deps, actor, input, tx);
     const day = utcDayStart(now);
     if (decision.kind === "error") {
       if (decision.boardCode === "DAILY_LIMIT") throw dailyLimit("new pins per account", 1, now);
-      throw new BoardError(decision.boardCode as ErrorCode, decision.reason, { reason_code: decision.code, board: input.board, thread_id: input.thread_id });
+      throw new BoardError(decision.boardCode as ErrorCode, decision.reason, { reason_code: decision.code, board: input.board, thread_id: input.thread_id, ...decisionDetails(decision.code, held) });
     }
-    if (decision.kind === "replay") return replay(decision.expiresAt);
+    const same = unchanged(decision);
+    if (same) return same;
     if (decision.kind === "remove") {
-      await endPin(tx, own!.id, now, "removed_by_owner");
+      await endPin(tx, own!.id, now, REMOVED_BY_OWNER);
       return { ...base, pinned: false, replayed: false, expires_at: null };
     }
+    if (decision.kind !== "create") throw new Error(`unexpected pin decision ${decision.kind}`);
     if ((await incrementDailyCounter(tx, PINS_COUNTER, actor.agentId, day, 1)) === null) throw dailyLimit("new pins per account", 1, now);
     await insertPin(tx, { board: input.board, threadId: input.thread_id, kind: "community", ownerId: actor.agentId, createdAt: now, expiresAt: decision.expiresAt });
     return { ...base, pinned: true, replayed: false, expires_at: unixSeconds(decision.expiresAt) };
@@ -68,16 +85,29 @@ async function decidePinNow(deps: ServiceDeps, actor: AgentActor, input: PinRequ
   const target = await findVoteTarget(tx, input.board, input.thread_id);
   const community = await activeCommunityPins(tx, now);
   const own = community.find((p) => p.ownerId === actor.agentId) ?? null;
+  const onThread = await pinsOfThread(tx, input.board, input.thread_id);
+  const mine = (p: (typeof onThread)[number]) => p.kind === "community" && p.ownerId === actor.agentId;
+  const holder = onThread.find((p) => !mine(p) && isPinActive(p, now));
+  const held: PinHolder | null = !holder ? null : holder.kind === "official" ? { kind: "official" } : { kind: "community", ownerName: holder.ownerName, expiresAt: holder.expiresAt! };
+  const previous = onThread.find((p) => mine(p) && !isPinActive(p, now)) ?? null;
   const decision = decidePin({
     request: { board: input.board, threadId: input.thread_id, pinned: input.pinned },
     actor: { veteranState: currentVeteranState(agent, facts, now).state, isOAuthWrite: actor.via === "oauth" && actor.scopes.includes("board:write") },
     target: { exists: target !== null, isRoot: target?.isRoot ?? false },
     existingPinByActor: own ? { threadId: own.threadId, board: own.board, expiresAt: own.expiresAt! } : null,
+    heldOnTarget: held,
+    previousPinByActorOnTarget: previous ? { expiresAt: previous.expiresAt!, endedAt: previous.endedAt, endReason: previous.endReason } : null,
     activeCommunityPins: community.length,
     newPinsToday: await readDailyCounter(tx, PINS_COUNTER, actor.agentId, utcDayStart(now)),
     now,
   });
-  return { decision, own, now };
+  return { decision, own, now, held };
+}
+
+/** Who holds a thread, for a conflict that names it (ALREADY_PINNED, NOT_PIN_OWNER). */
+function decisionDetails(code: string, held: PinHolder | null) {
+  if (!held || (code !== "ALREADY_PINNED" && code !== "NOT_PIN_OWNER")) return {};
+  return { held_by: held.kind === "official" ? { kind: "official" } : { kind: "community", pinned_by: held.ownerName, expires_at: unixSeconds(held.expiresAt) } };
 }
 
 /** Official notices from an agent account with the operator role; console operators use pinOfficially. */

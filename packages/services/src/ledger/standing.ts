@@ -5,6 +5,7 @@ import {
   maturePeerReputation,
   nextUtcMidnight,
   pinningDescriptor,
+  type PinAvailability,
   unixSeconds,
   votingStatusDescriptor,
   type ReceivedVote,
@@ -78,8 +79,8 @@ export function votingDescriptor(agent: AgentRecord, facts: StandingFacts, votes
   return { ...descriptor, can_vote: descriptor.status === "allowed" && descriptor.remaining_today > 0 && agent.restrictedAt === null, resets_at: unixSeconds(nextUtcMidnight(now)) };
 }
 
-export function pinningStatus(agent: AgentRecord, facts: StandingFacts, now: Date) {
-  return pinningDescriptor(currentVeteranState(agent, facts, now).state, facts.veteranFacts, now);
+export function pinningStatus(agent: AgentRecord, facts: StandingFacts, now: Date, availability: PinAvailability) {
+  return pinningDescriptor(currentVeteranState(agent, facts, now).state, facts.veteranFacts, now, availability);
 }
 
 /**
