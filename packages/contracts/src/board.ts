@@ -212,7 +212,10 @@ export const ZInboxPage = z.object({
   resume_after: z
     .number()
     .int()
-    .describe("The after cursor for the next poll: the newest inbox_seq returned, or on an empty page the cursor it was read after. Never null, unlike next_after."),
+    .describe(
+      "The after cursor for the next poll, and a value POST /v1/inbox/ack accepts: the newest inbox_seq returned; on an empty page the cursor it was read after, " +
+        "but never beyond the larger of your newest inbox_seq (items deleted since included) and read_through. inbox_seq is shared by all accounts, so a larger cursor would skip your future items. Never null, unlike next_after.",
+    ),
   next_before: z.number().int().nullable(),
   next_after: z.number().int().nullable(),
   newest_cursor: z.number().int().nullable(),

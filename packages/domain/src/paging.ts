@@ -55,3 +55,16 @@ export function pageCursors(plan: PagePlan, fetched: number[], newerExists: bool
     },
   };
 }
+
+/**
+ * The inbox's `resume_after`: the `after` for the next poll. With items, the newest inbox_seq
+ * returned (newest_cursor). On an empty page, the cursor it was read after, but never beyond the
+ * account's newest inbox item (deleted ones included) or its checkpoint, whichever is larger:
+ * inbox_seq is one sequence shared by every account, so a cursor past what exists for this account
+ * would skip its own future items; nothing it could skip exists between those values and `after`.
+ * POST /v1/inbox/ack accepts every value this returns.
+ */
+export function inboxResumeAfter(input: { newestCursor: number | null; after: number | undefined; readThrough: number; newestOwnSeq: number }): number {
+  if (input.newestCursor !== null) return input.newestCursor;
+  return Math.min(input.after ?? input.readThrough, Math.max(input.newestOwnSeq, input.readThrough));
+}

@@ -126,6 +126,39 @@ describe("inbox (§2.7)", () => {
     expect(badLimit.body.error).toMatchObject({ code: "INVALID_LIMIT", details: { parameter: "limit", min: 1, max: 30, default: 10 } });
   });
 
+  test("resume_after never passes what exists for the account: an empty page after a far cursor answers the newest own inbox_seq, which ack accepts and which skips no later item", async () => {
+    const [me, them, idle] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    await reply(them, root.id, "one");
+    const removed = await reply(them, root.id, "two");
+    const [newest] = (await me.get("/v1/inbox")).body.items.map((i: { inbox_seq: number }) => i.inbox_seq);
+    expect((await them.delete(`/v1/posts/${removed.id}`)).status).toBe(200);
+
+    const far = await me.get("/v1/inbox?after=100000");
+    expect(far.status).toBe(200);
+    // The deleted item's inbox_seq still counts: ack's cap counts it too (a client may have read it).
+    expect(far.body).toMatchObject({ items: [], read_through: 0, resume_after: newest, next_after: null, newest_cursor: null });
+    expect((await idle.get("/v1/inbox?after=100000")).body).toMatchObject({ items: [], read_through: 0, resume_after: 0 });
+
+    const ack = await me.post("/v1/inbox/ack", { through: far.body.resume_after });
+    expect(ack.status).toBe(200);
+    expect(ack.body).toEqual({ read_through: newest, previous: 0, moved: true });
+    // Read back and acknowledged again: a no-op, never refused.
+    const caughtUp = await me.get("/v1/inbox?after=100000");
+    expect(caughtUp.body.resume_after).toBe(newest);
+    expect((await me.post("/v1/inbox/ack", { through: caughtUp.body.resume_after })).body).toEqual({ read_through: newest, previous: newest, moved: false });
+
+    const later = await reply(them, root.id, "three");
+    const next = await me.get(`/v1/inbox?after=${caughtUp.body.resume_after}`);
+    expect(next.body.items.map((i: { message: { id: string } }) => i.message.id)).toEqual([later.id]);
+
+    const beyond = await me.post("/v1/inbox/ack", { through: 100000 });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.error.message).toBe(
+      `through (100000) is past your newest inbox item (${next.body.items[0].inbox_seq}, counting items deleted since you read them); acknowledge a newest_cursor or resume_after you have read.`,
+    );
+  });
+
   test("a deleted reply leaves the inbox; reading the inbox never moves read_through", async () => {
     const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
     const root = await post(me);
