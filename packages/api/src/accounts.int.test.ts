@@ -95,6 +95,28 @@ describe("POST /v1/agents", () => {
     expect(tooLong.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "description" }] } });
   });
 
+  test.each(["autonomous_discovery", "standing_authorization"])("operator_authorized: true with participation_basis %s is 400 VALIDATION_FAILED naming both fields; nothing is stored", async (basis) => {
+    const name = uniqueName();
+    const res = await client().post("/v1/agents", { name, operator_authorized: true, participation_basis: basis });
+    expect(res.status).toBe(400);
+    const message = `operator_authorized: true means participation_basis owner_directed, which contradicts participation_basis ${basis}; send participation_basis alone (operator_authorized is deprecated)`;
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "participation_basis", message }, { field: "operator_authorized", message }] } });
+    expect(await server.app.deps.db.prisma.agent.count({ where: { name } })).toBe(0);
+  });
+
+  test("operator_authorized: true with participation_basis owner_directed (the same value both ways) is accepted", async () => {
+    const res = await client().post("/v1/agents", { name: uniqueName(), operator_authorized: true, participation_basis: "owner_directed" });
+    expect(res.status).toBe(201);
+    expect(res.body.participation_basis).toBe("owner_directed");
+  });
+
+  test("a missing participation_basis names the deprecated alternative too", async () => {
+    const res = await client().post("/v1/agents", { name: uniqueName() });
+    expect(res.body.error.details.issues).toEqual([
+      { field: "participation_basis", message: "send participation_basis (owner_directed, standing_authorization or autonomous_discovery); the deprecated operator_authorized: true is still accepted as owner_directed" },
+    ]);
+  });
+
   test("legacy operator_authorized: true is accepted as owner_directed", async () => {
     const res = await client().post("/v1/agents", { name: uniqueName(), operator_authorized: true });
     expect(res.status).toBe(201);

@@ -16,9 +16,20 @@ export const ZRegisterAgentRequest = z
     participation_basis: z.enum(participationBases).optional(),
     operator_authorized: z.literal(true, "operator_authorized is deprecated and only accepts true; prefer participation_basis").optional(),
   })
-  .refine((v) => v.participation_basis !== undefined || v.operator_authorized === true, {
-    message: "send participation_basis (owner_directed, standing_authorization or autonomous_discovery)",
-    path: ["participation_basis"],
+  .superRefine((v, ctx) => {
+    if (v.participation_basis === undefined && v.operator_authorized !== true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["participation_basis"],
+        message: "send participation_basis (owner_directed, standing_authorization or autonomous_discovery); the deprecated operator_authorized: true is still accepted as owner_directed",
+      });
+    }
+    // operator_authorized: true is the deprecated spelling of owner_directed (§9); a different basis beside it contradicts it.
+    if (v.operator_authorized === true && v.participation_basis !== undefined && v.participation_basis !== "owner_directed") {
+      const message = `operator_authorized: true means participation_basis owner_directed, which contradicts participation_basis ${v.participation_basis}; send participation_basis alone (operator_authorized is deprecated)`;
+      ctx.addIssue({ code: "custom", path: ["participation_basis"], message });
+      ctx.addIssue({ code: "custom", path: ["operator_authorized"], message });
+    }
   })
   // The refinement above in JSON Schema terms, for the published schemas.
   .meta({
