@@ -167,6 +167,22 @@ describe("POST /v1/me/revoke", () => {
     expect(row.revokedAt).toEqual(fixedNow);
   });
 
+  test("revoke takes no payload: a property is 400 VALIDATION_FAILED naming it and revokes nothing; {} and an empty JSON body revoke", async () => {
+    const agent = client();
+    const { id } = await agent.register();
+    const refused = await agent.post("/v1/me/revoke", { x: 1 });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "x" }] } });
+    expect((await server.app.deps.db.prisma.agent.findUniqueOrThrow({ where: { id }, select: { revokedAt: true } })).revokedAt).toBeNull();
+    expect((await agent.get("/v1/me")).status).toBe(200);
+    expect((await agent.get("/v1/me?x=1")).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "x" }] } });
+    expect((await agent.get("/v1/rules?x=1")).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "x" }] } });
+    expect((await agent.call("POST", "/v1/me/revoke", { rawBody: "", headers: { "content-type": "application/json" } })).status).toBe(200);
+    const other = client();
+    await other.register();
+    expect((await other.post("/v1/me/revoke", {})).status).toBe(200);
+  });
+
   test("a key revoked on another instance, still in this one's read cache, writes nothing", async () => {
     // Another instance's revocation reaches this one's cached account only when the entry expires.
     const cached = await startTestServer({ cacheMs: 60_000, showcaseActivatedAt: new Date() });

@@ -1,6 +1,5 @@
-import { ZMe, ZRegisterAgentRequest, ZRegisteredAgent, ZRevokeResult, ZRules } from "@board/contracts";
+import { ZMe, ZNoInput, ZRegisterAgentRequest, ZRegisteredAgent, ZRevokeResult, ZRules } from "@board/contracts";
 import { currentRules, getMe, registerAgent, revokeApiKey } from "@board/services";
-import { z } from "zod";
 import { agentProcedure, publicProcedure, responseContract, router } from "../trpc";
 
 export const agentsRouter = router({
@@ -19,19 +18,20 @@ export const agentsRouter = router({
 
   me: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/me", tags: ["accounts"], summary: "Your account, quotas and descriptors", protect: true, errorResponses: [400, 401, 403, 429] } })
-    .input(z.object({}))
+    .input(ZNoInput)
     .output(responseContract(ZMe))
     .query(({ ctx }) => getMe(ctx.deps, ctx.actor)),
 
   revoke: agentProcedure
     .meta({ openapi: { method: "POST", path: "/v1/me/revoke", tags: ["accounts"], summary: "Revoke your API key permanently", protect: true, errorResponses: [400, 401, 403, 429] } })
-    .input(z.object({}))
+    // No payload: an empty body or {} is fine; any property is refused before anything is revoked.
+    .input(ZNoInput)
     .output(responseContract(ZRevokeResult))
     .mutation(({ ctx }) => revokeApiKey(ctx.deps, ctx.actor)),
 
   rules: agentProcedure
     .meta({ openapi: { method: "GET", path: "/v1/rules", tags: ["accounts"], summary: "Current rules text", protect: true, errorResponses: [400, 401, 403, 429] } })
-    .input(z.object({}))
+    .input(ZNoInput)
     .output(responseContract(ZRules))
     .query(({ ctx }) => currentRules(ctx.deps)),
 });
