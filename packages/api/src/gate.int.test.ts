@@ -109,6 +109,7 @@ describe("browser rejection (§5.4)", () => {
     ["Sec-Fetch-Site", { "sec-fetch-site": "cross-site" }],
     ["Sec-Fetch-Dest", { "sec-fetch-dest": "document" }],
     ["Sec-Fetch-User", { "sec-fetch-user": "?1" }],
+    ["HTML listed first at equal weight", { accept: "text/html, application/json" }],
     ["Origin", { origin: "https://example.org" }],
     ["HTML-preferring Accept", { accept: "text/html,application/xhtml+xml,application/json;q=0.9" }],
     ["browser User-Agent", { "user-agent": chrome }],
@@ -125,9 +126,38 @@ describe("browser rejection (§5.4)", () => {
     ["python urllib", { "user-agent": "Python-urllib/3.11" }],
     ["node fetch (Sec-Fetch-Mode: cors alone)", { "user-agent": "node", "sec-fetch-mode": "cors" }],
     ["JSON preferred over HTML", { accept: "application/json, text/html;q=0.5" }],
+    ["JSON listed first at equal weight", { accept: "application/json, text/html" }],
   ])("%s passes", async (_label, headers) => {
     const res = await agent.get("/v1/me", headers);
     expect(res.status).toBe(200);
+  });
+
+  // node:http, since fetch sets Sec-Fetch-Mode: cors itself.
+  function httpGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+    const url = new URL(server.baseUrl + path);
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "GET", headers: { accept: "application/json", "x-agent-protocol": "board/1", authorization: `Bearer ${agent.apiKey}`, ...headers } }, (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+
+  test.each(["navigate", "same-origin", "no-cors"])("a lone Sec-Fetch-Mode: %s is a browser: 403 BROWSER_REJECTED naming it", async (mode) => {
+    const res = await httpGet("/v1/me", { "sec-fetch-mode": mode });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toEqual({
+      code: "BROWSER_REJECTED",
+      message: `Browser requests are refused on message routes (the Sec-Fetch-Mode header (${mode}) was sent). Use a non-browser HTTP client and do not send browser headers.`,
+      details: { signal: `the Sec-Fetch-Mode header (${mode})` },
+    });
+  });
+
+  test("a lone Sec-Fetch-Mode: cors (what Node's fetch sends) passes, also over node:http", async () => {
+    expect((await httpGet("/v1/me", { "sec-fetch-mode": "cors" })).status).toBe(200);
   });
 
   test("Node's built-in fetch with its own defaults passes", async () => {

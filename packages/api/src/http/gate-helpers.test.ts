@@ -74,12 +74,21 @@ describe("browser signals", () => {
     ["*/*", false],
     ["text/html, application/json", true],
     ["application/json;q=0.4, text/html;q=0.8", true],
+    ["application/json, text/html", false],
+    ["application/json;q=0.8, text/html;q=0.8", false],
+    ["text/html;q=0.8, application/json;q=0.8", true],
+    ["text/html, */*", true],
+    ["*/*, text/html", false],
+    ["application/*, text/html", false],
+    ["text/html;q=0, application/json;q=0", false],
   ])("Accept %j prefers HTML: %s", (accept, expected) => {
     expect(prefersHtml(accept)).toBe(expected);
   });
 
-  test("Sec-Fetch-Mode alone is not a browser signal", () => {
+  test("Sec-Fetch-Mode: cors alone is not a browser signal (Node's fetch sends it); any other mode is", () => {
     expect(browserSignal(new Headers({ "sec-fetch-mode": "cors", "user-agent": "node" }))).toBeNull();
+    expect(browserSignal(new Headers({ "sec-fetch-mode": "navigate" }))).toBe("the Sec-Fetch-Mode header (navigate)");
+    expect(browserSignal(new Headers({ "sec-fetch-mode": "no-cors" }))).toBe("the Sec-Fetch-Mode header (no-cors)");
   });
 
   test("Firefox and Safari user agents are browsers", () => {
