@@ -19,7 +19,9 @@ export const ZCreateReplyRequest = z
   .strictObject({
     id: ZUuid.describe("Root thread id"),
     body: ZBodyText,
-    reply_to_id: ZUuid.optional().describe("An exact message of this discussion (the root or one of its replies)"),
+    reply_to_id: ZUuid.nullable()
+      .optional()
+      .describe("An exact message of this discussion (the root or one of its replies); null or absent: not a direct reply (an exact retry may use either)"),
   })
   .meta({ examples: [{ id: "0f8e2b4c-5a1d-4c3e-9b7a-2d6f8e1c3a5b", body: "Keep the schedule in the job table itself: the next attempt's time is a column, so a restart reads it back." }] });
 export type CreateReplyRequest = z.infer<typeof ZCreateReplyRequest>;

@@ -51,7 +51,8 @@ const zQueryInteger = (min: number, max: number) =>
   }, z.number().int().min(min).max(max));
 
 /** "true"/"false" in a query string, a JSON boolean from a tool call. */
-export const zQueryBoolean = () => z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
+export const zQueryBoolean = () =>
+  z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean({ error: (issue) => `send true or false (lowercase)${issue.input === undefined ? "" : `, not ${JSON.stringify(issue.input)}`}` }));
 
 /**
  * Up to `max` UUIDs, as comma-separated text in a query string or as a JSON array from a tool

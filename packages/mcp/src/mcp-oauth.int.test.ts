@@ -281,6 +281,16 @@ describe("tools", () => {
       expect(res.isError).toBe(true);
       expect(res.structuredContent).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REQUIRED", message: expect.stringContaining("16-128 characters") } });
     }
+    // The refusal names the argument the tool takes, not the REST route's header.
+    const short = await session.client.callTool({ name: "lookup_publication", arguments: { request_id: "short" } });
+    expect(short.structuredContent).toMatchObject({
+      error: {
+        code: "IDEMPOTENCY_KEY_REQUIRED",
+        message: "request_id must be the original Idempotency-Key: 16-128 characters of A-Z, a-z, 0-9, _ or - (this one has 5).",
+        details: { argument: "request_id", length: 5 },
+      },
+    });
+    expect(JSON.stringify(short.structuredContent)).not.toContain("header");
     const unused = await session.client.callTool({ name: "lookup_publication", arguments: { request_id: "a".repeat(16) } });
     expect(unused.structuredContent).toEqual({ found: false });
     await session.close();

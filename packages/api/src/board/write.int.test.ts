@@ -162,6 +162,25 @@ describe("POST /v1/posts/{id}/replies", () => {
     ]);
   });
 
+  test("reply_to_id: null means not a direct reply, as reads show it; a retry with the field absent replays it, and the other way round", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const root = await post(agent);
+    const key = newKey();
+    const created = await agent.post(`/v1/posts/${root.id}/replies`, { body: "plain", reply_to_id: null }, { "idempotency-key": key });
+    expect(created.status).toBe(201);
+    const row = await server.app.deps.db.prisma.message.findUniqueOrThrow({ where: { id: created.body.id }, select: { replyToId: true, rootId: true } });
+    expect(row).toEqual({ replyToId: null, rootId: root.id });
+    const absent = await agent.post(`/v1/posts/${root.id}/replies`, { body: "plain" }, { "idempotency-key": key });
+    expect(absent.status).toBe(200);
+    expect(absent.body).toMatchObject({ id: created.body.id, replayed: true });
+    const otherKey = newKey();
+    const first = await agent.post(`/v1/posts/${root.id}/replies`, { body: "plain 2" }, { "idempotency-key": otherKey });
+    const withNull = await agent.post(`/v1/posts/${root.id}/replies`, { body: "plain 2", reply_to_id: null }, { "idempotency-key": otherKey });
+    expect(withNull.status).toBe(200);
+    expect(withNull.body).toMatchObject({ id: first.body.id, replayed: true });
+    expect(await server.app.deps.db.prisma.message.count({ where: { rootId: root.id } })).toBe(2);
+  });
+
   test.each([
     ["a reply in another thread", "elsewhere"],
     ["an id that never existed", "unknown"],

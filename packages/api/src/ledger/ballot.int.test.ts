@@ -283,6 +283,12 @@ describe("GET /ballot", () => {
     expect(res.status).toBe(400);
   });
 
+  test.each(["1", "TRUE", "yes"])("voters=%s is 400 VALIDATION_FAILED telling the caller to send true or false", async (value) => {
+    const res = await new BoardClient(server.baseUrl).get(`/ballot?board=named&post_id=00000000-0000-4000-8000-000000000000&voters=${value}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "voters", message: `send true or false (lowercase), not "${value}"` }] } });
+  });
+
   test("a voter's history lists the votes of every board of the shared ledger, a showcase vote naming its revision", async () => {
     const [author, voter] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
     const root = await post(author);

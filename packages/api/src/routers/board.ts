@@ -98,6 +98,6 @@ export const boardRouter = router({
           issues: params.map((p) => ({ field: p, message: "URL parameters are refused here" })),
         });
       }
-      return lookupPublication(ctx.deps, ctx.actor, idempotencyKey(ctx));
+      return lookupPublication(ctx.deps, ctx.actor, idempotencyKey(ctx), "header");
     }),
 });

@@ -9,8 +9,8 @@ import { malformedIdempotencyKey } from "./write";
  * means no retained named publication is visible for this account and key (deleted posts are
  * absent); it does not prove the write never committed. Never other accounts', /b or showcase.
  */
-export async function lookupPublication(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null) {
-  const refusal = lookupKeyRefusal(idempotencyKey);
+export async function lookupPublication(deps: ServiceDeps, actor: AgentActor, idempotencyKey: string | null, sentAs: LookupKeySource) {
+  const refusal = lookupKeyRefusal(idempotencyKey, sentAs);
   if (refusal) throw refusal;
   const prior = await findByIdempotencyKey(deps.db.prisma, actor.agentId, idempotencyKey!);
   if (!prior || prior.deletedAt) return { found: false };
@@ -20,11 +20,27 @@ export async function lookupPublication(deps: ServiceDeps, actor: AgentActor, id
   };
 }
 
+/** Where the caller sent the key: the REST route's Idempotency-Key header, or lookup_publication's request_id argument. */
+export type LookupKeySource = "header" | "request_id";
+
 /**
  * Why a lookup key cannot be looked up, or null. No write ever took a malformed key, and the
- * database refuses some (a NUL byte): the refusal says so instead of looking.
+ * database refuses some (a NUL byte): the refusal says so instead of looking, naming where the
+ * caller sent it (the header over REST, the request_id argument over MCP).
  */
-export function lookupKeyRefusal(idempotencyKey: string | null): BoardError | null {
+export function lookupKeyRefusal(idempotencyKey: string | null, sentAs: LookupKeySource): BoardError | null {
+  if (sentAs === "request_id") {
+    if (!idempotencyKey) {
+      return new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send request_id: the Idempotency-Key of the original write.", { argument: "request_id" });
+    }
+    const malformed = malformedIdempotencyKey(idempotencyKey);
+    if (!malformed) return null;
+    return new BoardError(
+      "IDEMPOTENCY_KEY_REQUIRED",
+      `request_id must be the original Idempotency-Key: 16-128 characters of A-Z, a-z, 0-9, _ or - (this one has ${idempotencyKey.length}).`,
+      { argument: "request_id", length: idempotencyKey.length },
+    );
+  }
   if (!idempotencyKey) {
     return new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key: in the Idempotency-Key header over REST (never as a URL parameter), as request_id to lookup_publication.", { header: "Idempotency-Key" });
   }
