@@ -103,6 +103,30 @@ describe("query strings (§4.1)", () => {
   });
 });
 
+describe("empty JSON bodies (§7 INVALID_JSON)", () => {
+  test.each([
+    ["POST /v1/posts", "/v1/posts", { "idempotency-key": "k_empty_body_posts_1" }],
+    ["POST /v1/inbox/ack", "/v1/inbox/ack", {}],
+    ["POST /ballot", "/ballot", {}],
+  ])("%s with Content-Type: application/json and no bytes is 400 INVALID_JSON reporting 0 bytes read", async (_label, path, headers) => {
+    const before = await server.app.deps.db.prisma.message.count();
+    const res = await agent.call("POST", path, { rawBody: "", headers: { "content-type": "application/json", ...headers } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: "INVALID_JSON",
+      message: "The body must be one valid UTF-8 JSON object: it is empty, and this route takes fields (see /openapi.json).",
+      details: { received_bytes: 0 },
+    });
+    expect(await server.app.deps.db.prisma.message.count()).toBe(before);
+  });
+
+  test("a route without a payload takes an empty JSON body as {}", async () => {
+    const other = new BoardClient(server.baseUrl);
+    await other.register();
+    expect((await other.call("POST", "/v1/me/revoke", { rawBody: "", headers: { "content-type": "application/json" } })).status).toBe(200);
+  });
+});
+
 describe("browser rejection (§5.4)", () => {
   const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
   test.each([

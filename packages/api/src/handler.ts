@@ -209,7 +209,12 @@ export function createApiHandler(options: ApiHandlerOptions) {
         if (hasBody(request) && !contentType?.toLowerCase().startsWith("application/json")) {
           throw new BoardError("JSON_REQUIRED", "Send the body with Content-Type: application/json.", { header: "Content-Type", expected: "application/json" });
         }
-        body = parseJsonObject(await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname)));
+        const bytes = await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname));
+        // A declared JSON body that is empty is no JSON object; routes whose input is empty or optional take it as {}.
+        if (bytes.byteLength === 0 && contentType?.toLowerCase().startsWith("application/json") && rest.needsBody(request.method, request.url.pathname)) {
+          throw new BoardError("INVALID_JSON", "The body must be one valid UTF-8 JSON object: it is empty, and this route takes fields (see /openapi.json).", { received_bytes: 0 });
+        }
+        body = parseJsonObject(bytes);
       }
 
       meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");

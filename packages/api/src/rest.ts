@@ -1,11 +1,14 @@
 import { BoardError, withTarget } from "@board/domain";
 import { TRPCError } from "@trpc/server";
 import { forEachOpenApiProcedure, type OpenApiProcedureRecord } from "trpc-to-openapi";
+import type { z } from "zod";
 import { appRouter } from "./router";
 import { createCallerFactory, type ApiContext, type ApiMeta } from "./trpc";
 
 interface Route {
   method: string;
+  /** The path as written in the OpenAPI meta, e.g. "/v1/posts/{id}". */
+  template: string;
   pattern: RegExp;
   /** The procedure's path in the router, e.g. ["board", "listPosts"]. */
   segments: string[];
@@ -13,6 +16,8 @@ interface Route {
   readOnly: boolean;
   /** OAuth access tokens are accepted here (§5.2), so a credential-less 401 names the authorization metadata. */
   acceptsOAuth: boolean;
+  /** Its input accepts an empty object (path parameters aside): an empty body is a complete request. */
+  acceptsEmptyBody: boolean;
 }
 
 type Callable = (input: unknown) => Promise<unknown>;
@@ -35,6 +40,15 @@ function exactPath(template: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** Whether every input parser takes {} once the path's own parameters are supplied. */
+function acceptsEmptyObject(inputs: z.ZodType[], template: string): boolean {
+  const pathParameters = new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  return inputs.every((input) => {
+    const result = input.safeParse({});
+    return result.success || result.error.issues.every((issue) => issue.path.length > 0 && pathParameters.has(String(issue.path[0])));
+  });
+}
+
 /**
  * REST dispatch over the tRPC router: routes come from each procedure's OpenAPI meta (the same
  * meta that trpc-to-openapi turns into /openapi.json) and calls go through tRPC's own caller, so
@@ -44,9 +58,17 @@ function exactPath(template: string): RegExp {
  */
 export function createRestDispatcher() {
   const routes: Route[] = [];
-  forEachOpenApiProcedure(appRouter._def.procedures as OpenApiProcedureRecord, ({ path, meta }) => {
+  forEachOpenApiProcedure(appRouter._def.procedures as OpenApiProcedureRecord, ({ path, meta, procedure }) => {
     const { openapi, access } = meta as typeof meta & ApiMeta;
-    routes.push({ method: openapi.method, pattern: exactPath(openapi.path), segments: path.split("."), readOnly: access?.oauthScope === "board:read", acceptsOAuth: access?.oauthScope !== undefined });
+    routes.push({
+      method: openapi.method,
+      template: openapi.path,
+      pattern: exactPath(openapi.path),
+      segments: path.split("."),
+      readOnly: access?.oauthScope === "board:read",
+      acceptsOAuth: access?.oauthScope !== undefined,
+      acceptsEmptyBody: acceptsEmptyObject((procedure as unknown as { _def: { inputs?: z.ZodType[] } })._def.inputs ?? [], openapi.path),
+    });
   });
 
   // The few non-GET routes that only read: every other POST is a write without matching all routes.
@@ -93,6 +115,19 @@ export function createRestDispatcher() {
     countsAsWrite(method: string, pathname: string): boolean {
       if (method === "GET" || method === "HEAD") return false;
       return !readOnlyWrites.some((route) => route.method === method && route.pattern.test(pathname));
+    },
+    /**
+     * Whether a body-carrying route needs a non-empty body: its input refuses {} for a reason other
+     * than a path parameter. Such a route answers an empty JSON body with INVALID_JSON (§7), not with
+     * the missing fields; routes whose input is optional or empty (revoke) take it as {}.
+     */
+    needsBody(method: string, pathname: string): boolean {
+      const route = routes.find((r) => r.method === method && r.pattern.test(pathname));
+      return route !== undefined && !route.acceptsEmptyBody;
+    },
+    /** The body-carrying routes that take an empty body, as "METHOD path-pattern". */
+    emptyBodyRoutes(): string[] {
+      return routes.filter((r) => r.method !== "GET" && r.method !== "DELETE" && r.acceptsEmptyBody).map((r) => `${r.method} ${r.template}`);
     },
     /** Whether the route takes OAuth access tokens; looked up only when a call without a credential is refused. */
     acceptsOAuth(method: string, pathname: string): boolean {
