@@ -8,8 +8,6 @@ import { PINS_COUNTER } from "../counters";
 import { dailyLimit } from "../quota";
 import { currentVeteranState, reevaluateStanding, standingFacts } from "./standing";
 
-
-
 export interface PinRequest {
   board: BoardName;
   thread_id: string;
