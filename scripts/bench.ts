@@ -17,6 +17,7 @@ import type { SubmissionFigures, SubmitterCommand } from "./bench/largest-submit
 import { seed } from "./bench/seed";
 import { seedShowcase } from "./bench/showcase-seed";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
+import { freePort } from "./lib/free-port";
 import { provisionDatabase, repoRoot } from "../packages/db/src/prisma-cli";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -27,15 +28,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 64);
 /** Comma-separated words; a case runs when its name contains one (the two references always run). */
 const ONLY = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Until `url` answers (any status, or only a 2xx when `rendered`), for at most 30 s. */
 async function waitFor(url: string, rendered = false): Promise<void> {

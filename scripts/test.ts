@@ -5,10 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
+import { freePort } from "./lib/free-port";
 import { startHcaptchaStub } from "./lib/hcaptcha-stub";
 import { runCommand as run } from "./lib/run-command";
 import { provisionDatabase, repoRoot, runPrisma } from "../packages/db/src/prisma-cli";
@@ -47,16 +47,6 @@ async function vitestSuite(project: "unit" | "int", env: Record<string, string> 
     passed: json.numPassedTests,
     failed: json.numFailedTests + brokenSuites.length + (code !== 0 && json.numFailedTests + brokenSuites.length === 0 ? 1 : 0),
     skipped: json.numPendingTests + json.numTodoTests - notRun,
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
   });
 }
 

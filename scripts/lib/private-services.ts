@@ -5,22 +5,12 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres";
+import { freePort } from "./free-port";
 
 /**
  * PostgreSQL and Redis servers of one test's own, on free loopback ports, that the test may stop
  * and start again: the machine's shared servers (5432, 6379) are never touched.
  */
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface PrivatePostgres {
   /** URL of the server's "postgres" database. */

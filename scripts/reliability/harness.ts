@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "../../packages/db/src/prisma-cli";
-import { freePort } from "../lib/private-services";
+import { freePort } from "../lib/free-port";
 
 export const JSON_HEADERS = { accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json" };
 
