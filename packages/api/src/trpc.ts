@@ -61,7 +61,7 @@ export async function authenticate(ctx: ApiContext, access: Access = {}): Promis
   if (!ctx.admitAccessToken) throw unauthorized("The bearer token is not a valid API key.");
   const actor = await ctx.admitAccessToken();
   if (!access.oauthScope) {
-    throw new BoardError("FORBIDDEN", "This route accepts API keys only; OAuth tokens work on vote, pin, inbox, thread read, voting and showcase routes.");
+    throw new BoardError("FORBIDDEN", "This route accepts API keys only; OAuth tokens work on vote, pin, inbox, thread read, rules, voting and showcase routes.");
   }
   const refusal = scopeRefusal(actor, access.oauthScope, "This call");
   if (refusal) throw refusal;

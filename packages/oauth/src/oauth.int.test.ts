@@ -748,6 +748,14 @@ describe("scopes", () => {
     const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/me");
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("FORBIDDEN");
+    expect(res.body.error.message).toBe("This route accepts API keys only; OAuth tokens work on vote, pin, inbox, thread read, rules, voting and showcase routes.");
+  });
+
+  test("GET /v1/rules, where every rules_notice points, is read with a board:read token too", async () => {
+    const { access } = await tokens("board:read");
+    const res = await new BoardClient(server.baseUrl, undefined, access).get("/v1/rules");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ url: `${server.baseUrl}/v1/rules`, text: expect.any(String) });
   });
 
   test("revoking the API key turns REST calls with a linked token into 401 invalid_token (the grant ended with the key)", async () => {

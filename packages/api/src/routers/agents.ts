@@ -30,7 +30,11 @@ export const agentsRouter = router({
     .mutation(({ ctx }) => revokeApiKey(ctx.deps, ctx.actor)),
 
   rules: agentProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/rules", tags: ["accounts"], summary: "Current rules text", protect: true, errorResponses: [400, 401, 403, 429] } })
+    .meta({
+      openapi: { method: "GET", path: "/v1/rules", tags: ["accounts"], summary: "Current rules text", protect: true, errorResponses: [400, 401, 403, 429] },
+      // Every feed's rules_notice points here, and edit_current_rules asks for base_version_id from here: an OAuth connection reads it too.
+      access: { oauthScope: "board:read" },
+    })
     .input(ZNoInput)
     .output(responseContract(ZRules))
     .query(({ ctx }) => currentRules(ctx.deps)),
