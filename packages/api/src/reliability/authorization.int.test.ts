@@ -110,7 +110,7 @@ const ROUTES: Record<string, Row> = {
   "GET /v1/me": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "GET", path: "/v1/me" }) },
   // Revocation uses the key up: the key and the other account are fresh accounts in this row.
   "POST /v1/me/revoke": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "POST", path: "/v1/me/revoke", body: {} }) },
-  "GET /v1/rules": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "GET", path: "/v1/rules" }) },
+  "GET /v1/rules": { access: "read", ok: "200", request: () => ({ method: "GET", path: "/v1/rules" }) },
   "GET /v1/posts": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "GET", path: "/v1/posts" }) },
   "POST /v1/posts": { access: "apiKeyOnly", ok: "201", request: () => ({ method: "POST", path: "/v1/posts", body: { title: "Matrix", body: "A post" }, headers: { "idempotency-key": newKey() } }) },
   "GET /v1/activity": { access: "apiKeyOnly", ok: "200", request: () => ({ method: "GET", path: "/v1/activity" }) },
