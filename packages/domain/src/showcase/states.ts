@@ -162,15 +162,10 @@ export function expiryDeadline(state: RevisionState, enteredAt: Date): Date | nu
 /**
  * `expires_at` of a revision as stored (`state` entered at `enteredAt`): a candidate's deadline, and
  * the same deadline once it expired, since the expiry job records an expired revision as entering
- * `expired` at its deadline (expiredAt); null for states that never expire.
+ * `expired` at its deadline (expiryDeadline); null for states that never expire.
  */
 export function candidateDeadline(state: RevisionState, enteredAt: Date): Date | null {
   return state === "expired" ? enteredAt : expiryDeadline(state, enteredAt);
-}
-
-/** When an overdue candidate expired: its deadline, not when the expiry job got to it. */
-export function expiredAt(state: RevisionState, enteredAt: Date): Date | null {
-  return expiryDeadline(state, enteredAt);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AWAITING_VOTES_SECONDS, effectiveRevisionState, expiredAt, type RevisionState } from "@board/domain";
+import { AWAITING_VOTES_SECONDS, effectiveRevisionState, expiryDeadline, type RevisionState } from "@board/domain";
 import { findRevisionMeta, moveRevisionState, revisionsAwaitingVotes, type SweepCursor } from "@board/db";
 import { showcaseChanged } from "../cache/entries";
 import type { ServiceDeps } from "../deps";
@@ -18,7 +18,7 @@ export async function expireRevision(deps: ServiceDeps, revisionId: string): Pro
     const stored = revision.state as RevisionState;
     if (effectiveRevisionState(stored, revision.stateEnteredAt, deps.clock()) !== "expired" || stored === "expired") return null;
     // It entered `expired` at its deadline, whenever the job ran: reads show that deadline as expires_at.
-    return (await moveRevisionState(tx, revisionId, [stored], "expired", expiredAt(stored, revision.stateEnteredAt)!)) ? revision.itemId : null;
+    return (await moveRevisionState(tx, revisionId, [stored], "expired", expiryDeadline(stored, revision.stateEnteredAt)!)) ? revision.itemId : null;
   });
   if (expiredItem) deps.cache.invalidate(showcaseChanged(expiredItem));
 }
