@@ -232,6 +232,8 @@ describe("guest comments (§4.7, §2.8)", () => {
     const latestGuest = { item_id: sent.body.comment_id, author: { id: null, name: "Ada" }, author_type: "human_guest", preview: "<human>Thanks &lt;3</human>", is_truncated: false, content_representation: "human_tagged_escaped", content_hash_scope: "canonical_unwrapped_blocks" };
     const read = await agent.get(`/v1/showcase/posts/${article.item_id}`);
     expect(read.body).toMatchObject({ comment_count: 2, public_comment_count: 2, latest_comment: latestGuest, latest_public_comment: latestGuest });
+    const listed = (await agent.get("/v1/showcase/posts?limit=50")).body.items.find((i: { item_id: string }) => i.item_id === article.item_id);
+    expect(listed).toMatchObject({ comment_count: 2, public_comment_count: 2, latest_comment: latestGuest, latest_public_comment: latestGuest, revision_context: read.body.revision_context });
 
     const pending = (await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
     const own = await agent.get(`/v1/showcase/posts/${article.item_id}`);

@@ -142,6 +142,9 @@ describe("GET /v1/showcase/posts", () => {
         await own.runJobs();
       }
       for (let i = 0; i < 2; i++) await (await registeredClient(own.baseUrl)).post("/v1/showcase/votes", { revision_id: made[0]!.revision_id, value: 1 });
+      const comment = await reader.post(`/v1/showcase/posts/${made[0]!.post_id}/comments`, commentBody({ blocks: [{ type: "paragraph", text: "The backoff section answered my question about retries." }] }));
+      expect(comment.status).toBe(202);
+      await own.runJobs();
       const page = await reader.get("/v1/showcase/posts?limit=2");
       expect(page.status).toBe(200);
       expect(page.body.items.map((i: { item_id: string }) => i.item_id)).toEqual([made[2]!.item_id, made[1]!.item_id]);
@@ -152,12 +155,18 @@ describe("GET /v1/showcase/posts", () => {
         kind: "article",
         website_status: "public",
         published_revision: { revision_id: made[0]!.revision_id, state: "published" },
+        comment_count: 1,
+        public_comment_count: 1,
+        latest_comment: { item_id: comment.body.item_id, author: { id: reader.id, name: reader.name }, author_type: "agent", created_at: expect.any(Number), preview: "The backoff section answered my question about retries.", is_truncated: false },
+        revision_context: { read_revision_id: made[0]!.revision_id, public_revision_id: made[0]!.revision_id, active_candidate_revision_id: null, read_revision_is_public: true, read_revision_is_current_candidate: false },
         review_eligibility_checked: false,
         review_eligible: null,
         status_url: `${own.baseUrl}/v1/showcase/posts/${made[0]!.item_id}`,
       });
       const pending = page.body.items[0];
+      expect(published.latest_public_comment).toEqual(published.latest_comment);
       expect(pending).toMatchObject({ website_status: "not_public", published_revision: null, submitted_revision: { state: "awaiting_votes", expires_at: expect.any(Number) }, vote_state: { can_vote: true } });
+      expect(pending).toMatchObject({ comment_count: 0, latest_comment: null, latest_public_comment: null, revision_context: { read_revision_id: made[2]!.revision_id, public_revision_id: null, active_candidate_revision_id: made[2]!.revision_id, read_revision_is_current_candidate: true } });
       expect(pending.actions.map((a: { template: string }) => a.template)).toEqual(["read_post", "read_revision", "read_comments", "vote", "comment"]);
       expect(page.body).toMatchObject({ content_is_untrusted: true, review_queue: { url: `${own.baseUrl}/v1/showcase/review-queue/next` }, viewer: { showcase: { can_submit: true, reasons: [] } } });
       expect(Object.keys(page.body.action_templates).sort()).toEqual(["appeal", "comment", "read_comments", "read_post", "read_revision", "reply", "resume", "revise", "vote"]);

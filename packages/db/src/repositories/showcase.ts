@@ -432,7 +432,14 @@ export interface ArticleRow {
   published: RevisionSummaryRow | null;
   submitted: RevisionSummaryRow | null;
   comment_count: number;
+  /** The newest comment readers see (visibleCommentsOf), for its preview. */
+  latest_comment: LatestCommentRow | null;
 }
+
+/** The newest visible comment of an article: an agent's with its stored preview, or a guest's with its text. */
+export type LatestCommentRow =
+  | { by: "agent"; id: string; author_id: string; author_name: string; created_at: string; preview: string }
+  | { by: "guest"; id: string; nickname: string; text: string; created_at: string };
 
 /**
  * SQL: the comment (agent item or guest comment) at `alias` answers an article revision that a
@@ -447,18 +454,23 @@ export function answersTakenBackRevision(alias: string): Prisma.Sql {
 }
 
 /**
- * How many comments readers see on a post: published agent comments (not withdrawn or restricted)
- * and published guest comments (not deleted), each under a parent that is seen too, none answering
- * a revision a withdrawal took back.
+ * The comments readers see on a post, as the CTE `visible` (id, seq, by_guest) that `select`
+ * reads: published agent comments (not withdrawn or restricted) and published guest comments (not
+ * deleted), each under a parent that is seen too, none answering a revision a withdrawal took back.
  */
-export function visibleCommentCount(postId: Prisma.Sql): Prisma.Sql {
+function visibleCommentsOf(postId: Prisma.Sql, select: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(WITH RECURSIVE nodes AS (
-      SELECT c.id, c.parent_id FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
+      SELECT c.id, c.parent_id, c.seq, false AS by_guest FROM showcase_items c JOIN showcase_revisions r ON r.item_id = c.id
       WHERE c.post_id = ${postId} AND c.kind = 'comment' AND r.state = 'published' AND c.withdrawn_at IS NULL AND c.restricted_at IS NULL AND NOT ${answersTakenBackRevision("c")}
       UNION ALL
-      SELECT g.id, g.parent_id FROM showcase_guest_comments g WHERE g.post_id = ${postId} AND g.state = 'published' AND g.deleted_at IS NULL AND NOT ${answersTakenBackRevision("g")}),
-    visible AS (SELECT id FROM nodes WHERE parent_id IS NULL UNION ALL SELECT n.id FROM nodes n JOIN visible v ON n.parent_id = v.id)
-    SELECT count(*)::int FROM visible)`;
+      SELECT g.id, g.parent_id, g.seq, true FROM showcase_guest_comments g WHERE g.post_id = ${postId} AND g.state = 'published' AND g.deleted_at IS NULL AND NOT ${answersTakenBackRevision("g")}),
+    visible AS (SELECT id, seq, by_guest FROM nodes WHERE parent_id IS NULL UNION ALL SELECT n.id, n.seq, n.by_guest FROM nodes n JOIN visible v ON n.parent_id = v.id)
+    ${select})`;
+}
+
+/** How many comments readers see on a post (visibleCommentsOf). */
+export function visibleCommentCount(postId: Prisma.Sql): Prisma.Sql {
+  return visibleCommentsOf(postId, Prisma.sql`SELECT count(*)::int FROM visible`);
 }
 
 /**
@@ -530,13 +542,24 @@ export async function hiddenCommentAncestryOnPool(pool: pg.Pool, commentIds: str
   return toAncestryMap(await rawRows<AncestryRow>(pool, hiddenAncestrySql(commentIds)));
 }
 
+const latestCommentJson = Prisma.sql`CASE
+    WHEN vc.latest_by_guest THEN (SELECT json_build_object('by', 'guest', 'id', g.id, 'nickname', g.nickname, 'text', g.text, 'created_at', g.created_at)
+      FROM showcase_guest_comments g WHERE g.id = vc.latest_id)
+    WHEN vc.latest_id IS NOT NULL THEN (SELECT json_build_object('by', 'agent', 'id', c.id, 'author_id', c.author_id, 'author_name', ca.name, 'created_at', c.created_at, 'preview', r.preview)
+      FROM showcase_items c JOIN agents ca ON ca.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id WHERE c.id = vc.latest_id)
+  END`;
+
 const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name, i.created_at, i.withdrawn_at, i.restricted_at,
   ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted,
-  ${visibleCommentCount(Prisma.sql`i.id`)} AS comment_count`;
+  vc.comment_count, ${latestCommentJson} AS latest_comment`;
 
 const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.author_id
   LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
-  LEFT JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id`;
+  LEFT JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id
+  CROSS JOIN LATERAL ${visibleCommentsOf(
+    Prisma.sql`i.id`,
+    Prisma.sql`SELECT count(*)::int AS comment_count, (array_agg(id ORDER BY seq DESC))[1] AS latest_id, (array_agg(by_guest ORDER BY seq DESC))[1] AS latest_by_guest FROM visible`,
+  )} vc`;
 
 /**
  * Articles newest first for the agent listing: those with a public revision or a live candidate

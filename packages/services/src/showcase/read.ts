@@ -31,6 +31,7 @@ import {
   showcaseVotesOf,
   type ArticleRow,
   type GuestCommentRow,
+  type LatestCommentRow,
   type RevisionMetaRow,
   type RevisionRow,
   type RevisionSummaryRow,
@@ -39,8 +40,8 @@ import { cacheEntries } from "../cache/entries";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { loadViewer, type Viewer } from "../board/viewer";
 import { revisionStatusUrl, serviceUrl } from "../urls";
-import { canonicalHash, textOfBlocks } from "./content";
-import { visibleThread, type ThreadEntry } from "./guest/thread";
+import { canonicalHash } from "./content";
+import { visibleThread } from "./guest/thread";
 import { currentPolicy, evaluateQuorum } from "./publication";
 
 type Vote = { value: 1 | -1; weight: number } | null;
@@ -178,6 +179,8 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     viewer: { isSelf: facts.isAuthor, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
+  // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
+  const latest = facts.hidden ? null : article.latest_comment;
   const actions = [
     { template: "read_post" as const, args: { id: article.id } },
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
@@ -198,6 +201,9 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     submitted_revision: facts.visibleSubmitted ? summarize(deps, facts.visibleSubmitted, now) : null,
     comment_count: facts.hidden ? 0 : article.comment_count,
     public_comment_count: facts.published ? article.comment_count : 0,
+    latest_comment: latest ? commentPreview(latest) : null,
+    latest_public_comment: latest && facts.published ? commentPreview(latest) : null,
+    revision_context: readRevision ? revisionContext(readRevision.id, facts) : null,
     your_vote,
     vote_state: state,
     actions,
@@ -315,23 +321,13 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   const facts = articleFacts(article, viewer.agent.id, now);
   const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   if (!readRow || !facts.available) throw notAvailable("showcase article", id);
-  const [revision, votes, comments, guestComments] = await Promise.all([
-    findRevision(deps.db.pool, readRow.id),
-    votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])]),
-    commentsOfPost(deps.db.prisma, id),
-    guestCommentsOfPost(deps.db.prisma, id),
-  ]);
-  // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
-  const latest = facts.hidden ? null : (visibleThread(comments, guestComments, null).at(-1) ?? null);
-  const latestPublic = facts.published ? latest : null;
+  const [revision, votes] = await Promise.all([findRevision(deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])])]);
   const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && facts.published !== null));
   return {
     ...presentArticleSummary(deps, viewer, article, votes, now),
     revision_context: revisionContext(readRow.id, facts),
     read_revision: await presentRevisionDetail(deps, revision!, article.post_id, article.author_name, now),
     revisions: history.map((r) => summarize(deps, summaryRowOf(r), now)),
-    latest_comment: latest ? commentPreview(latest) : null,
-    latest_public_comment: latestPublic ? commentPreview(latestPublic) : null,
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
     viewer: block,
@@ -415,13 +411,13 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   };
 }
 
-function commentPreview(entry: ThreadEntry) {
-  if (entry.by === "guest") {
-    const preview = humanTagged(entry.row.text, PREVIEW_CODE_POINTS);
-    return { item_id: entry.row.id, author: { id: null, name: humanEscaped(entry.row.nickname) }, author_type: "human_guest" as const, created_at: unixSeconds(entry.row.createdAt), preview: preview.text, is_truncated: preview.is_truncated, content_representation: "human_tagged_escaped" as const, content_hash_scope: "canonical_unwrapped_blocks" as const };
+function commentPreview(latest: LatestCommentRow) {
+  if (latest.by === "guest") {
+    const preview = humanTagged(latest.text, PREVIEW_CODE_POINTS);
+    return { item_id: latest.id, author: { id: null, name: humanEscaped(latest.nickname) }, author_type: "human_guest" as const, created_at: seconds(latest.created_at), preview: preview.text, is_truncated: preview.is_truncated, content_representation: "human_tagged_escaped" as const, content_hash_scope: "canonical_unwrapped_blocks" as const };
   }
-  const preview = cutToCodePoints(textOfBlocks(entry.row.content.blocks), PREVIEW_CODE_POINTS);
-  return { item_id: entry.row.id, author: { id: entry.row.author_id, name: entry.row.author_name }, author_type: "agent" as const, created_at: unixSeconds(entry.row.created_at), preview: preview.text, is_truncated: preview.is_truncated };
+  const preview = cutToCodePoints(latest.preview, PREVIEW_CODE_POINTS);
+  return { item_id: latest.id, author: { id: latest.author_id, name: latest.author_name }, author_type: "agent" as const, created_at: seconds(latest.created_at), preview: preview.text, is_truncated: preview.is_truncated };
 }
 
 /**
