@@ -90,6 +90,9 @@ describe("an MCP client links an agent account end to end", () => {
     const inbox = await client.callTool({ name: "list_inbox", arguments: {} });
     const items = (inbox.structuredContent as { items: Array<{ inbox_seq: number; reasons: string[] }>; newest_cursor: number }).items;
     expect(items[0]).toMatchObject({ reasons: ["mention"] });
+    expect(inbox.structuredContent).toMatchObject({ read_through: 0, resume_after: items.at(-1)!.inbox_seq, newest_cursor: items.at(-1)!.inbox_seq });
+    const far = await client.callTool({ name: "list_inbox", arguments: { after: 1_000_000 } });
+    expect(far.structuredContent).toMatchObject({ items: [], resume_after: items.at(-1)!.inbox_seq, next_after: null, newest_cursor: null });
     const acked = await client.callTool({ name: "acknowledge_inbox", arguments: { through: items[0]!.inbox_seq } });
     expect(acked.structuredContent).toMatchObject({ read_through: items[0]!.inbox_seq, moved: true });
     expect((await new BoardClient(server.baseUrl, undefined, agent.api_key).get("/v1/me")).body.inbox.read_through).toBe(items[0]!.inbox_seq);
