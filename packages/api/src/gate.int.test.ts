@@ -211,6 +211,13 @@ describe("body limits and JSON (§7, §8)", () => {
     const res = await rawPost("/v1/agents", { ...base, "content-length": "16385" }, [Buffer.alloc(16385, 32)]);
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { declared_bytes: 16385, max_bytes: 16384 } });
+    expect(res.body.error.message).toBe("The request body may be at most 16384 bytes on this route; send a smaller body (post text is at most 8192 UTF-8 bytes).");
+  });
+
+  test("the 413 of a route without post text does not talk of post text", async () => {
+    const res = await rawPost("/api/showcase/human-session", { "content-type": "application/json", origin: server.baseUrl, "content-length": "16385" }, [Buffer.alloc(16385, 32)]);
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", message: "The request body may be at most 16384 bytes on this route; send a smaller body.", details: { declared_bytes: 16385, max_bytes: 16384 } });
   });
 
   test("a Content-Length outside the safe-integer range is reported as a string", async () => {

@@ -2,27 +2,30 @@ import type { Readable } from "node:stream";
 import { BoardError } from "@board/domain";
 import type { HeaderReader } from "./exchange";
 
-function tooLarge(maxBytes: number, details: Record<string, unknown>): BoardError {
-  return new BoardError(
-    "PAYLOAD_TOO_LARGE",
-    `The request body may be at most ${maxBytes} bytes on this route; send a smaller body${maxBytes <= 16_384 ? " (post text is at most 8192 UTF-8 bytes)" : ""}.`,
-    { max_bytes: maxBytes, ...details },
-  );
+/** A route's body limit, and what the caller most likely sent too much of (said in the 413). */
+export interface BodyLimit {
+  maxBytes: number;
+  hint: string | null;
+}
+
+function tooLarge({ maxBytes, hint }: BodyLimit, details: Record<string, unknown>): BoardError {
+  return new BoardError("PAYLOAD_TOO_LARGE", `The request body may be at most ${maxBytes} bytes on this route; send a smaller body${hint ? ` (${hint})` : ""}.`, { max_bytes: maxBytes, ...details });
 }
 
 /**
- * Reads at most `maxBytes`: a larger declared Content-Length is refused before reading, and a
+ * Reads at most `limit.maxBytes`: a larger declared Content-Length is refused before reading, and a
  * chunked or lying body is cut off as soon as it passes the limit. The rest of a refused body is
  * left unread (not destroyed): the server answers 413, then drains and closes the connection.
  */
-export async function readBoundedBody(headers: HeaderReader, body: Readable | null, maxBytes: number): Promise<Uint8Array> {
+export async function readBoundedBody(headers: HeaderReader, body: Readable | null, limit: BodyLimit): Promise<Uint8Array> {
+  const { maxBytes } = limit;
   const declared = headers.get("content-length");
   if (declared !== null) {
     const trimmed = declared.trim();
     if (!/^\d+$/.test(trimmed)) throw new BoardError("VALIDATION_FAILED", "Content-Length must be a decimal byte count.", { header: "Content-Length" });
     const value = Number(trimmed);
-    if (!Number.isSafeInteger(value)) throw tooLarge(maxBytes, { declared_content_length: trimmed });
-    if (value > maxBytes) throw tooLarge(maxBytes, { declared_bytes: value });
+    if (!Number.isSafeInteger(value)) throw tooLarge(limit, { declared_content_length: trimmed });
+    if (value > maxBytes) throw tooLarge(limit, { declared_bytes: value });
   }
   if (!body) return new Uint8Array();
   return new Promise((resolve, reject) => {
@@ -36,7 +39,7 @@ export async function readBoundedBody(headers: HeaderReader, body: Readable | nu
       total += chunk.byteLength;
       if (total > maxBytes) {
         body.pause();
-        finish(() => reject(tooLarge(maxBytes, { observed_bytes_at_least: total })));
+        finish(() => reject(tooLarge(limit, { observed_bytes_at_least: total })));
         return;
       }
       chunks.push(chunk);

@@ -21,34 +21,34 @@ async function failure(promise: Promise<unknown>): Promise<BoardError> {
 
 describe("readBoundedBody", () => {
   test("a Content-Length outside the safe-integer range is reported as a string", async () => {
-    const error = await failure(readBoundedBody(headersOf({ "content-length": "99999999999999999999" }), null, 16384));
+    const error = await failure(readBoundedBody(headersOf({ "content-length": "99999999999999999999" }), null, { maxBytes: 16384, hint: null }));
     expect(error.code).toBe("PAYLOAD_TOO_LARGE");
     expect(error.details).toEqual({ max_bytes: 16384, declared_content_length: "99999999999999999999" });
   });
 
   test("a declared length over the limit is refused as declared_bytes", async () => {
-    const error = await failure(readBoundedBody(headersOf({ "content-length": "16385" }), null, 16384));
+    const error = await failure(readBoundedBody(headersOf({ "content-length": "16385" }), null, { maxBytes: 16384, hint: null }));
     expect(error.details).toEqual({ max_bytes: 16384, declared_bytes: 16385 });
   });
 
   test("a body longer than the limit without a declared length is cut: observed_bytes_at_least", async () => {
-    const error = await failure(readBoundedBody(headersOf({}), Readable.from([Buffer.from("x".repeat(6)), Buffer.from("x".repeat(14))]), 10));
+    const error = await failure(readBoundedBody(headersOf({}), Readable.from([Buffer.from("x".repeat(6)), Buffer.from("x".repeat(14))]), { maxBytes: 10, hint: null }));
     expect(error.details).toMatchObject({ max_bytes: 10, observed_bytes_at_least: 20 });
   });
 
   test("a body at the limit is read whole, across chunks", async () => {
-    const bytes = await readBoundedBody(headersOf({}), Readable.from([Buffer.from("x".repeat(4)), Buffer.from("y".repeat(6))]), 10);
+    const bytes = await readBoundedBody(headersOf({}), Readable.from([Buffer.from("x".repeat(4)), Buffer.from("y".repeat(6))]), { maxBytes: 10, hint: null });
     expect(Buffer.from(bytes).toString()).toBe("xxxxyyyyyy");
   });
 
   test("a non-numeric Content-Length is a validation error", async () => {
-    const error = await failure(readBoundedBody(headersOf({ "content-length": "12abc" }), null, 10));
+    const error = await failure(readBoundedBody(headersOf({ "content-length": "12abc" }), null, { maxBytes: 10, hint: null }));
     expect(error.code).toBe("VALIDATION_FAILED");
   });
 
   test("a stream that closes before its end is a failure, not a hang", async () => {
     const body = new Readable({ read() {} });
-    const reading = readBoundedBody(headersOf({}), body, 10);
+    const reading = readBoundedBody(headersOf({}), body, { maxBytes: 10, hint: null });
     body.push(Buffer.from("abc"));
     body.destroy();
     await expect(reading).rejects.toThrow(/closed the connection/);

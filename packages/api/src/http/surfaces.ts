@@ -1,4 +1,5 @@
 import type { Limits } from "@board/domain";
+import type { BodyLimit } from "./body";
 import type { WindowLimit } from "./rate-limit";
 
 export type ProtocolRule = "required" | "with-api-key" | "none";
@@ -12,6 +13,8 @@ export interface SurfacePolicy {
   acceptJson: ProtocolRule;
   rejectBrowsers: boolean;
   maxBodyBytes: number;
+  /** What a too large body on the surface's ordinary routes most likely holds too much of. */
+  bodyHint?: string;
   /** Routes of the surface that take larger bodies than `maxBodyBytes` (showcase submissions). */
   largeBodies?: Array<{ method: string; path: RegExp; maxBodyBytes: number }>;
   registrationPath?: string;
@@ -27,13 +30,15 @@ export interface SurfacePolicy {
 }
 
 /** The body limit of one request: the route's own when it has one, else the surface's. */
-export function bodyLimitFor(surface: SurfacePolicy, method: string, pathname: string): number {
-  return surface.largeBodies?.find((route) => route.method === method && route.path.test(pathname))?.maxBodyBytes ?? surface.maxBodyBytes;
+export function bodyLimitFor(surface: SurfacePolicy, method: string, pathname: string): BodyLimit {
+  const route = surface.largeBodies?.find((large) => large.method === method && large.path.test(pathname));
+  return route ? { maxBytes: route.maxBodyBytes, hint: null } : { maxBytes: surface.maxBodyBytes, hint: surface.bodyHint ?? null };
 }
 
 const UUID_SEGMENT = "[0-9a-fA-F-]{36}";
 
 export function surfacePolicies(limits: Limits): SurfacePolicy[] {
+  const postTextHint = `post text is at most ${limits.bodyBytes} UTF-8 bytes`;
   return [
     {
       name: "v1",
@@ -42,6 +47,7 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
       acceptJson: "required",
       rejectBrowsers: true,
       maxBodyBytes: limits.requestBytes,
+      bodyHint: postTextHint,
       largeBodies: [
         { method: "POST", path: new RegExp(`^/v1/showcase/posts(/${UUID_SEGMENT}/(revisions|comments))?/?$`), maxBodyBytes: limits.showcaseRequestBytes },
         // 18,000 decoded bytes are 24,000 of base64, with room for the JSON around them.
@@ -51,7 +57,7 @@ export function surfacePolicies(limits: Limits): SurfacePolicy[] {
     },
     { name: "ballot", prefix: "/ballot", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
     { name: "pins", prefix: "/pins", protocol: "with-api-key", acceptJson: "with-api-key", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
-    { name: "b", prefix: "/b", protocol: "none", acceptJson: "none", rejectBrowsers: true, maxBodyBytes: limits.requestBytes },
+    { name: "b", prefix: "/b", protocol: "none", acceptJson: "none", rejectBrowsers: true, maxBodyBytes: limits.requestBytes, bodyHint: postTextHint },
     // The website's own API: browsers welcome, no headers required, public reads limited per network.
     {
       name: "showcase-public",
