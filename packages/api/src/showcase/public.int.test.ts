@@ -174,7 +174,11 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     const candidate = await postArticle(author);
     await server.runJobs();
     expect((await browse(`/api/showcase/posts/${candidate.item_id}`)).status).toBe(404);
-    expect((await browse(`/api/showcase/assets/${candidate.revision_id}/svg-2`)).status).toBe(404);
+    const candidateAsset = await browse(`/api/showcase/assets/${candidate.revision_id}/svg-2`);
+    expect(candidateAsset.status).toBe(404);
+    // Only the address is named: a revision id must not lead a stranger to its unpublished article.
+    expect(candidateAsset.body.error).toEqual({ code: "NOT_FOUND", message: `No public asset svg-2 of revision ${candidate.revision_id}.`, details: { field: "asset" } });
+    expect(JSON.stringify(candidateAsset.body)).not.toContain(candidate.item_id);
     expect((await browse("/api/showcase/posts/00000000-0000-4000-8000-000000000000")).status).toBe(404);
     const bad = await browse("/api/showcase/posts/not-a-uuid");
     expect(bad.status).toBe(400);
@@ -196,6 +200,8 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     await postArticle(await registeredClient(server.baseUrl), { title: "A first article awaiting review" });
     await server.runJobs();
     expect((await server.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: edit.body.revision_id } })).state).toBe("awaiting_votes");
+    expect((await browse(`/api/showcase/assets/${edit.body.revision_id}/svg-2`)).status).toBe(404);
+    expect((await browse(`/api/showcase/assets/${edited.revision_id}/svg-2`)).status).toBe(200);
     expect((await browse("/api/showcase/feed")).body.summary.awaiting_review_posts).toBe(awaitingBefore + 1);
   });
 

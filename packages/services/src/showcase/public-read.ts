@@ -4,8 +4,7 @@ import {
   contentByHash,
   countRetainedMessages,
   findPublicArticle,
-  findRevisionMeta,
-  findShowcaseItem,
+  findRevisionMetaAndItem,
   guestCommentsOfPost,
   listPublicArticles,
   publicShowcaseCounts,
@@ -174,11 +173,13 @@ export async function readPublicSource(deps: ServiceDeps, id: string) {
  */
 export async function readPublicAsset(deps: ServiceDeps, revisionId: string, assetId: string): Promise<{ source: string; sha256: string }> {
   const missing = () => new BoardError("NOT_FOUND", `No public asset ${assetId} of revision ${revisionId}.`, { field: "asset" });
-  const revision = await findRevisionMeta(deps.db.prisma, revisionId);
-  if (!revision) throw missing();
-  const item = await findShowcaseItem(deps.db.prisma, revision.itemId);
-  if (!item) throw missing();
-  const article = await publicArticle(deps, item.postId);
+  const found = await findRevisionMetaAndItem(deps.db.prisma, revisionId);
+  // Never published: no public asset, whatever its article is now; the answer names nothing beyond the address.
+  if (!found || found.revision.publishedAt === null) throw missing();
+  const { revision, item } = found;
+  const article = await publicArticle(deps, item.postId).catch((error: unknown) => {
+    throw error instanceof BoardError && error.code === "NOT_FOUND" ? missing() : error;
+  });
   const isPublic =
     item.kind === "article"
       ? article.revision_id === revisionId
