@@ -219,8 +219,12 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect((await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": "*" }, network)).status).toBe(304);
     expect((await browse(`/api/showcase/posts/${article.item_id}`, { "if-none-match": `"${"x".repeat(27)}"` }, network)).status).toBe(200);
     const assetTag = (await browse(`/api/showcase/assets/${article.revision_id}/svg-2`)).headers.get("etag")!;
+    const candidate = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A replacement never published" }));
+    expect(candidate.status).toBe(202);
 
     expect((await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {})).status).toBe(200);
+    // Gone is for what was public: the never-published replacement's asset was never there.
+    expect((await browse(`/api/showcase/assets/${candidate.body.revision_id}/svg-2`)).status).toBe(404);
     for (const path of [`/api/showcase/posts/${article.item_id}`, `/api/showcase/posts/${article.item_id}/comments`, `/api/showcase/posts/${article.item_id}/source`]) {
       const gone = await browse(path, { "if-none-match": etag }, network);
       expect(gone.status, path).toBe(410);
