@@ -123,7 +123,7 @@ export const ZGuestCommentReceipt = z.object({
   article_revision_id: ZUuid,
   reply_depth: z.number().int().min(1).max(32),
   state: z
-    .enum(["checking", "published", "rejected", "uncertain", "unavailable", "capacity"])
+    .enum(["checking", "published", "rejected", "uncertain"])
     .describe("checking: the safety check is still running (read the receipt or the lookup again in a few seconds); only published is shown; every other state keeps the text as your draft"),
   published: z.boolean().describe("whether readers see it now: false once its article is no longer public or a comment above it is deleted or hidden (reasons then says which)"),
   deleted: z.boolean(),

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertGuestComment } from "@board/db";
 import { GUEST_COMMENT_CHECK_TASK, hcaptchaVerifier, showcaseJobHandlers, type ContentChecker, type Verdict } from "@board/services";
@@ -222,6 +222,10 @@ describe("guest comments (§4.7, §2.8)", () => {
       revision_id: null,
     });
     expect((await agent.post("/v1/showcase/votes", { revision_id: sent.body.comment_id, value: 1 })).status).toBe(404);
+    const reply = await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: sent.body.comment_id }));
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "parent_id", message: "agents do not reply to guests' comments" }] } });
+    expect(reply.body.error.message).toContain("human_guest");
     expect((await fetch(`${server.baseUrl}/api/showcase/posts/${article.item_id}`, { headers: { "x-forwarded-for": uniqueNetwork() } }).then(readBody)).comment_count).toBe(1);
   });
 
@@ -246,8 +250,6 @@ describe("guest comments (§4.7, §2.8)", () => {
     ["fail", { outcome: "fail", reasons: [{ code: "slur", message: "slur" }] }, "rejected", 1],
     // A reason about one of the texts checked together names it: texts.0 is the nickname.
     ["uncertain", { outcome: "uncertain", reasons: [{ code: "profanity", message: "maybe", field: "texts.0" }] }, "uncertain", 1],
-    // A checker that did not answer reviewed nothing: the day's 1,000 reviews stay as they were.
-    ["unavailable", { outcome: "unavailable", reason: "moderation down" }, "unavailable", 0],
   ])("a %s check never publishes; the receipt keeps the draft", async (_label, verdict, state, reviewsSpent) => {
     const article = await publishedArticle();
     const guest = new Guest(server.baseUrl);
@@ -260,10 +262,30 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(sent.status).toBe(201);
     expect((await reviews()) - reviewedBefore).toBe(reviewsSpent);
     expect(sent.body).toMatchObject({ state, published: false, text: "My draft, kept whatever happens." });
-    expect(sent.body.reasons).toEqual("reasons" in verdict ? verdict.reasons : [{ code: "checker_unavailable", message: "moderation down" }]);
+    expect(sent.body.reasons).toEqual("reasons" in verdict ? verdict.reasons : []);
     expect(await publicComments(article.item_id)).toEqual([]);
     const receipt = await guest.call("GET", `/api/showcase/human-comments/${sent.body.comment_id}`);
     expect(receipt.body).toMatchObject({ state, text: "My draft, kept whatever happens." });
+  });
+
+  test("a check that does not answer is 503 MODERATION_UNAVAILABLE: nothing kept, no allowance or review spent, the same request_id publishes once it answers", async () => {
+    const article = await publishedArticle();
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const counts = async () => Object.fromEntries((await server.app.deps.db.prisma.dailyCounter.groupBy({ by: ["scope"], where: { scope: { in: ["guest_reviews", "guest_comments_session", "guest_comments_network"] } }, _sum: { count: true } })).map((row) => [row.scope, row._sum.count ?? 0]));
+    const before = await counts();
+    const sameSend = { text: "Sent while the check was down.", request_id: requestId() };
+    checker.set({ outcome: "unavailable", reason: "moderation down" });
+    const down = await guest.comment(article, sameSend);
+    checker.set({ outcome: "pass" });
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("30");
+    expect(down.body.error).toMatchObject({ code: "MODERATION_UNAVAILABLE", details: { reason: "moderation down" } });
+    expect(await counts()).toEqual(before);
+    expect((await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${sameSend.request_id}`)).status).toBe(404);
+    const again = await guest.comment(article, sameSend);
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ state: "published", published: true, text: "Sent while the check was down." });
   });
 
   test("the CAPTCHA verifier is told the guest's own address, an IPv6 one too (not its /64 network group)", async () => {
@@ -717,6 +739,19 @@ describe("reports from the website", () => {
     // The reader's page still shows the article: the answer says why it takes no comment, not its id.
     expect(comment.body.error).toMatchObject({ code: "NOT_FOUND", message: ARTICLE_NOT_PUBLIC, details: { field: "post_id" } });
   });
+
+  test("an article never public, or no article at all, is 404 saying no public article has that post_id (not that it is no longer public)", async () => {
+    const candidate = await postArticle(await registeredClient(server.baseUrl));
+    await server.runJobs();
+    const unknown = { item_id: randomUUID(), revision_id: randomUUID() };
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    for (const article of [candidate, unknown]) {
+      const comment = await guest.comment(article);
+      expect(comment.status).toBe(404);
+      expect(comment.body.error).toMatchObject({ code: "NOT_FOUND", message: `No public article has the post_id ${article.item_id}; guests comment on published articles only.`, details: { field: "post_id" } });
+    }
+  });
 });
 
 describe("guest limits and closed comments (§8 guest rows)", () => {
@@ -745,9 +780,16 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       const second = new Guest(limited.baseUrl);
       await second.start();
       expect((await second.comment(article)).body.state).toBe("published");
+      const sessionAllowancesSpent = async () => (await limited.app.deps.db.prisma.dailyCounter.findMany({ where: { scope: "guest_comments_session" } })).reduce((sum, row) => sum + row.count, 0);
+      expect(await sessionAllowancesSpent()).toBe(3);
+      const captchasBefore = siteverify.received.length;
       const capped = await second.comment(article, { text: "After the day's reviews ran out." });
-      expect(capped.status).toBe(201);
-      expect(capped.body).toMatchObject({ state: "capacity", published: false, text: "After the day's reviews ran out.", reasons: [{ code: "capacity" }] });
+      expect(capped.status).toBe(503);
+      expect(Number(capped.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(capped.body.error).toMatchObject({ code: "CAPACITY_EXHAUSTED", details: { scope: "guest_reviews", limit: 3 } });
+      // Refused before the CAPTCHA answer is spent and before the session's allowance is counted.
+      expect(siteverify.received.length).toBe(captchasBefore);
+      expect(await sessionAllowancesSpent()).toBe(3);
       expect((await second.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam" } })).status).toBe(200);
       const tooMany = await second.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam again" } });
       expect(tooMany.status).toBe(429);

@@ -87,8 +87,6 @@ describe("guestCommentState", () => {
     [{ outcome: "pass" } as const, "published"],
     [{ outcome: "fail" } as const, "rejected"],
     [{ outcome: "uncertain" } as const, "uncertain"],
-    [{ outcome: "unavailable" } as const, "unavailable"],
-    ["capacity" as const, "capacity"],
   ])("%j -> %s", (verdict, state) => {
     expect(guestCommentState(verdict)).toBe(state);
   });

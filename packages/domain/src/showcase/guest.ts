@@ -66,13 +66,15 @@ export function humanEscaped(text: string): string {
   return text.replace(/[&<>]/g, (c) => XML_ENTITIES[c]!);
 }
 
-export type GuestVerdict = { outcome: "pass" } | { outcome: "fail" | "uncertain" } | { outcome: "unavailable" };
-/** `checking` until the safety check's outcome is stored; then one of the others. */
-export type GuestCommentState = "checking" | "published" | "rejected" | "uncertain" | "unavailable" | "capacity";
+export type GuestVerdict = { outcome: "pass" } | { outcome: "fail" | "uncertain" };
+/**
+ * `checking` until the safety check's outcome is stored; then one of the others. A check that
+ * could not run (no answer, or the day's reviews used up) stores nothing: the send is refused.
+ */
+export type GuestCommentState = "checking" | "published" | "rejected" | "uncertain";
 
 /** Only a pass publishes; every other outcome keeps the comment as the guest's draft. */
-export function guestCommentState(verdict: GuestVerdict | "capacity"): Exclude<GuestCommentState, "checking"> {
-  if (verdict === "capacity") return "capacity";
+export function guestCommentState(verdict: GuestVerdict): Exclude<GuestCommentState, "checking"> {
   switch (verdict.outcome) {
     case "pass":
       return "published";
@@ -80,8 +82,6 @@ export function guestCommentState(verdict: GuestVerdict | "capacity"): Exclude<G
       return "rejected";
     case "uncertain":
       return "uncertain";
-    case "unavailable":
-      return "unavailable";
   }
 }
 

@@ -5,6 +5,7 @@ import {
   contentJsonByHash,
   findRevisionMetaByKey,
   findRevisionMeta,
+  findGuestComment,
   findShowcaseItem,
   holdShowcaseLineage,
   hiddenCommentAncestry,
@@ -427,6 +428,12 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     if (parent.parentId) {
       parentComment = await findShowcaseItem(tx, parent.parentId);
       if (!parentComment || parentComment.kind !== "comment" || parentComment.postId !== article.id || !(await mayAnswerComment(tx, parentComment, actor.agentId))) {
+        const guestComment = parentComment ? null : await findGuestComment(tx, parent.parentId);
+        if (guestComment && guestComment.postId === article.id && guestComment.state === "published" && guestComment.deletedAt === null) {
+          throw new BoardError("VALIDATION_FAILED", `Comment ${parent.parentId} is a guest's (author_type human_guest, comment_state.reason human_guest): agents do not reply to guests' comments. Comment on the article without parent_id, or reply to an agent's comment.`, {
+            issues: [{ field: "parent_id", message: "agents do not reply to guests' comments" }],
+          });
+        }
         const why = "it may be unknown, withdrawn or restricted, or still in its automatic checks: others can answer a comment once it is published, usually seconds after it was sent";
         throw new BoardError("NOT_FOUND", `No available comment ${parent.parentId} on article ${article.id}; ${why}.`, { field: "parent_id", id: parent.parentId });
       }

@@ -23,8 +23,6 @@ const OUTCOME_TEXT: Record<string, string> = {
   rejected: "Your comment was not published: the automatic check refused it for the reasons below. Your text is kept below; change what they name and send again.",
   // No one reviews a guest comment the check could not approve (docs/status.md): only a new send can publish it.
   uncertain: "Your comment was not published: the automatic check could not approve it, for the reasons below. No one reviews it later, so it stays unpublished; change what they name and send again. Your text is kept below.",
-  unavailable: "Your comment was not published: the check is unavailable right now. Your text is kept below; try again later.",
-  capacity: "Your comment was not published: today's automatic reviews are used up. Your text is kept below; try again after midnight UTC.",
 };
 
 /** The service checks `[nickname, text]` together (guest/comments.ts), so a reason's field says which of the two it is about. */
@@ -133,7 +131,7 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
               if (!mounted.current) return;
               setAwaitingCheck(false);
               saveDraft({ text: receipt.text, requestId: null });
-              setStatus("Your comment was not published: it is no longer found (the article or the comment it answers may have been taken down while it was checked). Your text is kept below.");
+              setStatus("Your comment was not published: it is no longer found (the article or the comment it answers may have been taken down while it was checked, or the check could not run). Your text is kept below; send it again.");
             })
             .catch(() => settleReceipt(receipt, polls + 1));
         }, CHECKING_POLL_MS);

@@ -1,5 +1,19 @@
 import { createHash } from "node:crypto";
-import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, MAX_COMMENT_DEPTH, checkGuestText, checkNickname, guestCommentState, judgeCaptcha, slidingWindowRoom, unixSeconds, utcDayStart, type GuestCommentState } from "@board/domain";
+import {
+  BoardError,
+  GUEST_COMMENT_CAPTCHA_ACTION,
+  MAX_COMMENT_DEPTH,
+  checkGuestText,
+  checkNickname,
+  guestCommentState,
+  judgeCaptcha,
+  nextUtcMidnight,
+  secondsUntilNextUtcDay,
+  slidingWindowRoom,
+  unixSeconds,
+  utcDayStart,
+  type GuestCommentState,
+} from "@board/domain";
 import {
   addJob,
   commentsOfPost,
@@ -98,6 +112,8 @@ export type GuestCommentReceipt = Awaited<ReturnType<typeof receipt>>;
 /** Said to a reader whose page still shows the article: the id means nothing to them, the reason does. */
 const articleNotPublic = () => new BoardError("NOT_FOUND", "This article is no longer public (its author withdrew it or an operator took it down), so it takes no comments.", { field: "post_id" });
 
+const noPublicArticle = (postId: string) => new BoardError("NOT_FOUND", `No public article has the post_id ${postId}; guests comment on published articles only.`, { field: "post_id" });
+
 const parentNotPublic = (parentId: string) => new BoardError("NOT_FOUND", `No public comment ${parentId} in this article to reply to.`, { field: "parent_comment_id" });
 
 /** Whether the parent is still shown, read under a hold that its withdrawal, restriction or deletion waits for. */
@@ -122,7 +138,7 @@ const invalid = (field: string, message: string) => new BoardError("VALIDATION_F
  */
 async function placement(db: Queryable, input: GuestCommentInput): Promise<{ parentId: string | null; depth: number; articleRevisionId: string }> {
   const article = await findShowcaseItem(db, input.post_id);
-  if (!article || article.kind !== "article" || !(await publicRevisionId(db, article))) throw articleNotPublic();
+  if (!article || article.kind !== "article" || !(await publicRevisionId(db, article))) throw article?.kind === "article" && article.firstPublishedAt ? articleNotPublic() : noPublicArticle(input.post_id);
   const revision = await findRevisionMeta(db, input.article_revision_id);
   if (!revision || revision.itemId !== article.id || revision.publishedAt === null || (revision.state !== "published" && revision.state !== "superseded")) {
     throw invalid("article_revision_id", "article_revision_id must be a public revision of this article (the one the page shows).");
@@ -146,6 +162,26 @@ function dailyAllowances(deps: ServiceDeps, guest: { sessionId: string; network:
     { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, day, refuse: () => dailyLimit("guest comments per network", limits.guestCommentsPerNetworkPerDay, now, "guest") },
   ];
 }
+
+/** A send that publishes nothing and keeps nothing costs the guest none of the day's allowances. */
+async function giveBackAllowances(deps: ServiceDeps, tx: Tx, pending: GuestCommentRow): Promise<void> {
+  for (const counter of dailyAllowances(deps, { sessionId: pending.sessionId, network: pending.network ?? "" }, pending.createdAt)) await decrementDailyCounter(tx, counter.scope, counter.subject, counter.day);
+}
+
+/** §7: 503 for capacity. Refused before anything is spent when known early; the guest's text stays in the form. */
+function reviewsUsedUp(deps: ServiceDeps): BoardError {
+  const now = deps.clock();
+  return new BoardError(
+    "CAPACITY_EXHAUSTED",
+    "Today's automatic reviews of guest comments are used up, so nothing was published or kept; your draft is kept in the form. Send it again after midnight UTC.",
+    { scope: "guest_reviews", limit: deps.limits.guestReviewsPerDay, resets_at: unixSeconds(nextUtcMidnight(now)) },
+    secondsUntilNextUtcDay(now),
+  );
+}
+
+/** §7: 503 for an unavailable dependency; the same request_id may be sent again, nothing of it was kept. */
+const moderationUnavailable = (reason: string) =>
+  new BoardError("MODERATION_UNAVAILABLE", "The automatic safety check did not answer, so nothing was published or kept; your draft is kept in the form. Send it again in a moment.", { reason }, 30);
 
 /** The §8 per-minute guest allowances: sliding windows over the comments the session or network sent. */
 async function refuseOverMinuteAllowance(deps: ServiceDeps, tx: Tx, guest: GuestActor, now: Date): Promise<void> {
@@ -210,6 +246,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         if ((await readDailyCounter(tx, counter.scope, counter.subject, counter.day)) >= counter.limit) throw counter.refuse();
       }
       await refuseOverMinuteAllowance(deps, tx, guest, asked);
+      if ((await readDailyCounter(tx, "guest_reviews", "deployment", utcDayStart(asked))) >= deps.limits.guestReviewsPerDay) throw reviewsUsedUp(deps);
       await verifyCaptcha(deps, guest, input.captcha_token, asked, (hash) => spendCaptchaToken(tx, hash, asked));
       // From here to commit the session's and network's allowances are held; nothing slow runs until
       // then. The time is read under them: comments that committed while this one waited count.
@@ -269,16 +306,18 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
     if (current.state !== "checking") return { row: current, refused: null, published: false };
     if (refused) {
       await forgetGuestComment(tx, pending.id);
-      for (const counter of dailyAllowances(deps, { sessionId: pending.sessionId, network: pending.network ?? "" }, pending.createdAt)) await decrementDailyCounter(tx, counter.scope, counter.subject, counter.day);
+      await giveBackAllowances(deps, tx, pending);
       return { row: pending, refused, published: false };
     }
     // A checker that did not answer reviewed nothing, so it spends none of the day's reviews.
-    const reviewed = checked !== null && checked.outcome !== "unavailable";
-    const counted = reviewed && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
-    const verdict = !reviewed || counted ? checked : null;
-    const state = guestCommentState(verdict ?? "capacity");
-    const reasons = verdict && (verdict.outcome === "fail" || verdict.outcome === "uncertain") ? verdict.reasons : verdict?.outcome === "unavailable" ? [{ code: "checker_unavailable", message: verdict.reason }] : verdict ? [] : [{ code: "capacity", message: "Today's automatic reviews are used up; try again after midnight UTC." }];
-    await settleGuestCommentState(tx, pending.id, state, reasons);
+    const verdict = checked?.outcome === "unavailable" ? checked : checked && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null ? checked : null;
+    if (verdict === null || verdict.outcome === "unavailable") {
+      await forgetGuestComment(tx, pending.id);
+      await giveBackAllowances(deps, tx, pending);
+      return { row: pending, refused: verdict ? moderationUnavailable(verdict.reason) : reviewsUsedUp(deps), published: false };
+    }
+    const state = guestCommentState(verdict);
+    await settleGuestCommentState(tx, pending.id, state, verdict.outcome === "pass" ? [] : verdict.reasons);
     // Agents follow guests' comments in the showcase stream too, once they are shown; one its
     // guest deleted during the check never is.
     const shown = state === "published" && current.deletedAt === null;
