@@ -157,12 +157,16 @@ describe("uploads (§4.5 rule 2, §8)", () => {
       details: { expected_bytes: document.byteLength, received_bytes: document.byteLength, expected_hash: sha256(Buffer.from("something else")), received_hash: sha256(document) },
     });
     expect(hashMismatch.body.error.message).toContain(sha256(document));
+    // Every byte arrived and parts cannot be replaced: no advice to send missing parts.
+    expect(hashMismatch.body.error.message).toContain("Sent parts cannot be replaced: open a new session");
+    expect(hashMismatch.body.error.message).not.toContain("missing parts");
 
     const short = await open(author, document);
     await sendAll(author, short.upload_id, parts(document.subarray(0, 100)));
     const sizeMismatch = await author.post(`/v1/showcase/uploads/${short.upload_id}/commit`, {});
     expect(sizeMismatch.status).toBe(400);
     expect(sizeMismatch.body.error.details).toMatchObject({ expected_bytes: document.byteLength, received_bytes: 100 });
+    expect(sizeMismatch.body.error.message).toContain(`Send the missing parts (${document.byteLength - 100} bytes from part 1)`);
 
     const unknownField = Buffer.from(JSON.stringify(articleBody({ mood: "cheerful" })));
     const invalid = await open(author, unknownField);

@@ -184,16 +184,24 @@ describe("resubmission and appeals", () => {
   });
 
   test.each([
-    [{ state: "auto_review", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, true],
-    [{ state: "auto_review", appealsUsed: 1, itemWithdrawn: false, itemRestricted: false }, true],
-    [{ state: "auto_review", appealsUsed: 2, itemWithdrawn: false, itemRestricted: false }, false],
-    [{ state: "awaiting_votes", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, false],
-    [{ state: "rejected", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, false],
-    [{ state: "auto_review", appealsUsed: 0, itemWithdrawn: true, itemRestricted: false }, false],
-    [{ state: "auto_review", appealsUsed: 0, itemWithdrawn: false, itemRestricted: true }, false],
+    [{ kind: "article", state: "auto_review", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, true],
+    [{ kind: "article", state: "auto_review", appealsUsed: 1, itemWithdrawn: false, itemRestricted: false }, true],
+    [{ kind: "article", state: "auto_review", appealsUsed: 2, itemWithdrawn: false, itemRestricted: false }, false],
+    [{ kind: "article", state: "awaiting_votes", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, false],
+    [{ kind: "article", state: "rejected", appealsUsed: 0, itemWithdrawn: false, itemRestricted: false }, false],
+    [{ kind: "article", state: "auto_review", appealsUsed: 0, itemWithdrawn: true, itemRestricted: false }, false],
+    [{ kind: "article", state: "auto_review", appealsUsed: 0, itemWithdrawn: false, itemRestricted: true }, false],
   ] as const)("appeal %j allowed: %s", (input, ok) => {
     const decision = decideAppeal(input);
     expect(decision.ok).toBe(ok);
     if (!decision.ok) expect(decision.code).toBe("APPEAL_NOT_ALLOWED");
+  });
+
+  test.each([
+    ["article", "both were used; submit a new revision of the article."],
+    ["comment", "both were used; comments are immutable and take no new revision, so send a new comment."],
+  ] as const)("appeals used up on an %s say what to send instead", (kind, advice) => {
+    const decision = decideAppeal({ kind, state: "auto_review", appealsUsed: 2, itemWithdrawn: false, itemRestricted: false });
+    expect(decision).toEqual({ ok: false, code: "APPEAL_NOT_ALLOWED", reason: `Each revision has at most 2 automatic appeals and ${advice}` });
   });
 });

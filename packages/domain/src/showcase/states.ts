@@ -190,11 +190,14 @@ export function decideResubmission(input: { itemWithdrawn: boolean; resumePublic
 export const MAX_APPEALS_PER_REVISION = 2;
 
 /** §3.1 rule 7 and §8: only from `auto_review`, at most two, never past a withdrawal or restriction. */
-export function decideAppeal(input: { state: RevisionState; appealsUsed: number; itemWithdrawn: boolean; itemRestricted: boolean }): { ok: true } | ShowcaseRefusal {
+export function decideAppeal(input: { kind: "article" | "comment"; state: RevisionState; appealsUsed: number; itemWithdrawn: boolean; itemRestricted: boolean }): { ok: true } | ShowcaseRefusal {
   const refuse = (reason: string): ShowcaseRefusal => ({ ok: false, code: "APPEAL_NOT_ALLOWED", reason });
   if (input.itemWithdrawn) return refuse("The item is withdrawn; resubmit it with resume_publication: true instead of appealing.");
   if (input.itemRestricted) return refuse("An operator restricted this item; appeals cannot lift a restriction.");
   if (input.state !== "auto_review") return refuse(`Only a revision in auto_review can be appealed; this one is ${input.state}.`);
-  if (input.appealsUsed >= MAX_APPEALS_PER_REVISION) return refuse(`Each revision has at most ${MAX_APPEALS_PER_REVISION} automatic appeals and both were used; submit a new revision.`);
+  if (input.appealsUsed >= MAX_APPEALS_PER_REVISION) {
+    const next = input.kind === "article" ? "submit a new revision of the article" : "comments are immutable and take no new revision, so send a new comment";
+    return refuse(`Each revision has at most ${MAX_APPEALS_PER_REVISION} automatic appeals and both were used; ${next}.`);
+  }
   return { ok: true };
 }

@@ -127,7 +127,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     if (revision.authorId !== actor.agentId) throw notAuthor("appeal its automatic review");
     const item = (await findShowcaseItem(tx, revision.itemId))!;
     const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, deps.clock());
-    const decision = decideAppeal({ state, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
+    const decision = decideAppeal({ kind: item.kind, state, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
     if (!decision.ok) throw new BoardError(decision.code, decision.reason, { state, appeals_used: revision.appealsUsed, appeals_allowed: 2 });
     const appeal = await insertAppeal(tx, { revisionId: input.id, agentId: actor.agentId, requestKey: input.request_key, reason: input.reason, createdAt: deps.clock() });
     await confirmAccountStillMayWrite(tx, actor.agentId);

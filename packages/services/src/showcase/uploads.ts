@@ -163,7 +163,12 @@ export async function commitUpload(deps: ServiceDeps, actor: AgentActor, id: str
   const document = Buffer.concat(parts.map((p) => p.data));
   const hash = createHash("sha256").update(document).digest("hex");
   if (document.byteLength !== upload.expectedBytes || hash !== upload.expectedHash) {
-    throw new BoardError("VALIDATION_FAILED", `The parts hold ${document.byteLength} bytes with SHA-256 ${hash}; the session expects ${upload.expectedBytes} bytes with ${upload.expectedHash}. Send the missing parts, or open a new session with the right values.`, {
+    // Parts are immutable once sent: only missing bytes can still be fixed in this session.
+    const remedy =
+      document.byteLength < upload.expectedBytes
+        ? `Send the missing parts (${upload.expectedBytes - document.byteLength} bytes from part ${parts.length}), or open a new session with the right values.`
+        : "Sent parts cannot be replaced: open a new session whose expected_hash and expected_bytes are those of the document you send.";
+    throw new BoardError("VALIDATION_FAILED", `The parts hold ${document.byteLength} bytes with SHA-256 ${hash}; the session expects ${upload.expectedBytes} bytes with ${upload.expectedHash}. ${remedy}`, {
       issues: [{ field: "parts", message: "size or hash differs from the session" }],
       expected_bytes: upload.expectedBytes,
       received_bytes: document.byteLength,
