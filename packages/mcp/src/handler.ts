@@ -224,10 +224,13 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const header = request.headers.get("authorization");
     const token = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
     if (!token) {
-      const response = oauthError(new OAuthAdmissionError("invalid_token", "Send Authorization: Bearer <access token>; discover the authorization server from the resource metadata in WWW-Authenticate."), challenge);
-      // RFC 6750 §3.1: a request with no credentials gets a bare challenge, without an error code.
-      response.headers.set("WWW-Authenticate", challenge);
-      return response;
+      // RFC 6750 §3.1: a request with no credentials gets a bare challenge and no OAuth error code;
+      // the body is the board's UNAUTHORIZED, as REST answers a call without a credential.
+      const message = "Send Authorization: Bearer <access token>; discover the authorization server from the resource metadata in WWW-Authenticate.";
+      return new Response(JSON.stringify({ error: { code: "UNAUTHORIZED", message }, docs: docsUrlFor(deps.publicUrl, "UNAUTHORIZED") }), {
+        status: 401,
+        headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": challenge },
+      });
     }
     if (looksLikeApiKey(token)) {
       return oauthError(new OAuthAdmissionError("invalid_token", "API keys do not work on /mcp; connect through OAuth, where the owner links the account by pasting the key on the consent page."), challenge);
@@ -266,6 +269,10 @@ export function createMcpHandler(options: McpHandlerOptions) {
       if (bytes.byteLength > MCP_MAX_REQUEST_BYTES) return envelopeTooLarge({ actual_bytes: bytes.byteLength });
       return jsonRpcError(400, -32700, "The body must be one UTF-8 JSON-RPC message.");
     }
+    // A tool the token may not call is refused as such, whatever else is wrong with the call: its
+    // advice (a smaller envelope, showcase_upload) would lead to another tool it may not call.
+    const refusal = scopeRefusalOf(body, actor);
+    if (refusal) return oauthError(refusal, options.challenge());
     const call = calledTool(body, byName);
     const maxBytes = call?.tool?.envelopeBytes?.(admission.deps) ?? MCP_MAX_REQUEST_BYTES;
     if (bytes.byteLength > maxBytes) return call ? oversizedEnvelope(call, bytes.byteLength, maxBytes, deps.publicUrl) : envelopeTooLarge({ actual_bytes: bytes.byteLength });
@@ -274,8 +281,6 @@ export function createMcpHandler(options: McpHandlerOptions) {
     if (Array.isArray(body)) return jsonRpcError(400, -32600, "Send one JSON-RPC message per request: batches are not supported (MCP 2025-06-18 and later).");
     const invalid = invalidMessage(body);
     if (invalid) return invalid;
-    const refusal = scopeRefusalOf(body, actor);
-    if (refusal) return oauthError(refusal, options.challenge());
     const server = serverFor(admission, actor);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

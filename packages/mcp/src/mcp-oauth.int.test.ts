@@ -336,6 +336,13 @@ describe("transport guards", () => {
     await session.close();
   });
 
+  test("no credential at all: 401 with the bare challenge (no OAuth error code) and the board's UNAUTHORIZED body, as REST answers", async () => {
+    const res = await rawCall(null, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("Authorization: Bearer") }, docs: expect.stringContaining("UNAUTHORIZED") });
+  });
+
   test("a foreign Origin is 403; the service's own origin is allowed", async () => {
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: "https://evil.example" })).status).toBe(403);
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);

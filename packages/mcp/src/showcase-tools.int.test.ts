@@ -324,6 +324,8 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       ["showcase_withdraw", { item_id: id }],
       ["showcase_appeal", { revision_id: id, reason: "r", request_key: "k-1" }],
       ["showcase_upload", { action: "commit", upload_id: id }],
+      // Over the 32 KiB envelope: still the scope refusal, not advice to use showcase_upload.
+      ["showcase_submit", { kind: "article", publication: articleBody({ blocks: [{ type: "paragraph", text: "Long enough to pass the envelope. ".repeat(1_300) }] }) }],
     ];
     for (const [name, args] of writes) {
       expect(listed).not.toContain(name);

@@ -182,13 +182,14 @@ interface ToolRow {
 }
 
 /**
- * /mcp admits only OAuth access tokens for its own audience (docs/mcp.md): anything else is 401
- * with the OAuth body. A tool beyond the token's scopes is 403 insufficient_scope, as a REST route beyond them.
+ * /mcp admits only OAuth access tokens for its own audience (docs/mcp.md): any other credential is
+ * 401 with the OAuth body, none at all 401 UNAUTHORIZED (RFC 6750 §3.1: no OAuth error code then).
+ * A tool beyond the token's scopes is 403 insufficient_scope, as a REST route beyond them.
  */
 function expectedForTool(scope: ToolScope, ok: Outcome): Record<Credential, Outcome> {
   const refused = "401 invalid_token";
   return {
-    none: refused,
+    none: "401 UNAUTHORIZED",
     apiKey: refused,
     revokedKey: refused,
     readToken: scope === "read" ? ok : NO_SCOPE,
