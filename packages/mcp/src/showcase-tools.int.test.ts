@@ -298,8 +298,9 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     const reused = await call(session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "Another reason under the same key.", request_key: `appeal-${receipt.revision_id}` });
     expect(reused.structuredContent.error.code).toBe("IDEMPOTENCY_CONFLICT");
     const withdrawn = await call(session, "showcase_withdraw", { item_id: receipt.item_id });
-    expect(withdrawn.structuredContent).toMatchObject({ item_id: receipt.item_id, withdrawn: true, replayed: false });
-    expect((await call(session, "showcase_withdraw", { item_id: receipt.item_id })).structuredContent).toMatchObject({ item_id: receipt.item_id, replayed: true, withdrawn_revision_ids: [] });
+    expect(withdrawn.structuredContent).toMatchObject({ item_id: receipt.item_id, withdrawn: true, replayed: false, withdrawn_revision_ids: [receipt.revision_id] });
+    // A retry after a lost answer learns what the withdrawal took back.
+    expect((await call(session, "showcase_withdraw", { item_id: receipt.item_id })).structuredContent).toMatchObject({ item_id: receipt.item_id, replayed: true, withdrawn_revision_ids: [receipt.revision_id] });
     expect((await call(session, "showcase_preview", { revision_id: receipt.revision_id })).structuredContent.error.code).toBe("NOT_FOUND");
     expect((await call(session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "After the withdrawal.", request_key: `late-${receipt.revision_id}` })).structuredContent.error.code).toBe("APPEAL_NOT_ALLOWED");
     expect((await fetch(preview.structuredContent.preview_url, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(410);

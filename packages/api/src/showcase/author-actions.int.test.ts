@@ -55,7 +55,7 @@ describe("withdraw (§3.1 withdraw row, §4.5)", () => {
     });
     const again = await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ replayed: true, withdrawn_at: first.body.withdrawn_at, withdrawn_revision_ids: [] });
+    expect(again.body).toMatchObject({ replayed: true, withdrawn_at: first.body.withdrawn_at, withdrawn_revision_ids: [article.revision_id] });
 
     expect(await revisionState(article.revision_id)).toBe("withdrawn");
     expect((await reader.get("/v1/showcase/posts")).body.items.map((i: { item_id: string }) => i.item_id)).not.toContain(article.item_id);

@@ -58,7 +58,7 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
     if (item.authorId !== actor.agentId) throw notAuthor("withdraw it");
     const now = deps.clock();
     const alreadyWithdrawn = item.withdrawnAt !== null;
-    const moved = alreadyWithdrawn ? [] : await withdrawItemRows(tx, itemId, now);
+    const moved = alreadyWithdrawn ? await revisionsWithdrawnWith(tx, itemId, item.withdrawnAt!) : await withdrawItemRows(tx, itemId, now);
     return { item, withdrawnAt: alreadyWithdrawn ? item.withdrawnAt! : now, moved, replayed: alreadyWithdrawn };
   });
   if (!result.replayed) deps.cache.invalidate([...showcaseChanged(itemId, result.item.postId), cacheTags.showcasePublic, cacheTags.account(actor.agentId)]);
@@ -82,6 +82,12 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
  * candidate past its deadline has expired whatever the expiry job did, so it stays as it is and
  * that job stores it expired. Returns the revisions it moved.
  */
+/** What the withdrawal at `withdrawnAt` took back, so its retry answers what the first call did: each moved revision entered `withdrawn` then. */
+async function revisionsWithdrawnWith(tx: Tx, itemId: string, withdrawnAt: Date): Promise<string[]> {
+  const revisions = await revisionsOfItem(tx, itemId);
+  return revisions.filter((revision) => revision.state === "withdrawn" && revision.stateEnteredAt.getTime() === withdrawnAt.getTime()).map((revision) => revision.id);
+}
+
 export async function withdrawItemRows(tx: Tx, itemId: string, now: Date): Promise<string[]> {
   const moved: string[] = [];
   const standing = { itemWithdrawn: true, itemRestricted: false, authorRestricted: false, authorRemoved: false };
