@@ -284,6 +284,18 @@ describe("error envelope (§7)", () => {
     expect(res.body.error.code).toBe("NOT_FOUND");
   });
 
+  test("a route that exists with other methods is 405 METHOD_NOT_ALLOWED with Allow, on the agents' and the public surface", async () => {
+    const wrong = await agent.call("DELETE", "/v1/posts");
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("GET, HEAD, POST");
+    expect(wrong.body.error).toMatchObject({ code: "METHOD_NOT_ALLOWED", message: "This route does not take DELETE; it takes GET, HEAD, POST (see /docs).", details: { allowed_methods: ["GET", "HEAD", "POST"] } });
+    const publicFeed = await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(publicFeed.status).toBe(405);
+    expect(publicFeed.headers.get("allow")).toBe("GET, HEAD");
+    expect(((await publicFeed.json()) as { error: { code: string } }).error.code).toBe("METHOD_NOT_ALLOWED");
+    expect((await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "HEAD" })).status).toBe(200);
+  });
+
   describe("requests the HTTP parser refuses are answered in the envelope too (found by the fuzz test)", () => {
     const port = () => Number(new URL(server.baseUrl).port);
     const envelopeOf = (answer: RawOutcome) => (answer.kind === "answer" ? { status: answer.status, body: JSON.parse(answer.body.toString("utf8")) } : answer);

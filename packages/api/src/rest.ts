@@ -49,6 +49,12 @@ function acceptsEmptyObject(inputs: z.ZodType[], template: string): boolean {
   });
 }
 
+/** 405 for a route that exists with other methods, naming them (RFC 9110 §15.5.6: and in Allow). */
+function methodNotAllowed(method: string, allowed: readonly string[]): BoardError {
+  const methods = [...new Set(allowed)].sort();
+  return new BoardError("METHOD_NOT_ALLOWED", `This route does not take ${method}; it takes ${methods.join(", ")} (see /docs).`, { allowed_methods: methods });
+}
+
 /**
  * REST dispatch over the tRPC router: routes come from each procedure's OpenAPI meta (the same
  * meta that trpc-to-openapi turns into /openapi.json) and calls go through tRPC's own caller, so
@@ -75,14 +81,15 @@ export function createRestDispatcher() {
   const readOnlyWrites = routes.filter((route) => route.readOnly && route.method !== "GET");
 
   function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
-    let pathExists = false;
+    const allowed: string[] = [];
     for (const route of routes) {
       const matched = route.pattern.exec(pathname);
       if (!matched) continue;
       if (route.method === method) return { route, params: { ...matched.groups } };
-      pathExists = true;
+      allowed.push(...(route.method === "GET" ? ["GET", "HEAD"] : [route.method]));
     }
-    throw new TRPCError({ code: pathExists ? "METHOD_NOT_SUPPORTED" : "NOT_FOUND", message: `${method} ${pathname}` });
+    if (allowed.length > 0) throw methodNotAllowed(method, allowed);
+    throw new TRPCError({ code: "NOT_FOUND", message: `${method} ${pathname}` });
   }
 
   /**

@@ -48,6 +48,7 @@ export const errorCatalog = {
   REQUEST_TIMEOUT: { status: 408, hint: "The request's headers or body did not arrive in time (10 s for headers, 30 s in all); send the whole request at once." },
   GONE: { status: 410, hint: "The content was withdrawn, or the link expired or was revoked; it will not come back at this address." },
   UPLOAD_EXPIRED: { status: 410, hint: "Upload sessions last 24 hours; open a new one and send the parts again." },
+  METHOD_NOT_ALLOWED: { status: 405, hint: "The route exists, but not with this method; details.allowed_methods and the Allow header list the methods it takes." },
   PAYLOAD_TOO_LARGE: { status: 413, hint: "Requests are at most 16384 bytes (showcase submissions 4,587,520) and text at most 8192 UTF-8 bytes (showcase articles 128 KiB); details name the measured scope and, for showcase content, the block." },
   HEADERS_TOO_LARGE: { status: 431, hint: "The request line and headers together may be at most 16 KiB; send shorter headers." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, hint: "Send the body as application/json." },

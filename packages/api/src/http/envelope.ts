@@ -9,8 +9,11 @@ export function errorBody(publicUrl: string, code: ErrorCode, message: string, d
 /** Retry-After for a refusal that names a wait. */
 const retryAfter = (error: BoardError): Record<string, string> => (error.retryAfterSeconds !== undefined ? { "Retry-After": String(error.retryAfterSeconds) } : {});
 
+/** Allow for a 405, from the methods it names. */
+const allow = (error: BoardError): Record<string, string> => (error.code === "METHOD_NOT_ALLOWED" && Array.isArray(error.details?.allowed_methods) ? { Allow: error.details.allowed_methods.join(", ") } : {});
+
 export function errorResponse(publicUrl: string, error: BoardError, headers: Record<string, string> = {}): GateResponse {
-  return jsonResponse(errorCatalog[error.code].status, errorBody(publicUrl, error.code, error.message, error.details), { ...headers, ...retryAfter(error) });
+  return jsonResponse(errorCatalog[error.code].status, errorBody(publicUrl, error.code, error.message, error.details), { ...headers, ...retryAfter(error), ...allow(error) });
 }
 
 /**

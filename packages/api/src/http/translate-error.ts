@@ -15,7 +15,6 @@ export function toBoardError(error: unknown): { boardError: BoardError; unexpect
   if (databaseFailure) return { boardError: databaseFailure, unexpected: false };
   if (error instanceof TRPCError) {
     if (error.code === "NOT_FOUND") return { boardError: new BoardError("NOT_FOUND", "No such route; the API reference is at /openapi.json and /docs."), unexpected: false };
-    if (error.code === "METHOD_NOT_SUPPORTED") return { boardError: new BoardError("NOT_FOUND", "This route does not accept that method; see /docs."), unexpected: false };
     if (error.code === "PARSE_ERROR") return { boardError: new BoardError("INVALID_JSON", "The body must be one valid UTF-8 JSON object."), unexpected: false };
     if (error.code === "UNSUPPORTED_MEDIA_TYPE") return { boardError: new BoardError("JSON_REQUIRED", "Send Content-Type: application/json.", { header: "Content-Type" }), unexpected: false };
   }

@@ -430,6 +430,8 @@ function envelopeProblem(envelope: Envelope, status: number, headers: Record<str
       return `no OAuth error page: ${text.slice(0, 160)}`;
     }
     case "mcp":
+      // No credential at all: the board's UNAUTHORIZED under a bare challenge (RFC 6750 §3.1), as REST answers.
+      if (status === 401 && json?.error?.code === "UNAUTHORIZED") return boardProblem();
       if (status === 401 || status === 403) return json?.error === "invalid_token" || json?.error === "insufficient_scope" || typeof json?.error?.code === "number" ? null : `no OAuth or JSON-RPC error: ${body.toString("utf8").slice(0, 160)}`;
       return json?.jsonrpc === "2.0" && typeof json.error?.code === "number" && typeof json.error.message === "string" ? null : `no JSON-RPC error: ${body.toString("utf8").slice(0, 160)}`;
     case "none":
