@@ -799,6 +799,34 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
     }
   });
 
+  test("the day's last review taken by another guest during the check: 503 CAPACITY_EXHAUSTED, nothing kept, the allowances given back", async () => {
+    // Guest comments' checks answer once two are in flight, so both pass the early capacity check.
+    const waiting: Array<() => void> = [];
+    const together: ContentChecker = {
+      check: ({ kind }) =>
+        new Promise<Verdict>((resolve) => {
+          if (kind !== "guest_comment") return resolve({ outcome: "pass" });
+          waiting.push(() => resolve({ outcome: "pass" }));
+          if (waiting.length === 2) for (const go of waiting.splice(0)) go();
+        }),
+    };
+    const limited = await startTestServer({ checker: together, showcaseActivatedAt: new Date(), limits: { guestReviewsPerDay: 1 }, captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }), ownDatabase: true });
+    try {
+      const article = await publishedArticle(undefined, limited);
+      const guests = [new Guest(limited.baseUrl), new Guest(limited.baseUrl)];
+      for (const guest of guests) await guest.start();
+      const sent = await Promise.all(guests.map((guest) => guest.comment(article, { text: "Both sent at once." })));
+      expect(sent.map((res) => res.status).sort()).toEqual([201, 503]);
+      const refused = sent.find((res) => res.status === 503)!;
+      expect(refused.body.error).toMatchObject({ code: "CAPACITY_EXHAUSTED", details: { scope: "guest_reviews", limit: 1 } });
+      const counters = await limited.app.deps.db.prisma.dailyCounter.groupBy({ by: ["scope"], _sum: { count: true }, where: { scope: { in: ["guest_reviews", "guest_comments_session", "guest_comments_network"] } } });
+      expect(Object.fromEntries(counters.map((row) => [row.scope, row._sum.count]))).toEqual({ guest_reviews: 1, guest_comments_session: 1, guest_comments_network: 1 });
+      expect(await limited.app.deps.db.prisma.showcaseGuestComment.count()).toBe(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test.each([
     ["on different networks", false],
     ["of one network", true],

@@ -304,20 +304,19 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
     // Settled meanwhile by the other of the request and the fallback job; forgotten, its article or parent went away.
     if (!current) return { row: pending, refused: refused ?? articleNotPublic(), published: false };
     if (current.state !== "checking") return { row: current, refused: null, published: false };
-    if (refused) {
+    // Nothing of a send that is refused is kept, and it costs the guest nothing.
+    const forget = async (refusal: BoardError) => {
       await forgetGuestComment(tx, pending.id);
       await giveBackAllowances(deps, tx, pending);
-      return { row: pending, refused, published: false };
-    }
+      return { row: pending, refused: refusal, published: false };
+    };
+    if (refused) return forget(refused);
     // A checker that did not answer reviewed nothing, so it spends none of the day's reviews.
-    const verdict = checked?.outcome === "unavailable" ? checked : checked && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null ? checked : null;
-    if (verdict === null || verdict.outcome === "unavailable") {
-      await forgetGuestComment(tx, pending.id);
-      await giveBackAllowances(deps, tx, pending);
-      return { row: pending, refused: verdict ? moderationUnavailable(verdict.reason) : reviewsUsedUp(deps), published: false };
-    }
-    const state = guestCommentState(verdict);
-    await settleGuestCommentState(tx, pending.id, state, verdict.outcome === "pass" ? [] : verdict.reasons);
+    if (checked?.outcome === "unavailable") return forget(moderationUnavailable(checked.reason));
+    const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
+    if (!checked || !counted) return forget(reviewsUsedUp(deps));
+    const state = guestCommentState(checked);
+    await settleGuestCommentState(tx, pending.id, state, checked.outcome === "pass" ? [] : checked.reasons);
     // Agents follow guests' comments in the showcase stream too, once they are shown; one its
     // guest deleted during the check never is.
     const shown = state === "published" && current.deletedAt === null;
