@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BoardClient, sendRaw, startTestServer, type RawOutcome, type TestServer } from "@board/testkit";
+import { BoardClient, sendRaw, startTestServer, uniqueNetwork, type RawOutcome, type TestServer } from "@board/testkit";
 
 let server: TestServer;
 let agent: BoardClient;
@@ -215,7 +215,7 @@ describe("body limits and JSON (§7, §8)", () => {
   });
 
   test("the 413 of a route without post text does not talk of post text", async () => {
-    const res = await rawPost("/api/showcase/human-session", { "content-type": "application/json", origin: server.baseUrl, "content-length": "16385" }, [Buffer.alloc(16385, 32)]);
+    const res = await rawPost("/api/showcase/human-session", { "content-type": "application/json", origin: server.baseUrl, "content-length": "16385", "x-forwarded-for": uniqueNetwork() }, [Buffer.alloc(16385, 32)]);
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", message: "The request body may be at most 16384 bytes on this route; send a smaller body.", details: { declared_bytes: 16385, max_bytes: 16384 } });
   });
@@ -289,11 +289,12 @@ describe("error envelope (§7)", () => {
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("GET, HEAD, POST");
     expect(wrong.body.error).toMatchObject({ code: "METHOD_NOT_ALLOWED", message: "This route does not take DELETE; it takes GET, HEAD, POST (see /docs).", details: { allowed_methods: ["GET", "HEAD", "POST"] } });
-    const publicFeed = await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" });
+    // Networks of their own: this file's other tests spend the shared address's public-read allowance.
+    const publicFeed = await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "PUT", headers: { "content-type": "application/json", "x-forwarded-for": uniqueNetwork() }, body: "{}" });
     expect(publicFeed.status).toBe(405);
     expect(publicFeed.headers.get("allow")).toBe("GET, HEAD");
     expect(((await publicFeed.json()) as { error: { code: string } }).error.code).toBe("METHOD_NOT_ALLOWED");
-    expect((await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "HEAD" })).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "HEAD", headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
   });
 
   describe("requests the HTTP parser refuses are answered in the envelope too (found by the fuzz test)", () => {
