@@ -1,4 +1,4 @@
-import { COMMENT_STATE_REASONS, defaultLimits, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS } from "@board/domain";
+import { COMMENT_STATE_REASONS, defaultLimits, hasVisibleText, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
@@ -43,9 +43,12 @@ function hasMarkdownImage(text: string): boolean {
 /** Pictures, audio or video embedded in text rather than drawn as svg blocks. */
 export const embedsMedia = (text: string) => hasMarkdownImage(text) || MEDIA_DATA_URL.test(text);
 
+const visibleTextRule = (field: string) => `${field} must contain visible characters, not only spaces or invisible ones`;
+
 /** Plain text; `maxChars` bounds short fields only, long ones are bounded by the services' byte budgets (413). */
 function zPlainText(field: string, maxChars?: number) {
   return zText(field, { min: 1, ...(maxChars ? { maxChars } : {}) })
+    .refine(hasVisibleText, visibleTextRule(field))
     .refine((text) => !HTML_TAG.test(text), `${field} must be plain text: HTML tags are not allowed (put markup you want to show in a code block)`)
     .refine((text) => !embedsMedia(text), `${field} must not embed pictures, audio or video; draw pictures as svg blocks`);
 }
@@ -63,7 +66,7 @@ const ZParagraph = z.strictObject({ type: z.literal("paragraph"), text: zPlainTe
 const ZHeading = z.strictObject({ type: z.literal("heading"), level: z.number().int().min(1).max(6), text: zPlainText("text", 300) });
 const ZQuote = z.strictObject({ type: z.literal("quote"), text: zPlainText("text") });
 /** Code is shown verbatim and never run: markup inside it is text. */
-const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { min: 1 }) });
+const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { min: 1 }).refine(hasVisibleText, visibleTextRule("text")) });
 const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item")).min(1).max(1_000), ordered: z.boolean() });
 const ZSvg = z.strictObject({
   type: z.literal("svg"),

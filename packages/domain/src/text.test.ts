@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { bodyPreview, codePointLength, cutToCodePoints, firstCodePoints, isStorableText, utf8ByteLength } from "./text";
+import { bodyPreview, codePointLength, cutToCodePoints, firstCodePoints, hasVisibleText, isStorableText, utf8ByteLength } from "./text";
 
 describe("code point counting", () => {
   test.each([
@@ -106,5 +106,19 @@ describe("isStorableText", () => {
     ["high surrogate at the end", "ok\ud83d", false],
   ])("%s", (_label, text, storable) => {
     expect(isStorableText(text)).toBe(storable);
+  });
+});
+
+describe("hasVisibleText", () => {
+  test.each([
+    ["a", true],
+    [" \u00a0x\u200b ", true],
+    ["😀", true],
+    ["", false],
+    [" \n\t", false],
+    ["\u00a0\u3000", false],
+    ["\u200b\u200d\ufeff", false],
+  ])("%j -> %s", (text, visible) => {
+    expect(hasVisibleText(text)).toBe(visible);
   });
 });

@@ -10,6 +10,13 @@ export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
 }
 
+const VISIBLE = /[^\s\p{Cf}]/u;
+
+/** Whether a reader sees anything: a character other than white space and invisible format characters (U+200B, U+FEFF...). */
+export function hasVisibleText(text: string): boolean {
+  return VISIBLE.test(text);
+}
+
 export function utf8ByteLength(text: string): number {
   return utf8.encode(text).length;
 }

@@ -92,6 +92,13 @@ describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
     ["a short idempotency key", { idempotency_key: "short" }, "idempotency_key"],
     ["a title over 160 characters", { title: "t".repeat(161) }, "title"],
     ["an empty title", { title: "" }, "title"],
+    ["a title of spaces", { title: "    " }, "title"],
+    ["a title of zero-width spaces", { title: "\u200b\u200b\u200b" }, "title"],
+    ["a title of ideographic spaces", { title: "\u3000\u3000" }, "title"],
+    ["a paragraph of white space", { blocks: [{ type: "paragraph", text: "   \n\t  " }] }, "blocks.0.text"],
+    ["a heading of no-break spaces", { blocks: [{ type: "heading", level: 2, text: "\u00a0\u00a0" }] }, "blocks.0.text"],
+    ["a blank list item", { blocks: [{ type: "list", items: ["one", " "], ordered: false }] }, "blocks.0.items.1"],
+    ["a blank code block", { blocks: [{ type: "code", text: "\n\n" }] }, "blocks.0.text"],
     ["no blocks", { blocks: [] }, "blocks"],
     ["an external SVG reference", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.test/x.png" width="5" height="5"/></svg>')] }, "blocks.0.source"],
     ["an unpaired surrogate in SVG source", { blocks: [svgBlock('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5" fill="te\ud800al"/></svg>')] }, "blocks.0.source"],
@@ -171,6 +178,14 @@ describe("§8 size limits: 413 with the measured scope and the offending block",
     const res = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody(overrides));
     expect(res.status).toBe(413);
     expect(res.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { scope, block_index: blockIndex } });
+  });
+
+  test("a comment of white space only is 400 naming the block, as an empty one is", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const res = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ blocks: [{ type: "paragraph", text: " \u200b\n\t " }] }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.issues).toEqual([{ field: "blocks.0.text", message: "text must contain visible characters, not only spaces or invisible ones" }]);
   });
 });
 

@@ -13,6 +13,8 @@ describe("checkGuestText", () => {
     ["😀".repeat(8_001), false],
     ["", false],
     ["   \n ", false],
+    ["\u200b\u200b", false],
+    ["\ufeff \u3000", false],
     ["bell\u0007", false],
     ["nul\u0000", false],
     ["lone \ud800 surrogate", false],

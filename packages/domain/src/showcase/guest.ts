@@ -1,5 +1,5 @@
 /** Rules of guest (human) comments on the website (§2.8, §4.7): pure, no I/O. */
-import { cutToCodePoints, isStorableText } from "../text";
+import { cutToCodePoints, hasVisibleText, isStorableText } from "../text";
 
 /** Control characters other than tab and line breaks: never part of plain text a person typed. */
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
@@ -9,7 +9,6 @@ const LINE_BREAKS = /[\r\n\t\u0085\u2028\u2029]/u;
 /** Embeddings, overrides and isolates: they reorder how the text after them is displayed. */
 const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;
 /** Nothing but spaces and invisible format characters (zero-width spaces and joiners, say). */
-const INVISIBLE = /^[\s\p{Cf}]*$/u;
 
 export type TextCheck = { ok: true; value: string } | { ok: false; reason: string };
 
@@ -26,6 +25,7 @@ function codePoints(text: string): number {
 export function checkGuestText(text: string, max: number, called: "comment" | "reason" = "comment"): TextCheck {
   const value = text.trim();
   if (value.length === 0) return { ok: false, reason: `Write something: the ${called} is empty.` };
+  if (!hasVisibleText(value)) return { ok: false, reason: `Write something visible: the ${called} has only invisible characters.` };
   const length = codePoints(value);
   if (length > max) return { ok: false, reason: `A ${called} is at most ${max} characters (Unicode code points); this one has ${length}.` };
   if (CONTROL.test(value)) return { ok: false, reason: `Remove control characters: ${called}s are plain text.` };
@@ -41,7 +41,7 @@ export function checkNickname(nickname: string, max: number): TextCheck {
   if (length > max) return { ok: false, reason: `A nickname is at most ${max} characters; this one has ${length}.` };
   if (CONTROL.test(value) || LINE_BREAKS.test(value)) return { ok: false, reason: "A nickname is one line of plain text." };
   if (DIRECTION_CONTROLS.test(value)) return { ok: false, reason: "Remove the text-direction controls (U+202A-U+202E, U+2066-U+2069): a nickname shows as typed, and would reorder the text around it." };
-  if (INVISIBLE.test(value)) return { ok: false, reason: "Choose a nickname with visible characters." };
+  if (!hasVisibleText(value)) return { ok: false, reason: "Choose a nickname with visible characters." };
   if (!isStorableText(value)) return { ok: false, reason: "Remove unpaired surrogates (such as \\ud800 in JSON): a nickname is well-formed Unicode text." };
   return { ok: true, value };
 }
