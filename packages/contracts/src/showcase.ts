@@ -155,11 +155,19 @@ export const ZShowcaseCheck = z.object({
 
 export const ZRevisionState = z.enum(["checking", "awaiting_votes", "auto_review", "published", "rejected", "expired", "withdrawn", "superseded"]);
 
+/** Where a comment sits (§2.8, §4.5 rule 3): the article revision it answers, its parent and its level; null for an article. */
+export const ZThreadPlace = z.object({
+  article_revision_id: ZUuid.nullable(),
+  parent_id: ZUuid.nullable(),
+  reply_depth: z.number().int().min(1).max(32).nullable(),
+});
+
 export const ZSubmissionReceipt = z.object({
   revision_id: ZUuid,
   item_id: ZUuid,
   post_id: ZUuid,
   kind: z.enum(["article", "comment"]),
+  ...ZThreadPlace.shape,
   revision_number: z.number().int().min(1),
   state: ZRevisionState,
   content_hash: z.string().regex(/^[0-9a-f]{64}$/),
@@ -318,6 +326,7 @@ export const ZRevisionDetail = ZRevisionSummary.extend({
   item_id: ZUuid,
   post_id: ZUuid,
   kind: z.enum(["article", "comment"]),
+  ...ZThreadPlace.shape,
   author: ZShowcaseAuthor,
   title: z.string().nullable(),
   runtime_build: z.string().nullable(),

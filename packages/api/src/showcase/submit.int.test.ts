@@ -57,6 +57,7 @@ describe("POST /v1/showcase/posts: the submission body (§2.8)", () => {
     const res = await author.post("/v1/showcase/posts", body);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ kind: "article", revision_number: 1, state: "checking", replayed: false, blocking_reasons: ["checks_pending"], runtime_build: currentBuildId() });
+    expect(res.body).toMatchObject({ article_revision_id: null, parent_id: null, reply_depth: null });
     expect(res.body.post_id).toBe(res.body.item_id);
     expect(res.body.checks.map((c: { name: string; outcome: string }) => `${c.name}:${c.outcome}`)).toEqual(["structure:pass", "svg:pass", "language:pending", "safety:pending"]);
     const content = res.body.canonical_content;
@@ -235,7 +236,7 @@ describe("idempotency: same key and content replays at no cost; other content co
     expect(first.status).toBe(202);
     const named = await send({ idempotency_key: key, article_revision_id: article.revision_id });
     expect(named.status).toBe(200);
-    expect(named.body).toMatchObject({ revision_id: first.body.revision_id, item_id: first.body.item_id, replayed: true });
+    expect(named.body).toMatchObject({ revision_id: first.body.revision_id, item_id: first.body.item_id, replayed: true, article_revision_id: article.revision_id, parent_id: null, reply_depth: 1 });
 
     const second = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody())).body;
     const otherKey = showcaseKey();
@@ -390,6 +391,11 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     const revision2 = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody());
     const reply = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_comment_id: onCandidate.body.item_id }));
     expect(reply.status).toBe(202);
+    // The receipt, its replay and its status_url say where the comment sits, the server's choices included.
+    const where = { article_revision_id: article.revision_id, parent_id: onCandidate.body.item_id, reply_depth: 2 };
+    expect(onCandidate.body).toMatchObject({ article_revision_id: article.revision_id, parent_id: null, reply_depth: 1 });
+    expect(reply.body).toMatchObject(where);
+    expect((await reader.get(reply.body.status_url.replace(server.baseUrl, ""))).body).toMatchObject(where);
     expect(await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: reply.body.item_id } })).toMatchObject({ articleRevisionId: article.revision_id, depth: 2, parentId: onCandidate.body.item_id });
     const explicit = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: revision2.body.revision_id }));
     expect(await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: explicit.body.item_id } })).toMatchObject({ articleRevisionId: revision2.body.revision_id });

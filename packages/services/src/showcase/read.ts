@@ -43,6 +43,7 @@ import { revisionStatusUrl, serviceUrl } from "../urls";
 import { canonicalHash } from "./content";
 import { visibleThread } from "./guest/thread";
 import { currentPolicy, evaluateQuorum } from "./publication";
+import { threadPlaceOf, type ThreadPlace } from "./submit";
 
 type Vote = { value: 1 | -1; weight: number } | null;
 
@@ -260,13 +261,14 @@ export function assetsOf(content: { blocks?: Array<Record<string, unknown>> }) {
   );
 }
 
-async function presentRevisionDetail(deps: ServiceDeps, revision: RevisionRow, postId: string, authorName: string, now: Date) {
+async function presentRevisionDetail(deps: ServiceDeps, revision: RevisionRow, item: ThreadPlace, authorName: string, now: Date) {
   const content = revision.content as { blocks?: Array<Record<string, unknown>> };
   return {
     ...summarize(deps, summaryRowOf(revision), now),
     item_id: revision.itemId,
-    post_id: postId,
+    post_id: item.postId,
     kind: revision.kind,
+    ...threadPlaceOf(revision.kind, item),
     author: { id: revision.authorId, name: authorName },
     title: revision.title,
     runtime_build: revision.runtimeBuild,
@@ -326,7 +328,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   return {
     ...presentArticleSummary(deps, viewer, article, votes, now),
     revision_context: revisionContext(readRow.id, facts),
-    read_revision: await presentRevisionDetail(deps, revision!, article.post_id, article.author_name, now),
+    read_revision: await presentRevisionDetail(deps, revision!, { postId: article.post_id, parentId: null, depth: 0, articleRevisionId: null }, article.author_name, now),
     revisions: history.map((r) => summarize(deps, summaryRowOf(r), now)),
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
@@ -367,7 +369,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const now = deps.clock();
   const [{ viewer }, access] = await Promise.all([loadShowcaseViewer(deps, actor), revisionAccess(deps, actor.agentId, id, now)]);
   if (!access) throw notAvailable("showcase revision", id);
-  const { revision, article, facts, commentHiddenFromOthers } = access;
+  const { revision, item, facts, commentHiddenFromOthers, article } = access;
   const votes = await votesFor(deps, viewer, [id]);
   const your_vote = votes.get(id) ?? null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
@@ -388,7 +390,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   ]);
   const appealsLeft = Math.max(0, MAX_APPEALS_PER_REVISION - revision.appealsUsed);
   return {
-    ...(await presentRevisionDetail(deps, revision, article.post_id, authorName, now)),
+    ...(await presentRevisionDetail(deps, revision, item, authorName, now)),
     revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts, commentHiddenFromOthers),
     publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold, waiting_for: publicationWaitsFor(state, quorum.met) } : null,
     appeals: appeals

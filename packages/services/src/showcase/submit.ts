@@ -118,12 +118,21 @@ export function supersededCandidate(checks: unknown): { checks: PrismaNamespace.
 
 type ReceiptSource = Pick<RevisionRow, "id" | "itemId" | "kind" | "number" | "state" | "contentHash" | "content" | "runtimeBuild" | "checks" | "blockingReasons" | "createdAt">;
 
-function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, postId: string, replayed: boolean) {
+/** Where an item sits: a comment's article revision, parent and level (§2.8); null for an article. */
+export type ThreadPlace = Pick<NewShowcaseItem, "postId" | "parentId" | "depth" | "articleRevisionId">;
+
+export function threadPlaceOf(kind: string, item: ThreadPlace) {
+  const comment = kind === "comment";
+  return { article_revision_id: comment ? item.articleRevisionId : null, parent_id: comment ? item.parentId : null, reply_depth: comment ? item.depth : null };
+}
+
+function presentReceipt(deps: ServiceDeps, revision: ReceiptSource, item: ThreadPlace, replayed: boolean) {
   return {
     revision_id: revision.id,
     item_id: revision.itemId,
-    post_id: postId,
+    post_id: item.postId,
     kind: revision.kind,
+    ...threadPlaceOf(revision.kind, item),
     revision_number: revision.number,
     state: revision.state as RevisionState,
     content_hash: revision.contentHash,
@@ -147,7 +156,7 @@ export type SubmissionReceipt = ReturnType<typeof presentReceipt>;
 export async function replayedReceipt(deps: ServiceDeps, revision: RevisionMetaRow): Promise<SubmissionReceipt> {
   const [item, stored] = await Promise.all([findShowcaseItem(deps.db.prisma, revision.itemId), contentJsonByHash(deps.db.pool, revision.contentHash)]);
   const canonical = await deps.showcase.content.canonicalText(stored!);
-  return withJsonTextFields(presentReceipt(deps, { ...revision, content: null }, item!.postId, true), { canonical_content: canonical });
+  return withJsonTextFields(presentReceipt(deps, { ...revision, content: null }, item!, true), { canonical_content: canonical });
 }
 
 /** Links what the key already made (§7: a conflict links where to look the original up). */
@@ -240,7 +249,9 @@ async function record(
         createdAt: now,
       };
       // The 202 carries the canonical content as the admission's JSON text, never parsed on the REST path.
-      return { kind: "created", receipt: withJsonTextFields(presentReceipt(deps, revision, placement.postId, false), { canonical_content: admitted.json }) };
+      // A new revision of an article has no new item; an article sits in no thread.
+      const threadPlace = placement.newItem ?? { postId: placement.postId, parentId: null, depth: 0, articleRevisionId: null };
+      return { kind: "created", receipt: withJsonTextFields(presentReceipt(deps, revision, threadPlace, false), { canonical_content: admitted.json }) };
     },
     { timeout: 30_000 },
   );
