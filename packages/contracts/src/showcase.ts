@@ -295,7 +295,13 @@ export const ZShowcaseViewer = z.object({
   auth: z.enum(["api_key", "oauth"]),
   scopes: z.array(z.string()),
   voting: z.object({ can_vote: z.boolean(), remaining_today: z.number().int(), suspended: z.boolean() }),
-  showcase: z.object({ can_submit: z.boolean(), reasons: z.array(z.string()) }),
+  showcase: z.object({
+    can_submit: z.boolean().describe("some submission would be taken now: an article or revision (can_submit_article), or a comment (can_comment)"),
+    can_submit_article: z.boolean().describe("a new article (which also needs room among your 5 pending ones) or a revision of your own"),
+    can_comment: z.boolean(),
+    reasons: z.array(z.enum(["read_only_token", "account_restricted", "article_revisions_used_today", "comments_used_today"])),
+    remaining_today: z.object({ article_revisions: z.number().int().min(0), comments: z.number().int().min(0) }).describe("today's allowances left (§8); they reset at the next UTC midnight"),
+  }),
 });
 
 export const ZArticleSummary = z.object({

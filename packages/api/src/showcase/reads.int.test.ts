@@ -168,7 +168,7 @@ describe("GET /v1/showcase/posts", () => {
       expect(pending).toMatchObject({ website_status: "not_public", published_revision: null, submitted_revision: { state: "awaiting_votes", expires_at: expect.any(Number) }, vote_state: { can_vote: true } });
       expect(pending).toMatchObject({ comment_count: 0, latest_comment: null, latest_public_comment: null, revision_context: { read_revision_id: made[2]!.revision_id, public_revision_id: null, active_candidate_revision_id: made[2]!.revision_id, read_revision_is_current_candidate: true } });
       expect(pending.actions.map((a: { template: string }) => a.template)).toEqual(["read_post", "read_revision", "read_comments", "vote", "comment"]);
-      expect(page.body).toMatchObject({ content_is_untrusted: true, review_queue: { url: `${own.baseUrl}/v1/showcase/review-queue/next` }, viewer: { showcase: { can_submit: true, reasons: [] } } });
+      expect(page.body).toMatchObject({ content_is_untrusted: true, review_queue: { url: `${own.baseUrl}/v1/showcase/review-queue/next` }, viewer: { showcase: { can_submit: true, can_submit_article: true, can_comment: true, reasons: [] } } });
       expect(Object.keys(page.body.action_templates).sort()).toEqual(["appeal", "comment", "read_comments", "read_post", "read_revision", "reply", "resume", "revise", "vote"]);
       expect((await reader.get("/v1/showcase/posts")).body.items.length).toBeLessThanOrEqual(20);
       for (const bad of ["limit=0", "limit=51", "limit=abc", "before=0", "after=3"]) expect([bad, (await reader.get(`/v1/showcase/posts?${bad}`)).status]).toEqual([bad, 400]);
@@ -391,13 +391,42 @@ describe("action templates lead where they say", () => {
     expect(templatesOf((await author.get(`/v1/showcase/posts/${article.item_id}`)).body)).toEqual(["read_post", "read_revision", "read_comments"]);
     const viewed = (await commenter.get(`/v1/showcase/posts/${article.item_id}`)).body;
     expect(templatesOf(viewed)).toEqual(["read_post", "read_revision", "read_comments"]);
-    expect(viewed.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
+    expect(viewed.viewer.showcase).toMatchObject({ can_submit: false, can_submit_article: false, can_comment: false, reasons: ["account_restricted"] });
     const comments = (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items;
     expect(comments.flatMap((c: { actions: Array<{ template: string }> }) => c.actions.map((a) => a.template))).toEqual([]);
     expect(comments.map((c: { comment_state: unknown }) => c.comment_state)).toEqual([{ can_reply: false, reason: "account_restricted" }]);
     const refused = await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("ACCOUNT_RESTRICTED");
+  });
+
+  test("today's allowances used up: viewer.showcase says so per kind and no template leads to the 429", async () => {
+    const own = await startTestServer({ showcaseActivatedAt: new Date(), checker: { check: async () => ({ outcome: "pass" }) }, limits: { showcaseArticleRevisionsPerDay: 1, showcaseCommentsPerDay: 1 } });
+    try {
+      const author = await registeredClient(own.baseUrl);
+      const commenter = await registeredClient(own.baseUrl);
+      const article = await postArticle(author);
+      const commented = await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
+      expect(commented.status).toBe(202);
+      await own.runJobs();
+
+      const seenByCommenter = (await commenter.get(`/v1/showcase/posts/${article.item_id}`)).body;
+      expect(seenByCommenter.viewer.showcase).toEqual({ can_submit: true, can_submit_article: true, can_comment: false, reasons: ["comments_used_today"], remaining_today: { article_revisions: 1, comments: 0 } });
+      expect(templatesOf(seenByCommenter)).not.toContain("comment");
+      const comments = (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items;
+      expect(comments.map((c: { comment_state: unknown; actions: Array<{ template: string }> }) => [c.comment_state, c.actions.map((a) => a.template)])).toEqual([[{ can_reply: false, reason: "comments_used_today" }, []]]);
+      const refusedComment = await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
+      expect([refusedComment.status, refusedComment.body.error.code]).toEqual([429, "DAILY_LIMIT"]);
+
+      const seenByAuthor = (await author.get("/v1/showcase/posts")).body;
+      expect(seenByAuthor.viewer.showcase).toMatchObject({ can_submit: true, can_submit_article: false, can_comment: true, reasons: ["article_revisions_used_today"] });
+      expect(templatesOf(seenByAuthor.items.find((i: { item_id: string }) => i.item_id === article.item_id))).not.toContain("revise");
+      expect((await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody())).status).toBe(429);
+      expect((await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).status).toBe(202);
+      expect((await author.get("/v1/showcase/posts")).body.viewer.showcase).toMatchObject({ can_submit: false, reasons: ["article_revisions_used_today", "comments_used_today"], remaining_today: { article_revisions: 0, comments: 0 } });
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -551,7 +551,7 @@ describe("authentication (§4.5)", () => {
       expect(list.status).toBe(200);
       const page = await list.json();
       expect(Object.keys(page.action_templates).sort()).toEqual(["read_comments", "read_post", "read_revision"]);
-      expect(page.viewer.showcase).toEqual({ can_submit: false, reasons: ["read_only_token"] });
+      expect(page.viewer.showcase).toMatchObject({ can_submit: false, can_submit_article: false, can_comment: false, reasons: ["read_only_token"] });
     } finally {
       await session.close();
     }

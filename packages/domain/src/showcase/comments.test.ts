@@ -38,7 +38,7 @@ describe("resolveParentId", () => {
 });
 
 describe("commentState", () => {
-  const open = { depth: 1, byGuest: false, viewerRestricted: false, tokenCanWrite: true };
+  const open = { depth: 1, byGuest: false, viewerRestricted: false, tokenCanWrite: true, commentsLeftToday: 20 };
   test.each([
     ["a reply is taken", {}, { can_reply: true, reason: null }],
     ["level 31 still takes a reply", { depth: 31 }, { can_reply: true, reason: null }],
@@ -47,6 +47,9 @@ describe("commentState", () => {
     ["a guest's comment", { byGuest: true }, { can_reply: false, reason: "human_guest" }],
     ["a restricted viewer", { viewerRestricted: true, tokenCanWrite: false }, { can_reply: false, reason: "account_restricted" }],
     ["a read-only token", { tokenCanWrite: false }, { can_reply: false, reason: "read_only_token" }],
+    ["the last comment of the day left", { commentsLeftToday: 1 }, { can_reply: true, reason: null }],
+    ["the day's comments used up", { commentsLeftToday: 0 }, { can_reply: false, reason: "comments_used_today" }],
+    ["a read-only token before the day's comments", { tokenCanWrite: false, commentsLeftToday: 0 }, { can_reply: false, reason: "read_only_token" }],
   ] as const)("%s", (_label, patch, expected) => {
     expect(commentState({ ...open, ...patch })).toEqual(expected);
   });

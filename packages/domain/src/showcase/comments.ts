@@ -31,7 +31,7 @@ export function placeComment(input: CommentPlacementInput): CommentPlacement {
 }
 
 /** Why a reply to a comment would not be taken, in the order commentState checks them. */
-export const COMMENT_STATE_REASONS = ["max_depth", "human_guest", "account_restricted", "read_only_token"] as const;
+export const COMMENT_STATE_REASONS = ["max_depth", "human_guest", "account_restricted", "read_only_token", "comments_used_today"] as const;
 export type CommentStateReason = (typeof COMMENT_STATE_REASONS)[number];
 
 export interface CommentState {
@@ -42,13 +42,14 @@ export interface CommentState {
 /**
  * `comment_state` of a comment as a viewer sees it (§4.5 rule 4): whether a reply to it would be
  * taken, and if not why. Order: max_depth (level 32 takes no replies), human_guest (agents do not
- * reply to guests), account_restricted, read_only_token.
+ * reply to guests), account_restricted, read_only_token, comments_used_today (the day's comments, §8).
  */
-export function commentState(input: { depth: number; byGuest: boolean; viewerRestricted: boolean; tokenCanWrite: boolean }): CommentState {
+export function commentState(input: { depth: number; byGuest: boolean; viewerRestricted: boolean; tokenCanWrite: boolean; commentsLeftToday: number }): CommentState {
   if (input.depth >= MAX_COMMENT_DEPTH) return { can_reply: false, reason: "max_depth" };
   if (input.byGuest) return { can_reply: false, reason: "human_guest" };
   if (input.viewerRestricted) return { can_reply: false, reason: "account_restricted" };
   if (!input.tokenCanWrite) return { can_reply: false, reason: "read_only_token" };
+  if (input.commentsLeftToday <= 0) return { can_reply: false, reason: "comments_used_today" };
   return { can_reply: true, reason: null };
 }
 

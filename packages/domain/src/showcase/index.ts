@@ -4,3 +4,4 @@ export * from "./quorum";
 export * from "./states";
 export * from "./trust";
 export * from "./guest";
+export * from "./submitting";

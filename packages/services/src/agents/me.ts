@@ -1,7 +1,7 @@
 import { BoardError, nextUtcMidnight, RULES_NOTICE_TEXT, unixSeconds, utcDayStart } from "@board/domain";
 import { findAgentById, findAgentWithCountersById, type AgentRecord, type Queryable } from "@board/db";
 import { revokedKey } from "../auth";
-import { POSTS_COUNTER, PRELOADED_COUNTERS, VOTES_COUNTER } from "../counters";
+import { POSTS_COUNTER, PRELOADED_COUNTERS, showcaseTodayOf, VOTES_COUNTER, type ShowcaseToday } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { serviceUrl } from "../urls";
 import { standingDescriptors } from "../ledger/descriptors";
@@ -57,6 +57,7 @@ export interface LiveStanding {
   agent: AgentRecord;
   postsToday: number;
   votesToday: number;
+  showcaseToday: ShowcaseToday;
 }
 
 /** The caller's account and today's post and vote counts as stored now, in one round trip; a revoked key is 401. */
@@ -64,7 +65,7 @@ export async function loadLiveStanding(deps: ServiceDeps, actor: AgentActor, now
   const found = await findAgentWithCountersById(deps.db.pool, actor.agentId, utcDayStart(now), PRELOADED_COUNTERS);
   if (!found || found.agent.revokedAt) throw revoked();
   const { apiKeyHash: _hash, ...agent } = found.agent;
-  return { agent, postsToday: found.counters[POSTS_COUNTER] ?? 0, votesToday: found.counters[VOTES_COUNTER] ?? 0 };
+  return { agent, postsToday: found.counters[POSTS_COUNTER] ?? 0, votesToday: found.counters[VOTES_COUNTER] ?? 0, showcaseToday: showcaseTodayOf(found.counters) };
 }
 
 export async function getMe(deps: ServiceDeps, actor: AgentActor) {

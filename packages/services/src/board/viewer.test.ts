@@ -11,7 +11,7 @@ const actor = (scopes: AgentActor["scopes"], via: "api_key" | "oauth"): AgentAct
 });
 const viewer = (scopes: AgentActor["scopes"], via: "api_key" | "oauth" = "api_key"): Viewer => {
   const canWrite = scopes.includes("board:write");
-  return { actor: actor(scopes, via), agent, votesToday: 0, canWrite, canPost: canWrite && via === "api_key" };
+  return { actor: actor(scopes, via), agent, votesToday: 0, showcaseToday: { articleRevisions: 0, comments: 0 }, canWrite, canPost: canWrite && via === "api_key" };
 };
 // Accounts that never voted need no vote lookup, so presentation runs without a database here.
 const deps = { limits: defaultLimits } as ServiceDeps;

@@ -3,7 +3,7 @@ import { viewerVotes, type AgentRecord, type MessageRow } from "@board/db";
 import type { MessageDto } from "@board/contracts";
 import { bodyPreview, unixSeconds, utcDayStart, type BodyPreview } from "@board/domain";
 import { loadLiveStanding } from "../agents/me";
-import { VOTES_COUNTER } from "../counters";
+import { showcaseTodayOf, VOTES_COUNTER, type ShowcaseToday } from "../counters";
 import type { AgentActor, ServiceDeps } from "../deps";
 
 /** Everything about the caller that shapes how messages are shown, loaded once per request. */
@@ -11,6 +11,7 @@ export interface Viewer {
   actor: AgentActor;
   agent: AgentRecord;
   votesToday: number;
+  showcaseToday: ShowcaseToday;
   canWrite: boolean;
   /** May post, reply and delete on the named board: those routes take API keys only (§5). */
   canPost: boolean;
@@ -23,10 +24,10 @@ export async function loadViewer(deps: ServiceDeps, actor: AgentActor): Promise<
   const snapshot = actor.snapshot;
   const now = deps.clock();
   if (snapshot && snapshot.day.getTime() === utcDayStart(now).getTime()) {
-    return { actor, agent: snapshot.agent, votesToday: snapshot.counters[VOTES_COUNTER] ?? 0, canWrite, canPost };
+    return { actor, agent: snapshot.agent, votesToday: snapshot.counters[VOTES_COUNTER] ?? 0, showcaseToday: showcaseTodayOf(snapshot.counters), canWrite, canPost };
   }
-  const { agent, votesToday } = await loadLiveStanding(deps, actor, now);
-  return { actor, agent, votesToday, canWrite, canPost };
+  const { agent, votesToday, showcaseToday } = await loadLiveStanding(deps, actor, now);
+  return { actor, agent, votesToday, showcaseToday, canWrite, canPost };
 }
 
 export function viewerBlock(deps: ServiceDeps, viewer: Viewer) {

@@ -13,6 +13,7 @@ import {
   MAX_APPEALS_PER_REVISION,
   PREVIEW_CODE_POINTS,
   publicationWaitsFor,
+  submitStanding,
   unixSeconds,
   voteState,
   type RevisionState,
@@ -50,10 +51,7 @@ type Vote = { value: 1 | -1; weight: number } | null;
 /** Who reads and how: the board viewer plus what the showcase shows about submitting. */
 export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
   const viewer = await loadViewer(deps, actor);
-  const reasons = [
-    ...(viewer.canWrite ? [] : ["read_only_token"]),
-    ...(viewer.agent.restrictedAt ? ["account_restricted"] : []),
-  ];
+  const submitting = submitStandingOf(deps, viewer);
   const remaining = Math.max(0, deps.limits.votesPerAccountPerDay - viewer.votesToday);
   const suspended = viewer.agent.votingSuspendedAt !== null;
   const block = {
@@ -62,13 +60,21 @@ export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
     auth: viewer.actor.via,
     scopes: [...viewer.actor.scopes],
     voting: { can_vote: !suspended && remaining > 0 && viewer.canWrite && !viewer.agent.restrictedAt, remaining_today: remaining, suspended },
-    showcase: { can_submit: reasons.length === 0, reasons },
+    showcase: submitting,
   };
   return { viewer, block };
 }
 
-/** Whether the viewer's comments, replies and revisions would be taken: a writing connection of an unrestricted account. */
-const maySubmit = (viewer: Viewer) => viewer.canWrite && viewer.agent.restrictedAt === null;
+/** Whether the viewer's articles, revisions and comments would be taken now (token, restriction, today's allowances). */
+function submitStandingOf(deps: ServiceDeps, viewer: Viewer) {
+  return submitStanding({
+    tokenCanWrite: viewer.canWrite,
+    restricted: viewer.agent.restrictedAt !== null,
+    articleRevisionsToday: viewer.showcaseToday.articleRevisions,
+    commentsToday: viewer.showcaseToday.comments,
+    limits: { articleRevisionsPerDay: deps.limits.showcaseArticleRevisionsPerDay, commentsPerDay: deps.limits.showcaseCommentsPerDay },
+  });
+}
 
 /** §4.5 rule 5: read-only OAuth connections get no comment, reply or POST action templates. */
 export function showcaseActionTemplates(viewer: Viewer) {
@@ -171,6 +177,7 @@ function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
 
 function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: ArticleRow, votes: Map<string, Vote>, now: Date) {
   const facts = articleFacts(article, viewer.agent.id, now);
+  const submitting = submitStandingOf(deps, viewer);
   const voteTarget = facts.candidate ?? facts.published;
   const your_vote = voteTarget ? (votes.get(voteTarget.id) ?? null) : null;
   const state = voteState({
@@ -187,8 +194,8 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
     { template: "read_comments" as const, args: { id: article.id } },
     ...(voteTarget && state.can_vote ? [{ template: "vote" as const, args: { revision_id: voteTarget.id } }] : []),
-    ...(maySubmit(viewer) && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
-    ...(maySubmit(viewer) && facts.isAuthor && !article.restricted_at ? [{ template: article.withdrawn_at ? ("resume" as const) : ("revise" as const), args: { item_id: article.id } }] : []),
+    ...(submitting.can_comment && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
+    ...(submitting.can_submit_article && facts.isAuthor && !article.restricted_at ? [{ template: article.withdrawn_at ? ("resume" as const) : ("revise" as const), args: { item_id: article.id } }] : []),
   ];
   return {
     item_id: article.id,
@@ -405,8 +412,8 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
       ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
-      ...(maySubmit(viewer) && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
-      ...(maySubmit(viewer) && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
+      ...(submitStandingOf(deps, viewer).can_comment && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
+      ...(viewer.canWrite && viewer.agent.restrictedAt === null && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
@@ -445,7 +452,7 @@ function presentGuestComment(row: GuestCommentRow) {
     content_hash: canonicalHash({ blocks }).hash,
     your_vote: null,
     vote_state: { can_vote: false, reason: "human_guest" },
-    comment_state: commentState({ depth: row.depth, byGuest: true, viewerRestricted: false, tokenCanWrite: true }),
+    comment_state: commentState({ depth: row.depth, byGuest: true, viewerRestricted: false, tokenCanWrite: true, commentsLeftToday: 1 }),
     actions: [],
   };
 }
@@ -462,13 +469,14 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
   const older = visible.filter((c) => query.before === undefined || c.row.seq < query.before).reverse();
   const page = older.slice(0, limit);
   const votes = await votesFor(deps, viewer, page.flatMap((entry) => (entry.by === "agent" ? [entry.row.revision_id] : [])));
+  const commentsLeftToday = submitStandingOf(deps, viewer).remaining_today.comments;
   return {
     post_id: article.id,
     items: page.map((entry) => {
       if (entry.by === "guest") return presentGuestComment(entry.row);
       const c = entry.row;
       const your_vote = votes.get(c.revision_id) ?? null;
-      const comment_state = commentState({ depth: c.depth, byGuest: false, viewerRestricted: viewer.agent.restrictedAt !== null, tokenCanWrite: viewer.canWrite });
+      const comment_state = commentState({ depth: c.depth, byGuest: false, viewerRestricted: viewer.agent.restrictedAt !== null, tokenCanWrite: viewer.canWrite, commentsLeftToday });
       const state = voteState({
         existing: your_vote,
         targetAvailable: c.state === "published" && facts.open,

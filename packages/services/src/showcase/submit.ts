@@ -25,7 +25,8 @@ import {
   type Tx,
 } from "@board/db";
 import type { ArticleSubmission, CommentSubmission, ContentBlock, RevisionSubmission } from "@board/contracts";
-import { showcaseChanged } from "../cache/entries";
+import { cacheTags, showcaseChanged } from "../cache/entries";
+import { SHOWCASE_ARTICLE_REVISIONS_COUNTER, SHOWCASE_COMMENTS_COUNTER } from "../counters";
 import { withJsonTextFields } from "../json-body";
 import type { AgentActor, ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
@@ -35,8 +36,6 @@ import { lockShowcaseItem } from "./publication";
 import { confirmAccountStillMayWrite, requireAccountMayWrite } from "../agents/me";
 
 export const CHECK_REVISION_TASK = "showcase_check_revision";
-const ARTICLE_REVISIONS_COUNTER = "showcase-article-revisions";
-const COMMENTS_COUNTER = "showcase-comments";
 /** Checks retry an unavailable checker with graphile-worker's backoff this many times, then go to auto_review. */
 export const CHECK_ATTEMPTS = 8;
 
@@ -257,7 +256,8 @@ async function record(
   );
   // Read after the transaction: a connection held while waiting for another one starves the pool.
   if (result.kind === "replay") return { created: false, receipt: await replayedReceipt(deps, result.prior) };
-  deps.cache.invalidate(showcaseChanged(result.receipt.item_id, result.receipt.post_id));
+  // The account snapshot holds today's submission counts (viewer.showcase).
+  deps.cache.invalidate([...showcaseChanged(result.receipt.item_id, result.receipt.post_id), cacheTags.account(actor.agentId)]);
   return { created: true, receipt: result.receipt };
 }
 
@@ -282,7 +282,7 @@ async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor, 
 }
 
 async function countArticleRevision(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
-  if ((await incrementDailyCounter(tx, ARTICLE_REVISIONS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseArticleRevisionsPerDay)) === null) {
+  if ((await incrementDailyCounter(tx, SHOWCASE_ARTICLE_REVISIONS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseArticleRevisionsPerDay)) === null) {
     throw dailyLimit("showcase article revisions per account", deps.limits.showcaseArticleRevisionsPerDay, now);
   }
 }
@@ -476,7 +476,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
       if (placement.reason === "revision_mismatch") throw validation("article_revision_id", placement.message);
       throw notFound("post_id", input.post_id, "article revision to comment on");
     }
-    if ((await incrementDailyCounter(tx, COMMENTS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseCommentsPerDay)) === null) {
+    if ((await incrementDailyCounter(tx, SHOWCASE_COMMENTS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseCommentsPerDay)) === null) {
       throw dailyLimit("showcase comments per account", deps.limits.showcaseCommentsPerDay, now);
     }
     const itemId = randomUUID();

@@ -1,0 +1,38 @@
+/** Why a viewer's showcase submissions would be refused now, as `viewer.showcase.reasons` names them. */
+export type SubmitBlocker = "read_only_token" | "account_restricted" | "article_revisions_used_today" | "comments_used_today";
+
+export interface SubmitStandingInput {
+  tokenCanWrite: boolean;
+  restricted: boolean;
+  articleRevisionsToday: number;
+  commentsToday: number;
+  limits: { articleRevisionsPerDay: number; commentsPerDay: number };
+}
+
+export interface SubmitStanding {
+  /** Some submission would be taken now: an article or revision, or a comment. */
+  can_submit: boolean;
+  /** A new article or a new revision of one's own (new articles also need room among the pending ones). */
+  can_submit_article: boolean;
+  can_comment: boolean;
+  reasons: SubmitBlocker[];
+  remaining_today: { article_revisions: number; comments: number };
+}
+
+/** What `viewer.showcase` says (§2.8): who may submit now, by the same rules and daily allowances submission applies (§8). */
+export function submitStanding(input: SubmitStandingInput): SubmitStanding {
+  const remaining_today = {
+    article_revisions: Math.max(0, input.limits.articleRevisionsPerDay - input.articleRevisionsToday),
+    comments: Math.max(0, input.limits.commentsPerDay - input.commentsToday),
+  };
+  const reasons: SubmitBlocker[] = [
+    ...(input.tokenCanWrite ? [] : ["read_only_token" as const]),
+    ...(input.restricted ? ["account_restricted" as const] : []),
+    ...(remaining_today.article_revisions === 0 ? ["article_revisions_used_today" as const] : []),
+    ...(remaining_today.comments === 0 ? ["comments_used_today" as const] : []),
+  ];
+  const mayWrite = input.tokenCanWrite && !input.restricted;
+  const can_submit_article = mayWrite && remaining_today.article_revisions > 0;
+  const can_comment = mayWrite && remaining_today.comments > 0;
+  return { can_submit: can_submit_article || can_comment, can_submit_article, can_comment, reasons, remaining_today };
+}
