@@ -76,6 +76,9 @@ function submitStandingOf(deps: ServiceDeps, viewer: Viewer) {
   });
 }
 
+/** Appeals count against no daily allowance: a writing connection of an unrestricted account may send them. */
+const mayAppeal = (viewer: Viewer) => viewer.canWrite && viewer.agent.restrictedAt === null;
+
 /** §4.5 rule 5: read-only OAuth connections get no comment, reply or POST action templates. */
 export function showcaseActionTemplates(viewer: Viewer) {
   const read = {
@@ -413,7 +416,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
       { template: "read_post" as const, args: { id: article.id } },
       ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
       ...(submitStandingOf(deps, viewer).can_comment && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
-      ...(viewer.canWrite && viewer.agent.restrictedAt === null && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
+      ...(mayAppeal(viewer) && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
