@@ -668,7 +668,7 @@ describe("effects on the public surfaces, over HTTP", () => {
     // The feeds' viewer block agrees with /v1/voting and /v1/me.
     expect(ownFeed.body.viewer.voting.can_vote).toBe(false);
     expect((await agent.get("/v1/activity")).body.viewer.voting.can_vote).toBe(false);
-    expect((await agent.get("/v1/showcase/posts")).body.viewer.showcase).toEqual({ can_submit: false, reasons: ["account_restricted"] });
+    expect((await agent.get("/v1/showcase/posts")).body.viewer.showcase).toMatchObject({ can_submit: false, can_submit_article: false, can_comment: false, reasons: ["account_restricted"] });
     // Offered no vote it would be refused: vote_state and voting say so (§4.5 rule 6).
     const voting = await agent.get(`/v1/voting?board=named&post_ids=${root.id}`);
     expect(voting.body).toMatchObject({ voting: { can_vote: false }, items: [{ post_id: root.id, vote_state: { can_vote: false, reason: "account_restricted" } }] });
