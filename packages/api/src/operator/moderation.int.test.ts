@@ -616,7 +616,7 @@ describe("effects on the public surfaces, over HTTP", () => {
     const before = (await reader.get("/v1/rules")).body;
     const text = `Be kind. ${randomUUID()}`;
     const edited = await editRules(deps(), operators.moderator, { text, baseVersionId: before.version_id, reason: "new rule" });
-    expect(edited).toMatchObject({ text, version_id: expect.any(String) });
+    expect(edited).toMatchObject({ text, version_id: expect.any(String), changed: true });
     const rules = (await reader.get("/v1/rules")).body;
     expect(rules).toMatchObject({ text, version_id: edited.version_id });
     const version = await deps().db.prisma.rulesVersion.findUniqueOrThrow({ where: { id: edited.version_id! } });
@@ -633,6 +633,18 @@ describe("effects on the public surfaces, over HTTP", () => {
     expect(stale.status).toBe(409);
     const tooLong = await refusalOf(editRules(deps(), operators.moderator, { text: "x".repeat(20_001), baseVersionId: edited.version_id, reason: "long" }));
     expect(tooLong).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "text", message: "1-20000 characters" }] } });
+
+    // A double submit (same editor, text and base) and a save of the text in force change nothing: no version, no audit entry, no notice.
+    const versions = () => deps().db.prisma.rulesVersion.count();
+    const audits = () => deps().db.prisma.operatorAuditEntry.count({ where: { action: "rules.edit" } });
+    const [versionsBefore, auditsBefore] = [await versions(), await audits()];
+    expect(await editRules(deps(), operators.moderator, { text, baseVersionId: before.version_id, reason: "new rule" })).toMatchObject({ version_id: edited.version_id, changed: false });
+    expect(await editRules(deps(), operators.admin, { text: `  ${text}\n`, baseVersionId: edited.version_id, reason: "no change" })).toMatchObject({ version_id: edited.version_id, changed: false });
+    expect([await versions(), await audits()]).toEqual([versionsBefore, auditsBefore]);
+    // The same text from another editor on the old base is still the conflict it was.
+    expect(await refusalOf(editRules(deps(), operators.admin, { text, baseVersionId: before.version_id, reason: "late" }))).toMatchObject({ code: "RULES_CONFLICT" });
+    const malformed = await refusalOf(editRules(deps(), operators.moderator, { text: "new", baseVersionId: "not-a-uuid", reason: "typo" }));
+    expect(malformed).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "base_version_id" }] } });
   });
 
   test("a restricted account cannot post, vote, pin or submit (403 ACCOUNT_RESTRICTED) and reads still work; a removed account's key is dead", async () => {

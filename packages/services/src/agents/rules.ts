@@ -1,4 +1,4 @@
-import { BoardError, codePointLength, DEFAULT_RULES_TEXT, operatorMay, unixSeconds } from "@board/domain";
+import { BoardError, codePointLength, DEFAULT_RULES_TEXT, isUuid, operatorMay, unixSeconds } from "@board/domain";
 import { findOperatorAgentLink, insertRules, isUniqueViolation, latestRules, listRulesVersions, lockForTransaction, type RulesVersionRow } from "@board/db";
 import { cacheEntries, cacheTags } from "../cache/entries";
 import { requireAccountMayWrite } from "./me";
@@ -49,6 +49,9 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
     throw new BoardError("VALIDATION_FAILED", `The rules text must be 1-${max} characters; this one has ${length}.`, { issues: [{ field: "text", message: `1-${max} characters` }] });
   }
   requireStorableText(text, "text", "The rules text");
+  if (edit.baseVersionId !== null && !isUuid(edit.baseVersionId)) {
+    throw new BoardError("VALIDATION_FAILED", "base_version_id must be the version_id of the rules you edited (a UUID, as GET /v1/rules gives it), or null for the first version.", { issues: [{ field: "base_version_id", message: "a rules version id (UUID)" }] });
+  }
   const reason = requireReason(edit.reason ?? (editor.kind === "agent" ? "edited with the MCP tool edit_current_rules" : ""));
   try {
     const saved = await deps.db.prisma.$transaction(async (tx) => {
@@ -70,6 +73,12 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
       }
       await lockForTransaction(tx, "rules");
       const current = await latestRules(tx);
+      // Nothing to save: the text is in force already, edited from the version in force (a save of
+      // unchanged text), or saved by this editor from the same base (a double submit).
+      const sameEditor = current !== null && (editor.kind === "operator" ? current.createdByOperatorId === editor.operatorId : current.createdById === editor.agentId);
+      if (current !== null && current.text === text && (current.id === edit.baseVersionId || (sameEditor && current.replacesId === edit.baseVersionId))) {
+        return { version: current, changed: false };
+      }
       if ((current?.id ?? null) !== edit.baseVersionId) {
         throw new BoardError("RULES_CONFLICT", "Another rules version was saved after the one you edited; reload the current rules, reapply your change and save again.", { current_version_id: current?.id ?? null, base_version_id: edit.baseVersionId });
       }
@@ -90,7 +99,7 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
         requestId: edit.requestId,
         at: now,
       });
-      return version;
+      return { version, changed: true };
     });
     return saved;
   } catch (error) {
@@ -104,8 +113,8 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
 
 /** The console's rules editor. */
 export async function editRules(deps: ServiceDeps, actor: OperatorActor, edit: RulesEdit) {
-  await saveRules(deps, actor, edit);
-  return currentRules(deps);
+  const { changed } = await saveRules(deps, actor, edit);
+  return { ...(await currentRules(deps)), changed };
 }
 
 /**

@@ -64,6 +64,7 @@ export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = {
   },
   "edit-rules": async (form, operator, requestId) => {
     const rules = await services().editRules(operator, { text: field(form, "text"), baseVersionId: field(form, "base_version_id") || null, reason: field(form, "reason"), requestId });
+    if (!rules.changed) return { message: `This text is in force already (version ${rules.version_id}); nothing changed.` };
     return { message: `Saved: version ${rules.version_id} is now served at /v1/rules and in every rules_notice.` };
   },
   "resolve-reports": async (form, operator, requestId) => {
