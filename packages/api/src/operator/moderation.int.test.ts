@@ -421,6 +421,15 @@ describe("reads: every role, never a disabled operator", () => {
     expect((await refusalOf(readAuditLog(deps(), operators.viewer, { limit: 0 }))).code).toBe("INVALID_LIMIT");
   });
 
+  test("an id typed in upper case is audited in the lower case every read shows, and found by either spelling", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    await restrictAccount(deps(), operators.moderator, { agentId: agent.id.toUpperCase(), reason: "flooding" });
+    for (const spelling of [agent.id, agent.id.toUpperCase()]) {
+      const found = await readAuditLog(deps(), operators.viewer, { target_id: spelling });
+      expect(found.entries.map((e) => [e.action, e.target.id])).toEqual([["account.restrict", agent.id]]);
+    }
+  });
+
   test("a NUL or an unpaired surrogate in a search or an audit filter is 400 naming it, not a database error", async () => {
     expect(await refusalOf(findModerationTargets(deps(), operators.viewer, { query: "spam\u0000" }))).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "query" }] } });
     for (const filter of [{ text: "a\u0000b" }, { action: "\ud800" }, { target_id: "\u0000" }]) {

@@ -23,6 +23,9 @@ export interface OperatorActionEntry {
  * Appends one audit entry. Call it inside the transaction that performs the action, so the entry
  * exists exactly when the action does (the table refuses updates and deletes).
  */
+/** A UUID in lower case, as every read shows it, so one target's entries are found by any spelling of its id. */
+const canonicalTargetId = (id: string) => (isUuid(id) ? id.toLowerCase() : id);
+
 export function recordOperatorAction(tx: Tx, actor: OperatorActor | SystemActor, entry: OperatorActionEntry): Promise<AuditEntryRecord> {
   return insertAuditEntry(tx, {
     actorKind: actor.kind === "operator" ? "operator" : actor.name,
@@ -30,7 +33,7 @@ export function recordOperatorAction(tx: Tx, actor: OperatorActor | SystemActor,
     operatorRole: actor.kind === "operator" ? actor.role : null,
     action: entry.action,
     targetKind: entry.target.kind,
-    targetId: entry.target.id,
+    targetId: canonicalTargetId(entry.target.id),
     reason: entry.reason,
     before: entry.before,
     after: entry.after,
@@ -85,7 +88,7 @@ export async function readAuditLog(deps: ServiceDeps, actor: OperatorActor, quer
     operatorId: query.operator_id,
     action: query.action,
     targetKind: query.target_kind,
-    targetId: query.target_id,
+    targetId: query.target_id === undefined ? undefined : canonicalTargetId(query.target_id),
     text: query.text,
     before: query.before,
     limit: limit + 1,
