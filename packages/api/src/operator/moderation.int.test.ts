@@ -762,6 +762,12 @@ describe("reports queue", () => {
     expect((await refusalOf(resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "restrict", reason: "x" }))).code).toBe("VALIDATION_FAILED");
     await resolveReports(deps(), operators.moderator, { target: { kind: "guest_comment", id: guest.id }, outcome: "remove", reason: "rude" });
     expect((await describeModerationTarget(deps(), operators.viewer, { kind: "guest_comment", id: guest.id })).removed).toBe(true);
+
+    // Resolved once, a repeat changes nothing; a target never reported is no report to resolve.
+    expect(await resolveReports(deps(), operators.moderator, { target: { kind: "revision", id: first.revision_id }, outcome: "restrict", reason: "again" })).toMatchObject({ changed: false });
+    for (const id of [(await postArticle(await registeredClient(server.baseUrl))).revision_id, randomUUID()]) {
+      expect(await refusalOf(resolveReports(deps(), operators.moderator, { target: { kind: "revision", id }, outcome: "remove", reason: "typo" }))).toMatchObject({ code: "NOT_FOUND", details: { field: "target.id" } });
+    }
   });
 });
 

@@ -72,6 +72,8 @@ export async function resolveReports(deps: ServiceDeps, actor: OperatorActor, in
     await lockReportTarget(tx, input.target.id);
     const last = await lastReportResolution(tx, input.target.kind, input.target.id);
     const unresolved = await countUnresolvedReports(tx, input.target.kind, input.target.id, last?.resolvedAt ?? null);
+    // Nothing ever reported is no resolution done before: the id is likely mistyped.
+    if (unresolved === 0 && !last) throw new BoardError("NOT_FOUND", `No reports of ${input.target.kind === "revision" ? "revision" : "guest comment"} ${input.target.id}; pick the target from the reports queue.`, { field: "target.id" });
     if (unresolved === 0) return { changed: false, unresolved: 0, content: null, tags: [] };
     let content: Awaited<ReturnType<typeof moderateInTransaction>> | null = null;
     if (input.outcome !== "dismiss") {
