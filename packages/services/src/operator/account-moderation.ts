@@ -19,6 +19,7 @@ import { NAMED_BOARD_LOCK } from "../board/write";
 import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { withdrawItemRows } from "../showcase/author-actions";
+import { QUORUM_SWEEP_TASK } from "../showcase/jobs";
 import { lockShowcaseItem } from "../showcase/publication";
 import { lockShowcaseAuthor, revisionCheckJob } from "../showcase/submit";
 import { moderate, moderationConflict, type ModerationResult } from "./moderate";
@@ -59,7 +60,8 @@ export async function restrictAccount(deps: ServiceDeps, actor: OperatorActor, i
 /**
  * Lifts an operator's restriction (and any automatic abuse restriction recorded the same way).
  * Idempotent. A comment whose checks passed while its author was restricted stayed `checking`
- * (restricted content never becomes public), so the author's revisions still checking are checked again.
+ * (restricted content never becomes public), so the author's revisions still checking are checked
+ * again, and an article whose quorum was met meanwhile is published by a quorum sweep queued now.
  */
 export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor, input: AccountModerationInput): Promise<ModerationResult> {
   return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
@@ -70,6 +72,8 @@ export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor,
     apply: async (tx) => {
       await setAgentRestricted(tx, input.agentId, null);
       for (const revisionId of await checkingRevisionIdsOfAuthor(tx, input.agentId)) await addJob(tx, deps.showcase.jobsSchema, revisionCheckJob(revisionId));
+      // Its held articles whose quorum is met, and candidates its votes count for again, publish now, not at the next 10-minute sweep.
+      await addJob(tx, deps.showcase.jobsSchema, { task: QUORUM_SWEEP_TASK, payload: {}, jobKey: "quorum-sweep-after-unrestrict" });
       return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
     },
   });
