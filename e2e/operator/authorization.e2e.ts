@@ -232,5 +232,8 @@ test("signing out ends the session: a copy of its cookie opens nothing afterward
   const refused = await copy.get("/operator/audit");
   expect(refused.status).toBe(307);
   expect(refused.headers.get("location")).toMatch(/\/operator\/sign-in$/);
+  // next-auth's own session endpoint names no operator for the copy either.
+  expect(((await (await copy.get("/operator/auth/session")).json()) as { operator?: unknown }).operator).toBeUndefined();
+  expect(await (await elsewhere.get("/operator/auth/session")).json()).toMatchObject({ operator: { email: operator.email } });
   expect((await elsewhere.get("/operator/audit")).status).toBe(200);
 });

@@ -94,9 +94,14 @@ export async function authOptions(): Promise<AuthOptions> {
         }
         return token;
       },
-      session({ session, token }) {
+      // Also what GET /operator/auth/session answers: a token signed out, replaced by a password
+      // change or disable, or past its 8 hours names no operator there either.
+      async session({ session, token }) {
         const { sub, email, sessionVersion, sid, signedInAt } = token as ConsoleToken;
-        if (!sub || !email || sessionVersion === undefined || !sid || signedInAt === undefined) return { expires: session.expires } as ConsoleSession;
+        const none = { expires: session.expires } as ConsoleSession;
+        if (!sub || !email || sessionVersion === undefined || !sid || signedInAt === undefined) return none;
+        if (deps.clock().getTime() / 1000 - signedInAt > SESSION_SECONDS) return none;
+        if (!(await operator.loadSession({ operatorId: sub, sessionVersion, sid }))) return none;
         return { expires: session.expires, operator: { id: sub, email, sessionVersion, sid, signedInAt } } as ConsoleSession;
       },
       // After sign-in or sign-out only console pages of this site are destinations.

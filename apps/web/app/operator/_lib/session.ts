@@ -3,7 +3,7 @@ import { webContext, type OperatorActor } from "@board/app/web-context";
 import { getServerSession } from "next-auth/next";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { authOptions, SESSION_SECONDS, SIGN_IN_PATH, type ConsoleSession } from "./auth";
+import { authOptions, SIGN_IN_PATH, type ConsoleSession } from "./auth";
 
 export interface SignedInOperator extends OperatorActor {
   email: string;
@@ -33,11 +33,11 @@ export const signOutcome = (secret: string, message: string) => mac(secret, "ope
  * Cached per request, so the layout and the page share one check.
  */
 export const currentOperator = cache(async (): Promise<SignedInOperator | null> => {
-  const { operator: services, deps } = webContext();
+  const { operator: services } = webContext();
   const session = (await getServerSession(await authOptions())) as ConsoleSession | null;
   const claims = session?.operator;
+  // The session callback (auth.ts) has judged age, sign-out and session version; the role is read here.
   if (!claims) return null;
-  if (deps.clock().getTime() / 1000 - claims.signedInAt > SESSION_SECONDS) return null;
   const actor = await services.loadSession({ operatorId: claims.id, sessionVersion: claims.sessionVersion, sid: claims.sid });
   if (!actor) return null;
   return { ...actor, email: claims.email, csrfToken: consoleCsrfToken(await services.sessionSecret(), claims.sid) };
