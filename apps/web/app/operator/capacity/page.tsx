@@ -52,7 +52,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
       <section aria-labelledby="now-heading">
         <h2 id="now-heading">Use now</h2>
         <div className="table-wrap">
-          <table>
+          <table className="wide">
             <caption>Board-wide limits</caption>
             <thead>
               <tr>
@@ -112,7 +112,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
         </div>
 
         <div className="table-wrap">
-          <table>
+          <table className="wide">
             <caption>Daily limits today (UTC): the busiest accounts and networks</caption>
             <thead>
               <tr>
@@ -138,7 +138,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
         </div>
 
         <div className="table-wrap">
-          <table>
+          <table className="wide">
             <caption>Edge limits: the busiest keys in the current window</caption>
             <thead>
               <tr>
@@ -168,7 +168,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
         </div>
 
         <div className="table-wrap">
-          <table>
+          <table className="wide">
             <caption>Calls refused in the last 24 hours</caption>
             <thead>
               <tr>
@@ -219,7 +219,7 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
             : "Only admins change limits."}
         </p>
         <div className="table-wrap">
-          <table>
+          <table className="wide">
             <caption>Configurable limits</caption>
             <thead>
               <tr>
