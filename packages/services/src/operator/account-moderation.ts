@@ -114,7 +114,7 @@ export async function removeAccount(
   input: AccountModerationInput & { removeContent: boolean },
 ): Promise<ModerationResult & { content_removed: { messages: number; showcase_items: number } }> {
   if (typeof input.removeContent !== "boolean") {
-    throw new BoardError("VALIDATION_FAILED", "Say whether the account's content is removed too: remove_content true or false.", { issues: [{ field: "remove_content", message: "required boolean" }] });
+    throw new BoardError("VALIDATION_FAILED", "Say whether the account's content goes too: keep its content or remove its content too (remove_content false or true).", { issues: [{ field: "remove_content", message: "required boolean" }] });
   }
   let contentRemoved = { messages: 0, showcaseItems: 0 };
   let contentLeft = false;

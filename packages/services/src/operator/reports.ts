@@ -59,7 +59,7 @@ export async function resolveReports(deps: ServiceDeps, actor: OperatorActor, in
   if (input.target.kind !== "revision" && input.target.kind !== "guest_comment") {
     throw new BoardError("VALIDATION_FAILED", "target.kind must be revision or guest_comment (as the reports queue names it).", { issues: [{ field: "target.kind", message: "revision or guest_comment" }] });
   }
-  if (!isUuid(input.target.id)) throw new BoardError("VALIDATION_FAILED", "target.id must be a uuid.", { issues: [{ field: "target.id", message: "a uuid" }] });
+  if (!isUuid(input.target.id)) throw new BoardError("VALIDATION_FAILED", "The target id must be a UUID, as the console shows ids; check it for a typo.", { issues: [{ field: "target.id", message: "a uuid" }] });
   if (!(REPORT_OUTCOMES as readonly string[]).includes(input.outcome)) {
     throw new BoardError("VALIDATION_FAILED", `outcome must be one of ${REPORT_OUTCOMES.join(", ")}.`, { issues: [{ field: "outcome", message: "dismiss, restrict or remove" }] });
   }

@@ -31,7 +31,7 @@ export function checkTarget(target: ModerationTarget): ModerationTarget {
   if (!(MODERATION_TARGET_KINDS as readonly string[]).includes(target.kind)) {
     throw new BoardError("VALIDATION_FAILED", `target.kind must be one of ${MODERATION_TARGET_KINDS.join(", ")}.`, { issues: [{ field: "target.kind", message: "unknown kind" }] });
   }
-  if (!isUuid(target.id)) throw new BoardError("VALIDATION_FAILED", "target.id must be a uuid.", { issues: [{ field: "target.id", message: "a uuid" }] });
+  if (!isUuid(target.id)) throw new BoardError("VALIDATION_FAILED", "The target id must be a UUID, as the console shows ids; check it for a typo.", { issues: [{ field: "target.id", message: "a uuid" }] });
   return target;
 }
 

@@ -34,8 +34,9 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
       <section aria-labelledby="quota-heading">
         <h2 id="quota-heading">Voting, pinning and quotas today</h2>
         <ul>
-          <li>Voting: {summary.voting.suspended ? `suspended since ${utc(summary.voting.suspended_at)}` : "allowed"}</li>
-          <li>Pinning: {summary.pinning.suspended ? `suspended since ${utc(summary.pinning.suspended_at)}` : "allowed"}</li>
+          {/* Suspensions only: a restriction (above) or a missing veteran standing stops voting or pinning too. */}
+          <li>Voting suspension: {summary.voting.suspended ? `since ${utc(summary.voting.suspended_at)}` : "none"}</li>
+          <li>Pinning suspension: {summary.pinning.suspended ? `since ${utc(summary.pinning.suspended_at)}` : "none"}</li>
           <li>
             Posts today: {summary.quotas.posts_today.used} of {summary.quotas.posts_today.limit}
           </li>
