@@ -61,6 +61,7 @@ async function main(): Promise<number> {
     } else if (command === "reset-password") {
       const result = await resetOperatorPassword(services.deps, actor, { operator: { email: values.email }, password, reason: values.reason });
       console.log(`New password set for ${result.operator.email}; its console sessions have ended.`);
+      if (result.operator.disabled_at !== null) console.log(`${result.operator.email} stays disabled: disabling is final, so it cannot sign in with this password. To give this person access again, create an operator with another email.`);
       if (result.generated_password) console.log(`Password (shown once, store it now): ${result.generated_password}`);
     } else {
       const result = await disableOperator(services.deps, actor, { operator: { email: values.email }, reason: values.reason });

@@ -210,8 +210,14 @@ test("sign-in through the form is throttled after repeated failures, and a passw
 
   const reset = await operatorCli("reset-password", ["--email", operator.email], `new-${randomBytes(12).toString("hex")}`);
   expect(reset.stdout).toContain("its console sessions have ended");
+  expect(reset.stdout).not.toContain("stays disabled");
   await page.goto("/operator/audit");
   await expect(page).toHaveURL(/\/operator\/sign-in/);
+
+  // A disabled operator's new password opens nothing, and the command says so.
+  expect((await operatorCli("disable", ["--email", operator.email])).code).toBe(0);
+  const afterDisable = await operatorCli("reset-password", ["--email", operator.email], `newer-${randomBytes(12).toString("hex")}`);
+  expect(afterDisable.stdout).toContain(`${operator.email} stays disabled: disabling is final`);
 });
 
 test("signing out ends the session: a copy of its cookie opens nothing afterwards, while another sign-in of the same operator goes on", async ({ page }) => {

@@ -112,7 +112,9 @@ export async function createOperator(deps: ServiceDeps, actor: OperatorManager, 
     });
     return { operator: presentOperator(operator), generated_password: generatedPassword };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new BoardError("OPERATOR_EXISTS", `An operator with the email ${email} exists already; use pnpm operator:reset-password or operator:disable.`, { email });
+    if (isUniqueViolation(error)) {
+      throw new BoardError("OPERATOR_EXISTS", `An operator with the email ${email} exists already; use pnpm operator:reset-password or operator:disable (a disabled operator stays disabled: create one with another email instead).`, { email });
+    }
     throw error;
   }
 }
