@@ -100,6 +100,24 @@ class Guest {
   }
 }
 
+/**
+ * A checker that passes articles at once and answers a guest comment's check only once two are in
+ * flight together; alone, one gives up after 3 s as unavailable, so a pair that never forms fails
+ * the test instead of hanging it.
+ */
+function checkedInPairs(): ContentChecker {
+  const waiting: Array<() => void> = [];
+  return {
+    check: ({ kind }) =>
+      new Promise<Verdict>((resolve) => {
+        if (kind !== "guest_comment") return resolve({ outcome: "pass" });
+        waiting.push(() => resolve({ outcome: "pass" }));
+        if (waiting.length === 2) for (const go of waiting.splice(0)) go();
+        else setTimeout(() => resolve({ outcome: "unavailable", reason: "no second check arrived" }), 3_000);
+      }),
+  };
+}
+
 /** An article published on `on` (this file's server by default) by grace-mode votes. */
 async function publishedArticle(author?: BoardClient, on: TestServer = server) {
   checker.set({ outcome: "pass" });
@@ -800,17 +818,8 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
   });
 
   test("the day's last review taken by another guest during the check: 503 CAPACITY_EXHAUSTED, nothing kept, the allowances given back", async () => {
-    // Guest comments' checks answer once two are in flight, so both pass the early capacity check.
-    const waiting: Array<() => void> = [];
-    const together: ContentChecker = {
-      check: ({ kind }) =>
-        new Promise<Verdict>((resolve) => {
-          if (kind !== "guest_comment") return resolve({ outcome: "pass" });
-          waiting.push(() => resolve({ outcome: "pass" }));
-          if (waiting.length === 2) for (const go of waiting.splice(0)) go();
-        }),
-    };
-    const limited = await startTestServer({ checker: together, showcaseActivatedAt: new Date(), limits: { guestReviewsPerDay: 1 }, captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }), ownDatabase: true });
+    // Both sends pass the early capacity check: their checks answer only once both are in flight.
+    const limited = await startTestServer({ checker: checkedInPairs(), showcaseActivatedAt: new Date(), limits: { guestReviewsPerDay: 1 }, captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }), ownDatabase: true });
     try {
       const article = await publishedArticle(undefined, limited);
       const guests = [new Guest(limited.baseUrl), new Guest(limited.baseUrl)];
@@ -831,18 +840,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
     ["on different networks", false],
     ["of one network", true],
   ])("guests %s are checked side by side: nothing they share is locked while the checker answers", async (_label, sameNetwork) => {
-    // Passes articles at once; a guest comment's check answers once two are in flight together, and alone gives up after 3 s as unavailable.
-    const waiting: Array<() => void> = [];
-    const together: ContentChecker = {
-      check: ({ kind }) =>
-        new Promise<Verdict>((resolve) => {
-          if (kind !== "guest_comment") return resolve({ outcome: "pass" });
-          waiting.push(() => resolve({ outcome: "pass" }));
-          if (waiting.length === 2) for (const go of waiting.splice(0)) go();
-          else setTimeout(() => resolve({ outcome: "unavailable", reason: "no second check arrived" }), 3_000);
-        }),
-    };
-    const parallel = await startTestServer({ checker: together, showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
+    const parallel = await startTestServer({ checker: checkedInPairs(), showcaseActivatedAt: new Date(), captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }) });
     try {
       const article = await publishedArticle(undefined, parallel);
       const first = new Guest(parallel.baseUrl);
