@@ -97,7 +97,14 @@ test("a board started while PostgreSQL is away starts its job runner and its aut
   expect([challenge.status, challenge.headers.get("www-authenticate")]).toEqual([401, `Bearer resource_metadata="${board.config.publicUrl}/.well-known/oauth-protected-resource/mcp"`]);
   const author = new BoardClient(board.config.publicUrl);
   await author.register();
-  const submitted = await author.post("/v1/showcase/posts", articleBody());
+  // While the queue's install is still finishing a submission is 503 (nothing written): a client retries it.
+  const body = articleBody();
+  let submitted = await author.post("/v1/showcase/posts", body);
+  for (let retries = 0; submitted.status === 503 && retries < 30; retries++) {
+    expect(submitted.body.error.details).toEqual({ dependency: "job_queue" });
+    await new Promise((r) => setTimeout(r, 1_000));
+    submitted = await author.post("/v1/showcase/posts", body);
+  }
   expect(submitted.status).toBe(202);
   // Generous for a loaded 2-core machine; without a runner the article stays `checking` for good.
   let state = "checking";
