@@ -550,31 +550,41 @@ const latestCommentJson = Prisma.sql`CASE
   END`;
 
 const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name, i.created_at, i.withdrawn_at, i.restricted_at,
-  ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted,
-  vc.comment_count, ${latestCommentJson} AS latest_comment`;
+  ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted`;
 
 const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.author_id
   LEFT JOIN showcase_revisions pr ON pr.id = i.published_revision_id
-  LEFT JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id
-  CROSS JOIN LATERAL ${visibleCommentsOf(
-    Prisma.sql`i.id`,
-    Prisma.sql`SELECT count(*)::int AS comment_count, (array_agg(id ORDER BY seq DESC))[1] AS latest_id, (array_agg(by_guest ORDER BY seq DESC))[1] AS latest_by_guest FROM visible`,
-  )} vc`;
+  LEFT JOIN showcase_revisions sr ON sr.id = i.submitted_revision_id`;
+
+/**
+ * The articles `selected` (a query of articleColumns) with their comment count and newest comment,
+ * in its order: the comments are walked for those rows only, after any LIMIT, not for every
+ * article the WHERE admits.
+ */
+function withComments(selected: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT page.*, vc.comment_count, ${latestCommentJson} AS latest_comment
+    FROM (${selected}) page
+    CROSS JOIN LATERAL ${visibleCommentsOf(
+      Prisma.sql`page.id`,
+      Prisma.sql`SELECT count(*)::int AS comment_count, (array_agg(id ORDER BY seq DESC))[1] AS latest_id, (array_agg(by_guest ORDER BY seq DESC))[1] AS latest_by_guest FROM visible`,
+    )} vc
+    ORDER BY page.seq DESC`;
+}
 
 /**
  * Articles newest first for the agent listing: those with a public revision or a live candidate
  * (an overdue candidate counts as expired), plus the viewer's own; never withdrawn or restricted.
  */
 export function listArticles(pool: pg.Pool, now: Date, before: number | undefined, fetch: number): Promise<ArticleRow[]> {
-  return rawRows<ArticleRow>(pool, Prisma.sql`SELECT ${articleColumns} ${articleJoins}
+  return rawRows<ArticleRow>(pool, withComments(Prisma.sql`SELECT ${articleColumns} ${articleJoins}
     WHERE i.kind = 'article' AND i.withdrawn_at IS NULL AND i.restricted_at IS NULL
       AND (pr.state = 'published' OR ${liveCandidateAt("sr", now)})
       AND (${before ?? null}::int IS NULL OR i.seq < ${before ?? null}::int)
-    ORDER BY i.seq DESC LIMIT ${fetch}`);
+    ORDER BY i.seq DESC LIMIT ${fetch}`));
 }
 
 export async function findArticle(pool: pg.Pool, id: string): Promise<ArticleRow | null> {
-  const rows = await rawRows<ArticleRow>(pool, Prisma.sql`SELECT ${articleColumns} ${articleJoins} WHERE i.id = ${id}::uuid AND i.kind = 'article'`);
+  const rows = await rawRows<ArticleRow>(pool, withComments(Prisma.sql`SELECT ${articleColumns} ${articleJoins} WHERE i.id = ${id}::uuid AND i.kind = 'article'`));
   return rows[0] ?? null;
 }
 

@@ -14,6 +14,7 @@ import {
   PREVIEW_CODE_POINTS,
   publicationWaitsFor,
   submitStanding,
+  type SubmitStanding,
   unixSeconds,
   voteState,
   type RevisionState,
@@ -178,9 +179,9 @@ function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
   return { isAuthor, hidden, published, candidate, visibleSubmitted, websiteStatus, open, available } as const;
 }
 
-function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: ArticleRow, votes: Map<string, Vote>, now: Date) {
+/** `submitting`: the viewer's submitStanding, judged once per page. */
+function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: SubmitStanding, article: ArticleRow, votes: Map<string, Vote>, now: Date) {
   const facts = articleFacts(article, viewer.agent.id, now);
-  const submitting = submitStandingOf(deps, viewer);
   const voteTarget = facts.candidate ?? facts.published;
   const your_vote = voteTarget ? (votes.get(voteTarget.id) ?? null) : null;
   const state = voteState({
@@ -192,6 +193,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
   const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
   const latest = facts.hidden ? null : article.latest_comment;
+  const latestPreview = latest ? commentPreview(latest) : null;
   const actions = [
     { template: "read_post" as const, args: { id: article.id } },
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
@@ -212,8 +214,8 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, article: Artic
     submitted_revision: facts.visibleSubmitted ? summarize(deps, facts.visibleSubmitted, now) : null,
     comment_count: facts.hidden ? 0 : article.comment_count,
     public_comment_count: facts.published ? article.comment_count : 0,
-    latest_comment: latest ? commentPreview(latest) : null,
-    latest_public_comment: latest && facts.published ? commentPreview(latest) : null,
+    latest_comment: latestPreview,
+    latest_public_comment: facts.published ? latestPreview : null,
     revision_context: readRevision ? revisionContext(readRevision.id, facts) : null,
     your_vote,
     vote_state: state,
@@ -248,7 +250,7 @@ export async function listShowcasePosts(deps: ServiceDeps, actor: AgentActor, qu
   const page = rows.slice(0, limit);
   const votes = await votesFor(deps, viewer, page.flatMap((a) => [a.published?.id, a.submitted?.id].filter((id): id is string => Boolean(id))));
   return {
-    items: page.map((article) => presentArticleSummary(deps, viewer, article, votes, now)),
+    items: page.map((article) => presentArticleSummary(deps, viewer, block.showcase, article, votes, now)),
     next_before: rows.length > limit ? page[page.length - 1]!.seq : null,
     publication,
     review_queue: reviewQueue(deps),
@@ -336,7 +338,7 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   const [revision, votes] = await Promise.all([findRevision(deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])])]);
   const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && facts.published !== null));
   return {
-    ...presentArticleSummary(deps, viewer, article, votes, now),
+    ...presentArticleSummary(deps, viewer, block.showcase, article, votes, now),
     revision_context: revisionContext(readRow.id, facts),
     read_revision: await presentRevisionDetail(deps, revision!, { postId: article.post_id, parentId: null, depth: 0, articleRevisionId: null }, article.author_name, now),
     revisions: history.map((r) => summarize(deps, summaryRowOf(r), now)),
