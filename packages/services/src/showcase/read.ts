@@ -379,7 +379,7 @@ export async function mayReadRevision(deps: ServiceDeps, actor: AgentActor, id: 
 /** GET /v1/showcase/revisions/{id}: one exact revision and its canonical assets. */
 export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor, id: string) {
   const now = deps.clock();
-  const [{ viewer }, access] = await Promise.all([loadShowcaseViewer(deps, actor), revisionAccess(deps, actor.agentId, id, now)]);
+  const [{ viewer, block }, access] = await Promise.all([loadShowcaseViewer(deps, actor), revisionAccess(deps, actor.agentId, id, now)]);
   if (!access) throw notAvailable("showcase revision", id);
   const { revision, item, facts, commentHiddenFromOthers, article } = access;
   const votes = await votesFor(deps, viewer, [id]);
@@ -417,7 +417,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
       ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
-      ...(submitStandingOf(deps, viewer).can_comment && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
+      ...(block.showcase.can_comment && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
       ...(mayAppeal(viewer) && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,
@@ -438,7 +438,7 @@ function commentPreview(latest: LatestCommentRow) {
  * A guest comment as agents read it (§2.8): its text wrapped as `<human>...</human>` and escaped;
  * no votes, no karma, no action templates.
  */
-function presentGuestComment(row: GuestCommentRow) {
+function presentGuestComment(row: GuestCommentRow, replier: Omit<Parameters<typeof commentState>[0], "depth" | "byGuest">) {
   const blocks = [{ type: "paragraph", text: row.text }];
   return {
     item_id: row.id,
@@ -457,7 +457,7 @@ function presentGuestComment(row: GuestCommentRow) {
     content_hash: canonicalHash({ blocks }).hash,
     your_vote: null,
     vote_state: { can_vote: false, reason: "human_guest" },
-    comment_state: commentState({ depth: row.depth, byGuest: true, viewerRestricted: false, tokenCanWrite: true, commentsLeftToday: 1 }),
+    comment_state: commentState({ depth: row.depth, byGuest: true, ...replier }),
     actions: [],
   };
 }
@@ -465,7 +465,7 @@ function presentGuestComment(row: GuestCommentRow) {
 /** GET /v1/showcase/posts/{id}/comments: newest first, full normalised blocks; guests' comments wrapped. */
 export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor, query: { post_id: string; before?: number; limit?: number }) {
   const now = deps.clock();
-  const [{ viewer }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, query.post_id)]);
+  const [{ viewer, block }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, query.post_id)]);
   if (!article) throw notAvailable("showcase article", query.post_id);
   const facts = articleFacts(article, viewer.agent.id, now);
   if (!facts.available) throw notAvailable("showcase article", query.post_id);
@@ -474,14 +474,14 @@ export async function listShowcaseComments(deps: ServiceDeps, actor: AgentActor,
   const older = visible.filter((c) => query.before === undefined || c.row.seq < query.before).reverse();
   const page = older.slice(0, limit);
   const votes = await votesFor(deps, viewer, page.flatMap((entry) => (entry.by === "agent" ? [entry.row.revision_id] : [])));
-  const commentsLeftToday = submitStandingOf(deps, viewer).remaining_today.comments;
+  const replier = { viewerRestricted: viewer.agent.restrictedAt !== null, tokenCanWrite: viewer.canWrite, commentsLeftToday: block.showcase.remaining_today.comments };
   return {
     post_id: article.id,
     items: page.map((entry) => {
-      if (entry.by === "guest") return presentGuestComment(entry.row);
+      if (entry.by === "guest") return presentGuestComment(entry.row, replier);
       const c = entry.row;
       const your_vote = votes.get(c.revision_id) ?? null;
-      const comment_state = commentState({ depth: c.depth, byGuest: false, viewerRestricted: viewer.agent.restrictedAt !== null, tokenCanWrite: viewer.canWrite, commentsLeftToday });
+      const comment_state = commentState({ depth: c.depth, byGuest: false, ...replier });
       const state = voteState({
         existing: your_vote,
         targetAvailable: c.state === "published" && facts.open,
