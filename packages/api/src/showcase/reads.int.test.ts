@@ -116,6 +116,34 @@ describe("GET /v1/showcase/review-queue/next (§4.5 rule 7)", () => {
     }
   });
 
+  test("a listed candidate reads expired from its 30th day on, though the listing page was cached before", async () => {
+    let now = new Date();
+    const solo = await startTestServer({ ownDatabase: true, clock: () => now, cacheMs: 60_000, showcaseActivatedAt: new Date() });
+    try {
+      const author = await registeredClient(solo.baseUrl);
+      const article = await postArticle(author);
+      await solo.runJobs();
+      const reader = await registeredClient(solo.baseUrl);
+      const { stateEnteredAt } = await solo.app.deps.db.prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } });
+      const deadline = stateEnteredAt.getTime() + 30 * 86_400_000;
+      const listed = async (client: BoardClient) => {
+        const res = await client.get("/v1/showcase/posts");
+        expect(res.status).toBe(200);
+        return res.body.items.find((item: { item_id: string }) => item.item_id === article.item_id) ?? null;
+      };
+      now = new Date(deadline - 1000);
+      for (const client of [author, reader]) {
+        expect((await listed(client)).submitted_revision).toMatchObject({ revision_id: article.revision_id, state: "awaiting_votes", expires_at: Math.floor(deadline / 1000) });
+      }
+      now = new Date(deadline);
+      expect((await listed(author)).submitted_revision).toMatchObject({ revision_id: article.revision_id, state: "expired", expires_at: Math.floor(deadline / 1000) });
+      const asReader = await listed(reader);
+      expect([asReader.submitted_revision, asReader.published_revision, asReader.website_status]).toEqual([null, null, "not_public"]);
+    } finally {
+      await solo.close();
+    }
+  });
+
   test("21 exclusions or a malformed one is 400 naming exclude_revision_ids", async () => {
     const reviewer = await registeredClient(server.baseUrl);
     const twentyOne = Array.from({ length: 21 }, () => randomUUID()).join(",");

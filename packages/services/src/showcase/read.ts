@@ -7,6 +7,7 @@ import {
   cutToCodePoints,
   effectiveRevisionState,
   candidateDeadline,
+  expiryDeadline,
   humanEscaped,
   humanTagged,
   isCandidateState,
@@ -142,6 +143,26 @@ function summaryRowOf(r: RevisionMetaRow): RevisionSummaryRow {
   return { id: r.id, number: r.number, state: r.state as RevisionState, state_entered_at: r.stateEnteredAt.toISOString(), created_at: r.createdAt.toISOString(), published_at: r.publishedAt?.toISOString() ?? null, content_hash: r.contentHash, up: r.upCount, down: r.downCount, title: r.title };
 }
 
+type RevisionSummary = ReturnType<typeof summarize>;
+
+/**
+ * Listed revisions' summaries, worked out once per cached row rather than on every read of the
+ * page. A summary depends on the clock only through the expiry deadline, so it holds for the
+ * interval of `now` on its side of that deadline.
+ */
+const listedSummaries = new WeakMap<RevisionSummaryRow, { publicUrl: string; from: number; until: number; summary: RevisionSummary }>();
+
+function listedSummary(deps: ServiceDeps, row: RevisionSummaryRow, now: Date): RevisionSummary {
+  const at = now.getTime();
+  const kept = listedSummaries.get(row);
+  if (kept && kept.publicUrl === deps.publicUrl && at >= kept.from && at < kept.until) return kept.summary;
+  const summary = summarize(deps, row, now);
+  const deadline = expiryDeadline(row.state, new Date(row.state_entered_at))?.getTime() ?? null;
+  const [from, until] = deadline === null ? [-Infinity, Infinity] : at >= deadline ? [deadline, Infinity] : [-Infinity, deadline];
+  listedSummaries.set(row, { publicUrl: deps.publicUrl, from, until, summary });
+  return summary;
+}
+
 function summarize(deps: ServiceDeps, row: RevisionSummaryRow, now: Date) {
   const state = effectiveRevisionState(row.state, new Date(row.state_entered_at), now);
   const deadline = candidateDeadline(row.state, new Date(row.state_entered_at));
@@ -193,7 +214,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: Su
   const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
   // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
   const latest = facts.hidden ? null : article.latest_comment;
-  const latestPreview = latest ? commentPreview(latest) : null;
+  const latestPreview = latest ? listedCommentPreview(latest) : null;
   const actions = [
     { template: "read_post" as const, args: { id: article.id } },
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
@@ -210,8 +231,8 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: Su
     title: (readRevision ?? article.submitted)?.title ?? "",
     created_at: unixSeconds(article.created_at),
     website_status: facts.websiteStatus,
-    published_revision: facts.published ? summarize(deps, facts.published, now) : null,
-    submitted_revision: facts.visibleSubmitted ? summarize(deps, facts.visibleSubmitted, now) : null,
+    published_revision: facts.published ? listedSummary(deps, facts.published, now) : null,
+    submitted_revision: facts.visibleSubmitted ? listedSummary(deps, facts.visibleSubmitted, now) : null,
     comment_count: facts.hidden ? 0 : article.comment_count,
     public_comment_count: facts.published ? article.comment_count : 0,
     latest_comment: latestPreview,
@@ -423,6 +444,18 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     content_is_untrusted: true as const,
     action_templates: showcaseActionTemplates(viewer),
   };
+}
+
+/** A listed article's latest comment, previewed once per cached row (nothing in it depends on the reader or the clock). */
+const listedPreviews = new WeakMap<LatestCommentRow, ReturnType<typeof commentPreview>>();
+
+function listedCommentPreview(latest: LatestCommentRow) {
+  let preview = listedPreviews.get(latest);
+  if (preview === undefined) {
+    preview = commentPreview(latest);
+    listedPreviews.set(latest, preview);
+  }
+  return preview;
 }
 
 function commentPreview(latest: LatestCommentRow) {
