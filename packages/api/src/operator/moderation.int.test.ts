@@ -768,6 +768,10 @@ describe("reports queue", () => {
     for (const id of [(await postArticle(await registeredClient(server.baseUrl))).revision_id, randomUUID()]) {
       expect(await refusalOf(resolveReports(deps(), operators.moderator, { target: { kind: "revision", id }, outcome: "remove", reason: "typo" }))).toMatchObject({ code: "NOT_FOUND", details: { field: "target.id" } });
     }
+    expect(await refusalOf(resolveReports(deps(), operators.moderator, { target: { kind: "revision", id: "not-a-uuid" }, outcome: "remove", reason: "typo" }))).toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: { issues: [{ field: "target.id", message: "a uuid" }] },
+    });
   });
 });
 

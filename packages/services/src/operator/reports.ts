@@ -1,4 +1,4 @@
-import { BoardError, isUuid, unixSeconds } from "@board/domain";
+import { BoardError, unixSeconds } from "@board/domain";
 import { countUnresolvedReports, findRevisionMeta, insertReportResolution, lastReportResolution, lockReportTarget, unresolvedReportGroups } from "@board/db";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { recordOperatorAction } from "./audit";
@@ -6,7 +6,7 @@ import { authorizeOperator, requireReason } from "./authorize";
 import { moderateInTransaction } from "./moderate";
 import { removeContentSpec } from "./remove-content";
 import { restrictContentSpec } from "./restrict-content";
-import { auditSummary, loadTargetState, type ModerationTarget } from "./targets";
+import { auditSummary, checkTargetId, loadTargetState, type ModerationTarget } from "./targets";
 
 export type ReportTargetKind = "revision" | "guest_comment";
 export const REPORT_OUTCOMES = ["dismiss", "restrict", "remove"] as const;
@@ -59,7 +59,7 @@ export async function resolveReports(deps: ServiceDeps, actor: OperatorActor, in
   if (input.target.kind !== "revision" && input.target.kind !== "guest_comment") {
     throw new BoardError("VALIDATION_FAILED", "target.kind must be revision or guest_comment (as the reports queue names it).", { issues: [{ field: "target.kind", message: "revision or guest_comment" }] });
   }
-  if (!isUuid(input.target.id)) throw new BoardError("VALIDATION_FAILED", "The target id must be a UUID, as the console shows ids; check it for a typo.", { issues: [{ field: "target.id", message: "a uuid" }] });
+  checkTargetId(input.target.id);
   if (!(REPORT_OUTCOMES as readonly string[]).includes(input.outcome)) {
     throw new BoardError("VALIDATION_FAILED", `outcome must be one of ${REPORT_OUTCOMES.join(", ")}.`, { issues: [{ field: "outcome", message: "dismiss, restrict or remove" }] });
   }

@@ -27,11 +27,16 @@ export function targetNotFound(target: ModerationTarget): BoardError {
   return new BoardError("NOT_FOUND", `No ${target.kind.replace("_", " ")} ${target.id}; find targets with the console's search.`, { target_kind: target.kind, target_id: target.id });
 }
 
+/** Every target the console names is a UUID: anything else is a typo, refused before any lookup. */
+export function checkTargetId(id: string): void {
+  if (!isUuid(id)) throw new BoardError("VALIDATION_FAILED", "The target id must be a UUID, as the console shows ids; check it for a typo.", { issues: [{ field: "target.id", message: "a uuid" }] });
+}
+
 export function checkTarget(target: ModerationTarget): ModerationTarget {
   if (!(MODERATION_TARGET_KINDS as readonly string[]).includes(target.kind)) {
     throw new BoardError("VALIDATION_FAILED", `target.kind must be one of ${MODERATION_TARGET_KINDS.join(", ")}.`, { issues: [{ field: "target.kind", message: "unknown kind" }] });
   }
-  if (!isUuid(target.id)) throw new BoardError("VALIDATION_FAILED", "The target id must be a UUID, as the console shows ids; check it for a typo.", { issues: [{ field: "target.id", message: "a uuid" }] });
+  checkTargetId(target.id);
   return target;
 }
 
