@@ -49,6 +49,14 @@ describe("pageCursors", () => {
     expect(pageCursors(planPage({ before }), [], newerExists)).toEqual({ seqs: [], cursors: { next_before: null, next_after: nextAfter, newest_cursor: null } });
   });
 
+  test.each([
+    ["before=1 resumes after 0 (the stream's start)", 1, true, 0],
+    ["before=1 with nothing at or above it: caught up", 1, false, null],
+    ["before=2 resumes after 1", 2, true, 1],
+  ])("empty before page on a route whose after starts at 0: %s", (_label, before, newerExists, nextAfter) => {
+    expect(pageCursors(planPage({ before }), [], newerExists, 0).cursors).toEqual({ next_before: null, next_after: nextAfter, newest_cursor: null });
+  });
+
   test("after mode: nearest newer page, newest first; next_before always null", () => {
     expect(pageCursors(planPage({ limit: 2, after: 4 }), [5, 6, 7], false)).toEqual({ seqs: [6, 5], cursors: { next_before: null, next_after: 6, newest_cursor: 6 } });
   });

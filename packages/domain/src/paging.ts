@@ -34,9 +34,11 @@ export interface PageCursors {
  * sequence numbers newest first. `newerExists` answers, in before mode only (newest mode is caught
  * up by definition), whether anything newer than the page's top exists, or for an empty page
  * anything at or above `before`: then `next_after` is `before - 1`, so that page is not skipped.
- * An empty page before 1 has no such cursor (after starts at 1); no client is handed that cursor.
+ * `firstAfter` is the least `after` the route takes (§4.1: 1; the showcase stream's 0 reads from
+ * its start): an empty page before 1 on a route whose `after` starts at 1 has no cursor that leads
+ * to the newer rows, so `next_after` is null there; `before=1` is never a cursor the service hands out.
  */
-export function pageCursors(plan: PagePlan, fetched: number[], newerExists: boolean): { seqs: number[]; cursors: PageCursors } {
+export function pageCursors(plan: PagePlan, fetched: number[], newerExists: boolean, firstAfter: 0 | 1 = 1): { seqs: number[]; cursors: PageCursors } {
   const more = fetched.length > plan.limit;
   const kept = fetched.slice(0, plan.limit);
   const seqs = plan.mode.kind === "after" ? [...kept].reverse() : kept;
@@ -50,7 +52,7 @@ export function pageCursors(plan: PagePlan, fetched: number[], newerExists: bool
     seqs,
     cursors: {
       next_before: more ? oldest : null,
-      next_after: newerExists && resumeFrom !== null && resumeFrom >= 1 ? resumeFrom : null,
+      next_after: newerExists && resumeFrom !== null && resumeFrom >= firstAfter ? resumeFrom : null,
       newest_cursor: newest,
     },
   };

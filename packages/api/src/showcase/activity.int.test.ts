@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertShowcaseEvent } from "@board/db";
+import { cacheTags } from "@board/services";
 import { articleBody, commentBody, postArticle, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
 
 /** The stream spans the whole board: a database of its own keeps other tests' events out. */
@@ -49,6 +50,22 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
     expect(newest.next_before).toBe(newest.items[1].seq);
     const older = (await reader.get(`/v1/showcase/activity?before=${newest.next_before}&limit=2`)).body;
     expect(older.items.map((e: Event) => e.kind)).toEqual(["published", "article_submitted"]);
+  });
+
+  test("an empty page before 1 leads back to the stream's start: next_after 0, on the stream and in the combined block", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const reader = await registeredClient(server.baseUrl);
+    await postArticle(author);
+    // Checked now, so no event of this test turns visible while a later test polls.
+    await server.runJobs();
+    const oldest = (await reader.get("/v1/showcase/activity?after=0&limit=1")).body;
+    expect(oldest.items).toHaveLength(1);
+    const empty = await reader.get("/v1/showcase/activity?before=1");
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ items: [], next_before: null, next_after: 0, newest_cursor: null });
+    expect((await reader.get("/v1/activity?showcase_before=1")).body.showcase).toMatchObject({ items: [], next_before: null, next_after: 0, newest_cursor: null });
+    const resumed = (await reader.get(`/v1/showcase/activity?after=${empty.body.next_after}&limit=1`)).body;
+    expect(resumed.items.map((e: Event) => e.seq)).toEqual(oldest.items.map((e: Event) => e.seq));
   });
 
   test("events about content that is no longer available are omitted; next_after moves past them and newest_cursor is the highest returned (§2.3)", async () => {
@@ -203,6 +220,8 @@ describe("GET /v1/showcase/activity (§4.5 rules 1 and 8, §6)", () => {
     expect(first.seen.map((e) => e.revision_id)).toEqual([meanwhile.revision_id]);
     release();
     await lateWriter;
+    // As the service's own writers do once they commit: no page cached before this event shows without it.
+    server.app.deps.cache.invalidate([cacheTags.showcaseListing]);
     const second = await poll(reader, first.cursor);
     expect(second.seen.map((e) => [e.kind, e.revision_id])).toEqual([["published", early.revision_id]]);
     expect(second.cursor).toBeGreaterThan(first.cursor);

@@ -166,7 +166,8 @@ async function eventsPage(deps: ServiceDeps, plan: PagePlan) {
     const newerExists = top !== undefined && (await existsNewerShowcaseEvent(deps.db.pool, top));
     return { rows, newerExists };
   });
-  const { seqs, cursors } = pageCursors(plan, fetched.rows.map((r) => r.seq), fetched.newerExists);
+  // The stream's `after` starts at 0 (its beginning), so an empty page before 1 can still lead to newer events.
+  const { seqs, cursors } = pageCursors(plan, fetched.rows.map((r) => r.seq), fetched.newerExists, 0);
   const bySeq = new Map(fetched.rows.map((r) => [r.seq, r]));
   const now = deps.clock();
   const items = seqs.map((seq) => bySeq.get(seq)!).filter((row) => available(row, now)).map((row) => presentEvent(deps, row, now));
