@@ -28,6 +28,17 @@ describe("localContentChecker", () => {
     expect((await checker.check({ kind: "guest_comment", texts: ["Ana", text] })).outcome).toBe(outcome);
   });
 
+  test("a listed word is one reason per text however often it matches; another text or word is another reason", async () => {
+    const verdict = await checker.check({ kind: "article", texts: ["this is shit, what the fuck is this fuck", "more shit"] });
+    expect(verdict.outcome).toBe("uncertain");
+    const reasons = verdict.outcome === "uncertain" ? verdict.reasons : [];
+    expect(reasons.map((r) => [r.code, r.field, r.message.match(/"(.*)"/)?.[1]])).toEqual([
+      ["profanity", "texts.0", "shit"],
+      ["profanity", "texts.0", "fuck"],
+      ["profanity", "texts.1", "shit"],
+    ]);
+  });
+
   test("a failing verdict names the text it found the slur in", async () => {
     expect(await checker.check({ kind: "guest_comment", texts: ["fine", "you kike"] })).toEqual({ outcome: "fail", reasons: [expect.objectContaining({ code: "slur", field: "texts.1" })] });
   });

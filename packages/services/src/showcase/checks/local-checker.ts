@@ -27,8 +27,12 @@ export function profanityReasons(text: string, field: string): { slurs: CheckRea
   const slurs: CheckReason[] = [];
   const profanity: CheckReason[] = [];
   let language: string | null | undefined;
-  for (const match of matcher.getAllMatches(text)) {
+  // Each listed word once per text, in the order the text has them: obscenity answers one match per pattern and per occurrence.
+  const named = new Set<string>();
+  for (const match of matcher.getAllMatches(text, true)) {
     const word = englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "a listed term";
+    if (named.has(word)) continue;
+    named.add(word);
     const ordinaryIn = Object.hasOwn(ORDINARY_ELSEWHERE, word) ? ORDINARY_ELSEWHERE[word]! : [];
     if (ordinaryIn.length > 0 && ordinaryIn.includes((language ??= reliableLanguageOf(text)) ?? "")) continue;
     if (SLURS.has(word)) slurs.push({ code: "slur", message: `A slur ("${word}") is never published.`, field });
