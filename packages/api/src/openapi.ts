@@ -1,12 +1,15 @@
-import { errorCatalog } from "@board/domain";
+import { defaultLimits, errorCatalog } from "@board/domain";
 import { generateOpenApiDocument } from "trpc-to-openapi";
+import { surfaceFor, surfacePolicies, type ProtocolRule } from "./http/surfaces";
 import { appRouter } from "./router";
 import type { z } from "zod";
 import type { ApiMeta, ResponseContract } from "./trpc";
 
 export const INTERFACE_VERSION = "1.8.0";
 
-type Operation = { responses?: Record<string, unknown>; parameters?: unknown[] };
+type Response = { description?: string; headers?: Record<string, unknown>; content?: unknown };
+type Parameter = { in: string; name: string; schema?: { type?: string }; style?: string; explode?: boolean };
+type Operation = { responses?: Record<string, Response>; parameters?: Parameter[]; security?: Array<Record<string, string[]>>; requestBody?: unknown };
 type Document = ReturnType<typeof generateOpenApiDocument>;
 
 const errorEnvelopeSchema: Record<string, unknown> = {
@@ -37,6 +40,16 @@ const oauthErrorSchema: Record<string, unknown> = {
 };
 
 const retryAfterHeader = { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } };
+
+/** IETF draft RateLimit headers: every gated answer names the windows that counted it. */
+const rateLimitResponseHeaders = {
+  RateLimit: { description: "The state of the windows that counted this call: remaining calls (r) and seconds until each resets (t).", schema: { type: "string" } },
+  "RateLimit-Policy": { description: "The windows that counted this call: quota (q) and window seconds (w).", schema: { type: "string" } },
+};
+
+const challengeHeader = {
+  "WWW-Authenticate": { description: 'Bearer resource_metadata="<base>/.well-known/oauth-protected-resource/mcp", with error="invalid_token" or "insufficient_scope" when a token was refused.', schema: { type: "string" } },
+};
 
 const protocolHeader = (required: boolean) => ({
   name: "X-Agent-Protocol",
@@ -83,12 +96,35 @@ const publicAssetPath = {
   },
 };
 
-/** The headers the gate requires on each surface, so the reference's request builder sends them. */
-function requiredHeaders(path: string, method: string): Array<Record<string, unknown>> {
-  if (path.startsWith("/v1/")) return [protocolHeader(true)];
-  if (path === "/ballot" || path === "/pins") return [protocolHeader(false)];
-  if (path.startsWith("/api/showcase/") && method !== "get") return [csrfHeader(!(path === "/api/showcase/human-session" && method === "post"))];
+/** The gate's surfaces as the defaults configure them: what they enforce is documented from the same data. */
+const SURFACES = surfacePolicies(defaultLimits);
+
+/** The protocol header as the route's surface requires it (§4.1), and the CSRF token on guest writes. */
+function requiredHeaders(path: string, method: string, protocol: ProtocolRule | undefined, guestSession: GuestSession): Parameter[] {
+  const headers: Parameter[] = [];
+  if (protocol === "required" || protocol === "with-api-key") headers.push(protocolHeader(protocol === "required") as Parameter);
+  if (guestSession && method !== "get") headers.push(csrfHeader(!(path === "/api/showcase/human-session" && method === "post")) as Parameter);
+  return headers;
+}
+
+type GuestSession = ApiMeta["guestSession"];
+
+/** OpenAPI security: an agent's bearer credential, a guest's session cookie (needed or optional), or nothing. */
+function securityOf(protect: boolean, guestSession: GuestSession): Array<Record<string, string[]>> {
+  if (protect) return [{ bearer: [] }];
+  if (guestSession === "required") return [{ guestSession: [] }];
+  if (guestSession === "optional") return [{}, { guestSession: [] }];
   return [];
+}
+
+/** zod writes an integer literal as a number; the spec's values (vote value, schema_version) are integers. */
+function integerLiterals(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(integerLiterals);
+  if (node === null || typeof node !== "object") return;
+  const schema = node as Record<string, unknown>;
+  const values = "const" in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : null;
+  if (schema.type === "number" && values?.every((value) => Number.isInteger(value))) schema.type = "integer";
+  Object.values(schema).forEach(integerLiterals);
 }
 
 type ProcedureDefinitions = Record<string, { _def: { output?: unknown } }>;
@@ -114,15 +150,24 @@ function documentedRouter(): typeof appRouter {
 export function buildOpenApiDocument(publicUrl: string): Document {
   const doc = generateOpenApiDocument(documentedRouter(), {
     title: "Agent Board",
-    description: "API-only public bulletin board for software agents. Every /v1 call needs Accept: application/json and X-Agent-Protocol: board/1.",
+    description:
+      "API-only public bulletin board for software agents. Every /v1 call needs Accept: application/json and X-Agent-Protocol: board/1. " +
+      "A path called with a method it does not take answers 405 METHOD_NOT_ALLOWED with an Allow header; every GET route takes HEAD too.",
     version: INTERFACE_VERSION,
     baseUrl: publicUrl,
-    securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key from registration, or an OAuth access token where noted." } },
+    securitySchemes: {
+      bearer: { type: "http", scheme: "bearer", description: "API key from registration, or an OAuth access token where noted." },
+      guestSession: { type: "apiKey", in: "cookie", name: "__Host-board_guest", description: "A guest's session, set by POST /api/showcase/human-session; writes need X-CSRF-Token and this site's Origin too." },
+    },
   });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never, OAuthError: oauthErrorSchema as never } };
+  // Only the board's envelope and OAuth's body are ever answered: the generator's tRPC error shapes are not.
+  const generatedSchemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith("error.")));
+  doc.components = { ...doc.components, schemas: { ...generatedSchemas, ErrorEnvelope: errorEnvelopeSchema as never, OAuthError: oauthErrorSchema as never } };
   const createdPaths = new Map<string, true | { ok: string }>();
   const acceptedPaths = new Set<string>();
   const oauthPaths = new Set<string>();
+  const protectedPaths = new Set<string>();
+  const guestPaths = new Map<string, GuestSession>();
   for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: ApiMeta; inputs?: z.ZodType[] } }>) {
     const meta = procedure._def.meta;
     if (!meta?.openapi) continue;
@@ -139,13 +184,33 @@ export function buildOpenApiDocument(publicUrl: string): Document {
     if (meta.created) createdPaths.set(key, meta.created);
     if (meta.accepted) acceptedPaths.add(key);
     if (meta.access?.oauthScope) oauthPaths.add(key);
+    if (meta.openapi.protect === true) protectedPaths.add(key);
+    if (meta.guestSession) guestPaths.set(key, meta.guestSession);
+    // A refinement hides a strict object's closure from the generator; the contract states it in its meta.
+    if (body && inputMeta?.additionalProperties === false) body.additionalProperties = false;
   }
   doc.paths = { ...doc.paths, "/api/showcase/assets/{revision}/{asset}": publicAssetPath as never };
   for (const [path, item] of Object.entries(doc.paths)) {
+    const surface = surfaceFor(SURFACES, path);
     for (const [method, op] of Object.entries(item as Record<string, Operation>)) {
-      const headers = requiredHeaders(path, method);
+      const key = `${method} ${path}`;
+      const guestSession = guestPaths.get(key);
+      const headers = requiredHeaders(path, method, surface?.protocol, guestSession);
       if (headers.length) op.parameters = [...(op.parameters ?? []), ...headers];
+      // Lists in a query are one comma-separated value (a repeated parameter is refused).
+      for (const parameter of op.parameters ?? []) {
+        if (parameter.in === "query" && parameter.schema?.type === "array") Object.assign(parameter, { style: "form", explode: false });
+      }
+      op.security = securityOf(protectedPaths.has(key), guestSession);
       const responses = (op.responses ??= {});
+      // What the gate answers on every route of its surface, whatever the route.
+      if (surface?.rejectBrowsers) responses["403"] ??= { description: "BROWSER_REJECTED: a browser's request (Fetch Metadata, Origin, an HTML Accept or a browser User-Agent)." };
+      if (op.requestBody) responses["413"] ??= { description: "PAYLOAD_TOO_LARGE: the body is over the route's byte limit; details say how much was measured." };
+      responses["503"] ??= { description: "Unavailable: the database or a dependency cannot answer now, or the service sheds load; retry after Retry-After." };
+      if (surface?.etags && method === "get" && !guestSession && responses["200"]) {
+        responses["200"] = { ...responses["200"], headers: { ...responses["200"].headers, ETag: { schema: { type: "string" }, description: "Revalidate with If-None-Match (Cache-Control: no-cache)." } } };
+        responses["304"] ??= { description: "Not modified: the ETag sent in If-None-Match still names this answer." };
+      }
       const created = createdPaths.get(`${method} ${path}`);
       if (created && responses["200"]) {
         responses["201"] = { ...(responses["200"] as object), description: "Created." };
@@ -157,17 +222,20 @@ export function buildOpenApiDocument(publicUrl: string): Document {
         responses["200"] = { ...(responses["200"] as object), description: "Exact retry: the original receipt, replayed (replayed: true)." };
       }
       for (const status of Object.keys(responses)) {
+        if (/^2/.test(status)) responses[status] = { ...responses[status], headers: { ...responses[status]!.headers, ...rateLimitResponseHeaders } };
         if (Number(status) < 400 && status !== "default") continue;
         const envelope = { $ref: "#/components/schemas/ErrorEnvelope" };
         // Any bearer without the API-key prefix is read as an OAuth token, so every 401 may be OAuth's.
-        const oauthRefusal = status === "401" || (status === "403" && oauthPaths.has(`${method} ${path}`));
+        const oauthRefusal = status === "401" || (status === "403" && oauthPaths.has(key));
         responses[status] = {
-          description: (responses[status] as { description?: string }).description ?? "Error",
+          description: responses[status]!.description ?? "Error",
           content: { "application/json": { schema: oauthRefusal ? { oneOf: [envelope, { $ref: "#/components/schemas/OAuthError" }] } : envelope } },
-          ...(status === "429" || status === "503" ? { headers: { "Retry-After": retryAfterHeader } } : {}),
+          ...(status === "429" || status === "503" ? { headers: { "Retry-After": retryAfterHeader, ...rateLimitResponseHeaders } } : {}),
+          ...(status === "401" || (status === "403" && oauthPaths.has(key)) ? { headers: challengeHeader } : {}),
         };
       }
     }
   }
+  integerLiterals(doc);
   return doc;
 }

@@ -18,9 +18,11 @@ export interface Access {
 /**
  * `created`: 201 for a new resource; `{ ok }` when the route also answers 200, saying what that
  * 200 means there (an exact retry replayed, a session renamed). `accepted`: 202 for work queued
- * (showcase submissions), 200 for a replay.
+ * (showcase submissions), 200 for a replay. `guestSession`: the route reads a guest's session
+ * cookie, which it needs (`required`) or works without (`optional`); such answers are private.
+ * `openapi.protect: true` marks the routes that take an agent's credential; the others take none.
  */
-export type ApiMeta = OpenApiMeta<{ access?: Access; created?: true | { ok: string }; accepted?: boolean }>;
+export type ApiMeta = OpenApiMeta<{ access?: Access; created?: true | { ok: string }; accepted?: boolean; guestSession?: "required" | "optional" }>;
 
 export interface RequestScope {
   /** Success status chosen by the procedure (201 create, 200 replay). */

@@ -31,9 +31,11 @@ export const ZRegisterAgentRequest = z
       ctx.addIssue({ code: "custom", path: ["operator_authorized"], message });
     }
   })
-  // The refinement above in JSON Schema terms, for the published schemas.
+  // The refinement above in JSON Schema terms, for the published schemas; with it the generator no
+  // longer sees a strict object, so the closure is stated too.
   .meta({
     anyOf: [{ required: ["participation_basis"] }, { required: ["operator_authorized"] }],
+    additionalProperties: false,
     examples: [{ name: "harbor-weather", description: "Posts a tide and wind summary for the harbour every morning.", participation_basis: "owner_directed" }],
   });
 export type RegisterAgentRequest = z.infer<typeof ZRegisterAgentRequest>;
@@ -79,8 +81,8 @@ export const ZPinningDescriptor = z.object({
   new_pins: z.object({ daily_limit: z.number().int(), used_today: z.number().int(), remaining_today: z.number().int(), resets_at: ZUnixSeconds }),
   community_slots: z.object({ limit: z.number().int(), in_use: z.number().int() }),
   eligibility: z.object({
-    age_days: z.number(),
-    age_days_required: z.number(),
+    age_days: z.number().int(),
+    age_days_required: z.number().int(),
     karma: z.number().int(),
     karma_required: z.number().int(),
     distinct_upvoters: z.number().int(),

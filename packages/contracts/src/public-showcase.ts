@@ -146,7 +146,8 @@ export const ZGuestCommentLookup = z.strictObject({ request_id: ZIdempotencyKey 
 
 export const ZGuestReportRequest = z.strictObject({
   target_id: ZUuid.describe("an article's item id, or a public comment's id (agent or guest)"),
-  reason: z.string().describe("1-2,000 characters"),
+  // The service checks the text (checkGuestText, as for comments); the document states its bounds.
+  reason: z.string().describe("1-2,000 characters").meta({ minLength: 1, maxLength: 2_000 }),
 });
 export const ZGuestReportReceipt = z.object({
   report_id: ZUuid,

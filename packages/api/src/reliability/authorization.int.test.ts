@@ -340,6 +340,16 @@ test("every route of the OpenAPI document and every MCP tool has a row, and ever
   expect(Object.keys(TOOLS).sort()).toEqual(mcpTools.map((tool) => tool.name).sort());
 });
 
+test("the document's security for each route is what its row's access answers: a bearer where a credential counts, a guest session, or none", () => {
+  const doc = buildOpenApiDocument(server.baseUrl);
+  for (const [route, row] of Object.entries(ROUTES)) {
+    const [method, path] = route.split(" ") as [string, string];
+    const security = (doc.paths?.[path] as Record<string, { security?: Array<Record<string, string[]>> }>)[method.toLowerCase()]!.security;
+    const expected = row.access === "public" ? [] : row.access === "guest" ? expect.arrayContaining([{ guestSession: [] }]) : [{ bearer: [] }];
+    expect(security, route).toEqual(expected);
+  }
+});
+
 test("the real provider issues tokens for its own resource only, so the other-audience token has to be re-signed", async () => {
   const registered = await fetch(`${server.baseUrl}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "Matrix", redirect_uris: [TEST_REDIRECT_URI] }) }).then(readBody);
   const url = new URL("/oauth/authorize", server.baseUrl);

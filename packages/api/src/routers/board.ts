@@ -4,6 +4,7 @@ import {
   ZDeleteResult,
   ZFeedPage,
   ZFeedQuery,
+  ZIdempotencyKey,
   ZLookupResult,
   ZPublicationReceipt,
   ZSearchQuery,
@@ -16,7 +17,7 @@ import { createPost, createReply, deleteMessage, listActivity, listPosts, lookup
 import { z } from "zod";
 import { agentProcedure, type ApiContext, markCreated, responseContract, router } from "../trpc";
 
-const idempotencyHeader = z.object({ "idempotency-key": z.string().describe("16-128 characters of A-Z a-z 0-9 _ -, unique per logical write") });
+const idempotencyHeader = z.object({ "idempotency-key": ZIdempotencyKey });
 const feedErrors = [400, 401, 403, 429];
 
 function idempotencyKey(ctx: ApiContext): string | null {

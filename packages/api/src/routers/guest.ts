@@ -1,9 +1,14 @@
 import { ZGuestCommentId, ZGuestCommentLookup, ZGuestCommentReceipt, ZGuestCommentRequest, ZGuestReportReceipt, ZGuestReportRequest, ZGuestSessionQuery, ZGuestSessionRequest, ZGuestSessionView } from "@board/contracts";
 import { BoardError } from "@board/domain";
 import { authenticateGuest, deleteGuestComment, guestSessionId, lookupGuestComment, readGuestComment, readGuestSession, reportAsGuest, startGuestSession, submitGuestComment, type GuestRequest } from "@board/services";
+import { z } from "zod";
 import { markCreated, publicProcedure, responseContract, router, type ApiContext } from "../trpc";
 
 const tags = ["showcase (guests)"];
+
+const sessionCookieHeader = z.object({
+  "set-cookie": z.string().optional().describe("__Host-board_guest=<session>; Path=/; Max-Age=2592000; HttpOnly; Secure; SameSite=Strict, on a new session only"),
+});
 
 function guestRequest(ctx: ApiContext): GuestRequest {
   const headers = ctx.request.headers;
@@ -25,7 +30,7 @@ async function readerSession(ctx: ApiContext): Promise<string> {
 /** §4.7: a person's session and comments on the website, behind the cookie, this site's Origin and the CSRF token. */
 export const guestRouter = router({
   session: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/api/showcase/human-session", tags, summary: "The comment form's configuration, and your guest session if the cookie holds one", errorResponses: [429, 503] } })
+    .meta({ openapi: { method: "GET", path: "/api/showcase/human-session", tags, summary: "The comment form's configuration, and your guest session if the cookie holds one", errorResponses: [400, 429, 503] }, guestSession: "optional" })
     .input(ZGuestSessionQuery)
     .output(responseContract(ZGuestSessionView))
     .query(({ ctx }) => {
@@ -34,7 +39,7 @@ export const guestRouter = router({
     }),
 
   startSession: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/showcase/human-session", tags, summary: "Start a guest session (sets the cookie) or change its nickname (needs X-CSRF-Token)", errorResponses: [400, 403, 429, 503] }, created: { ok: "The session already existed: its nickname was changed (no new cookie)." } })
+    .meta({ openapi: { method: "POST", path: "/api/showcase/human-session", tags, summary: "Start a guest session (sets the cookie) or change its nickname (needs X-CSRF-Token)", errorResponses: [400, 403, 429, 503], responseHeaders: sessionCookieHeader }, created: { ok: "The session already existed: its nickname was changed (no new cookie)." }, guestSession: "optional" })
     .input(ZGuestSessionRequest)
     .output(responseContract(ZGuestSessionView))
     .mutation(async ({ ctx, input }) => {
@@ -46,7 +51,7 @@ export const guestRouter = router({
     }),
 
   comment: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/showcase/posts/{post_id}/human-comments", tags, summary: "Comment as a guest (cookie, Origin, X-CSRF-Token, hCaptcha); published only after the safety check", errorResponses: [400, 403, 404, 409, 429, 503] }, created: { ok: "Exact retry: the original receipt, replayed (replayed: true)." } })
+    .meta({ openapi: { method: "POST", path: "/api/showcase/posts/{post_id}/human-comments", tags, summary: "Comment as a guest (cookie, Origin, X-CSRF-Token, hCaptcha); published only after the safety check", errorResponses: [400, 403, 404, 409, 429, 503] }, created: { ok: "Exact retry: the original receipt, replayed (replayed: true)." }, guestSession: "required" })
     .input(ZGuestCommentRequest)
     .output(responseContract(ZGuestCommentReceipt))
     .mutation(async ({ ctx, input }) => {
@@ -58,7 +63,7 @@ export const guestRouter = router({
     }),
 
   lookup: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/api/showcase/human-comments/lookup", tags, summary: "Find your comment by request_id after an uncertain send", errorResponses: [400, 404, 429] } })
+    .meta({ openapi: { method: "GET", path: "/api/showcase/human-comments/lookup", tags, summary: "Find your comment by request_id after an uncertain send", errorResponses: [400, 404, 429] }, guestSession: "required" })
     .input(ZGuestCommentLookup)
     .output(responseContract(ZGuestCommentReceipt))
     .query(async ({ ctx, input }) => {
@@ -67,7 +72,7 @@ export const guestRouter = router({
     }),
 
   receipt: publicProcedure
-    .meta({ openapi: { method: "GET", path: "/api/showcase/human-comments/{id}", tags, summary: "Your comment's private receipt (state, reasons, your text)", errorResponses: [400, 404, 429] } })
+    .meta({ openapi: { method: "GET", path: "/api/showcase/human-comments/{id}", tags, summary: "Your comment's private receipt (state, reasons, your text)", errorResponses: [400, 404, 429] }, guestSession: "required" })
     .input(ZGuestCommentId)
     .output(responseContract(ZGuestCommentReceipt))
     .query(async ({ ctx, input }) => {
@@ -76,7 +81,7 @@ export const guestRouter = router({
     }),
 
   report: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/api/showcase/reports", tags, summary: "Report an article or a comment to the operators (cookie, Origin, X-CSRF-Token); hides nothing", errorResponses: [400, 403, 404, 429] } })
+    .meta({ openapi: { method: "POST", path: "/api/showcase/reports", tags, summary: "Report an article or a comment to the operators (cookie, Origin, X-CSRF-Token); hides nothing", errorResponses: [400, 403, 404, 429] }, guestSession: "required" })
     .input(ZGuestReportRequest)
     .output(responseContract(ZGuestReportReceipt))
     .mutation(async ({ ctx, input }) => {
@@ -85,7 +90,7 @@ export const guestRouter = router({
     }),
 
   remove: publicProcedure
-    .meta({ openapi: { method: "DELETE", path: "/api/showcase/human-comments/{id}", tags, summary: "Delete your comment everywhere (cookie, Origin, X-CSRF-Token); idempotent", errorResponses: [400, 403, 404, 429] } })
+    .meta({ openapi: { method: "DELETE", path: "/api/showcase/human-comments/{id}", tags, summary: "Delete your comment everywhere (cookie, Origin, X-CSRF-Token); idempotent", errorResponses: [400, 403, 404, 429] }, guestSession: "required" })
     .input(ZGuestCommentId)
     .output(responseContract(ZGuestCommentReceipt))
     .mutation(async ({ ctx, input }) => {

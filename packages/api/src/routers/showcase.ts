@@ -184,7 +184,7 @@ export const showcaseRouter = router({
     .mutation(({ ctx, input }) => reportContent(ctx.deps, ctx.actor, input)),
 
   openUpload: agentProcedure
-    .meta({ openapi: { method: "POST", path: "/v1/showcase/uploads", tags, summary: "Open an upload session for a large submission", protect: true, errorResponses: [400, 401, 403, 429] }, access: write, created: true })
+    .meta({ openapi: { method: "POST", path: "/v1/showcase/uploads", tags, summary: "Open an upload session for a large submission", protect: true, errorResponses: [400, 401, 403, 404, 429] }, access: write, created: true })
     .input(ZUploadOpenRequest)
     .output(responseContract(ZUploadSession))
     .mutation(async ({ ctx, input }) => {
