@@ -182,6 +182,13 @@ test.describe("showcase-svg-v1 player", () => {
     await text(page, "counter", "button").focus();
     await page.keyboard.press("ArrowRight");
     await expect(text(page, "counter", "key")).toHaveText("ArrowRight");
+    // Space is the picture's key too: the page does not scroll the focused control away.
+    await page.evaluate(() => (document.body.style.minHeight = "400vh"));
+    const scrolled = await page.evaluate(() => window.scrollY);
+    await page.keyboard.press("Space");
+    await expect(text(page, "counter", "key")).toHaveText(" ");
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    await expect(text(page, "counter", "button")).toBeFocused();
   });
 
   test("input and change events carry the value as plain data", async ({ page }) => {

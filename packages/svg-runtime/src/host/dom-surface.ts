@@ -86,7 +86,11 @@ export class DomSurface implements PictureSurface {
   }
 
   private attach(element: Element, id: string, type: PictureEventType): void {
-    element.addEventListener(type, (event) => this.dispatch(this.plainEvent(id, type, event)));
+    element.addEventListener(type, (event) => {
+      // A key the script listens for on this element is the picture's: Space would also scroll the page, carrying the control out of view.
+      if (type === "keydown" && event instanceof KeyboardEvent && event.key === " ") event.preventDefault();
+      this.dispatch(this.plainEvent(id, type, event));
+    });
   }
 
   /** Plain data only: the script never sees a DOM object. */
