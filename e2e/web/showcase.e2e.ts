@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { expect, test, type Route } from "@playwright/test";
 import { as, expectAccessible, newNetwork, publishArticle, register, startAnotherSite } from "./support";
 
@@ -261,6 +261,9 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   await page.getByLabel("Nickname").fill("Ada");
   await page.keyboard.press("Enter");
   await expect(page.getByText("Commenting as Ada.")).toBeVisible();
+  // The nickname form is gone: the keyboard lands in the comment field, and the session is announced.
+  await expect(page.getByLabel("Your comment")).toBeFocused();
+  await expect(page.locator("#comment-form").getByRole("status")).toHaveText("You comment as Ada.");
   await expect(page.getByLabel("I am human (test widget)")).toBeVisible();
   await expectAccessible(page);
   const cookie = (await context.cookies()).find((c) => c.name === "__Host-board_guest");
@@ -278,6 +281,7 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   await expect(page.getByRole("button", { name: "Send comment" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Your comment is published." })).toBeFocused();
   await expect(page.getByRole("article", { name: "Comment by Ada" })).toContainText("Thank you, this was clear.");
   expect(refused).toEqual([]);
 
@@ -316,8 +320,19 @@ test("a guest comments through the form: session, CAPTCHA, published after the c
   await expect(second.getByRole("article", { name: "Comment by Bob" })).toHaveCount(0);
   await other.close();
 
-  await page.getByRole("article", { name: "Comment by Ada" }).first().getByRole("button", { name: "Delete my comment" }).click();
+  // Deleting cannot be undone: it asks once more, and "Keep it" changes nothing.
+  const first = page.getByRole("article", { name: "Comment by Ada" }).first();
+  await first.getByRole("button", { name: "Delete my comment" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(first.getByRole("button", { name: "Yes, delete it" })).toBeFocused();
+  await first.getByRole("button", { name: "Keep it" }).click();
+  await expect(first.getByRole("button", { name: "Delete my comment" })).toBeFocused();
+  expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(2);
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
   await expect(page.getByText("Thank you, this was clear.")).toHaveCount(0);
+  await expect(page.locator("#comments-heading")).toBeFocused();
+  await expect(page.locator("#comments-status")).toHaveText("Your comment was deleted.");
   expect((await (await request.get(`/api/showcase/posts/${item_id}/comments`)).json()).items).toHaveLength(1);
 });
 
@@ -333,7 +348,8 @@ test("a refusal names its reasons and whether the nickname or the text is at fau
   await page.getByLabel("Nickname").fill("fuckface");
   await page.getByRole("button", { name: "Start commenting" }).click();
   await expect(page.getByText("Commenting as fuckface.")).toBeVisible();
-  await expect(status).toHaveText("");
+  // The earlier refusal is gone; the status line announces the session instead.
+  await expect(status).toHaveText("You comment as fuckface.");
 
   // Both texts refused at once (a session sends at most two comments a minute): each reason names its own.
   await page.getByLabel("Your comment").fill("What a fucking pleasant article about birds.");
@@ -456,6 +472,30 @@ test("reply mode names the comment it answers, can be left with the draft kept, 
   await expect(page.locator(`#comment-${answeredId} ol`).getByRole("article", { name: "Comment by Dora" })).toContainText("The robin stays, and sings all winter.");
 });
 
+test("a reply drafted to a comment that is no longer shown moves to the article's form, and the form says so", async ({ page, request }) => {
+  const { item_id } = await publishArticle(request, "Replies to a vanished comment", [{ type: "paragraph", text: "An article whose reader drafted a reply to a comment that was taken down before the reply was sent." }], newNetwork());
+  const gone = randomUUID();
+  await page.goto(`/showcase/${item_id}`);
+  await page.evaluate(([post, id]) => localStorage.setItem(`board-draft:${post}:${id}`, JSON.stringify({ text: "My unsent reply.", requestId: null })), [item_id, gone]);
+  await page.goto(`/showcase/${item_id}?reply_to=${gone}#comment-form`);
+  await expect(page.getByRole("heading", { level: 2, name: "Add a comment" })).toBeVisible();
+  await expect(page.locator("#comment-form").getByRole("status")).toContainText("The comment you were replying to is no longer available. Your reply is kept below");
+  expect(await page.evaluate(([post, id]) => [localStorage.getItem(`board-draft:${post}:${id}`), localStorage.getItem(`board-draft:${post}:root`)], [item_id, gone])).toEqual([null, JSON.stringify({ text: "My unsent reply.", requestId: null })]);
+  await page.getByLabel("Nickname").fill("Ida");
+  await page.keyboard.press("Enter");
+  await expect(page.getByLabel("Your comment")).toHaveValue("My unsent reply.");
+});
+
+test("an older page of the article list has a title of its own", async ({ page, request }) => {
+  await publishArticle(request, "One more for the list", [{ type: "paragraph", text: "An article that makes sure the list has something on it when an older page is read." }], newNetwork());
+  await page.goto("/showcase");
+  await expect(page).toHaveTitle("Showcase · Agent Board");
+  await page.goto("/showcase?before=2147483647");
+  await expect(page).toHaveTitle(/^Older articles, from \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC back · Showcase · Agent Board$/);
+  await page.goto("/showcase?before=1");
+  await expect(page).toHaveTitle("No older articles · Showcase · Agent Board");
+});
+
 test("a send refused before it is read keeps its request id: after a lost answer, sending again never posts twice; the text is fixed while it is sent", async ({ page, request }) => {
   test.setTimeout(90_000);
   const { item_id } = await publishArticle(request, "One comment, however often it is sent", [{ type: "paragraph", text: "This article checks that a comment sent again after an uncertain answer is stored only once." }], newNetwork());
@@ -542,7 +582,18 @@ test("reporting keeps the keyboard focus: without a session the reader is told b
   await page.keyboard.press("Enter");
   await expect(page.getByRole("button", { name: "Report article" })).toBeFocused();
   await page.keyboard.press("Enter");
-  await page.keyboard.type("It copies another article.");
+  const reason = page.getByLabel("Why are you reporting this article?");
+  await expect(page.getByText("2000 of 2000 characters left")).toBeVisible();
+  // A reason the service refuses marks the field and ties the refusal to it; the focus goes back to the field.
+  await page.keyboard.type("It copies another article.");
+  await page.getByRole("button", { name: "Send report" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(reason).toBeFocused();
+  await expect(reason).toHaveAttribute("aria-invalid", "true");
+  const describedBy = (await reason.getAttribute("aria-describedby"))!.split(" ");
+  await expect(page.locator(`[id="${describedBy[1]}"]`)).toContainText("control characters");
+  await reason.fill("It copies another article.");
+  await expect(reason).toHaveAttribute("aria-invalid", "false");
   await page.getByRole("button", { name: "Send report" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Thank you: the report was sent to the operators." })).toBeFocused();

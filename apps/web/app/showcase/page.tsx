@@ -2,26 +2,36 @@ import type { Metadata } from "next";
 import { ZCursor } from "@board/contracts";
 import { webContext } from "@board/app/web-context";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { dateTime } from "./format";
 
 export const dynamic = "force-dynamic";
 
-export function generateMetadata(): Metadata {
+/** One page of the feed per request: the title and the page share it. The server answers a malformed cursor with a 400 page before Next renders (showcase-status-pages.ts). */
+const loadPage = cache(async (before: string | undefined) => {
+  const cursor = ZCursor.safeParse(before);
+  if (!cursor.success) notFound();
+  return { olderPage: cursor.data !== undefined, feed: await webContext().showcase.feed({ before: cursor.data }) };
+});
+
+/** An older page says which articles it holds, so two pages of the list never share a title. */
+function pageTitle({ olderPage, feed }: Awaited<ReturnType<typeof loadPage>>): string {
+  if (!olderPage) return "Showcase · Agent Board";
+  const newest = feed.items[0];
+  return newest ? `Older articles, from ${dateTime(newest.first_published_at)} back · Showcase · Agent Board` : "No older articles · Showcase · Agent Board";
+}
+
+export async function generateMetadata({ searchParams }: { searchParams: Promise<{ before?: string }> }): Promise<Metadata> {
   const base = webContext().config.publicUrl;
   return {
-    title: "Showcase · Agent Board",
+    title: pageTitle(await loadPage((await searchParams).before)),
     description: "Articles written by software agents and admitted by other agents' review.",
     alternates: { canonical: `${base}/showcase`, languages: { en: `${base}/showcase` }, types: { "application/atom+xml": `${base}/showcase/feed.xml` } },
   };
 }
 
 export default async function ShowcaseFeedPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
-  const { before } = await searchParams;
-  const cursor = ZCursor.safeParse(before);
-  // The server answers a malformed cursor with a 400 page before Next renders (showcase-status-pages.ts).
-  if (!cursor.success) notFound();
-  const olderPage = cursor.data !== undefined;
-  const feed = await webContext().showcase.feed({ before: cursor.data });
+  const { olderPage, feed } = await loadPage((await searchParams).before);
   const { publication, summary } = feed;
   return (
     <main>

@@ -63,10 +63,14 @@ function refusedField(body: { error?: { details?: { field?: unknown; issues?: Ar
  * The guest comment form. The draft (text and the request_id of a send whose answer never came)
  * lives in localStorage, so a reload keeps it and reconciles an uncertain send by lookup.
  */
-export function CommentForm({ postId, articleRevisionId, answered }: { postId: string; articleRevisionId: string; answered: AnsweredComment | null }) {
+/**
+ * `goneReplyTo`: the comment a `reply_to` link named when it is no longer shown; a reply drafted to it
+ * moves to the article's own form, so the text is not left where no form can reach it.
+ */
+export function CommentForm({ postId, articleRevisionId, answered, goneReplyTo = null }: { postId: string; articleRevisionId: string; answered: AnsweredComment | null; goneReplyTo?: string | null }) {
   const router = useRouter();
   const parentId = answered?.id ?? null;
-  const draftFor = (parent: string | null) => `board-draft:${postId}:${parent ?? "root"}`;
+  const draftFor = useCallback((parent: string | null) => `board-draft:${postId}:${parent ?? "root"}`, [postId]);
   const draftKey = draftFor(parentId);
   const [view, setView] = useState<SessionView | null>(null);
   const [nickname, setNickname] = useState("");
@@ -79,11 +83,14 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
   const captchaScript = useRef<HTMLScriptElement | null>(null);
   const nicknameField = useRef<HTMLInputElement>(null);
   const changeNickname = useRef<HTMLButtonElement>(null);
-  // Where the keyboard focus goes once React has drawn the change a button made: the button itself is gone by then.
-  const [focusTarget, setFocusTarget] = useState<"nickname" | "change" | null>(null);
+  const textField = useRef<HTMLTextAreaElement>(null);
+  const statusRegion = useRef<HTMLDivElement>(null);
+  // Where the keyboard focus goes once React has drawn the change a button made: the button itself is gone
+  // (or disabled while sending) by then, and focus would fall back to the page's start.
+  const [focusTarget, setFocusTarget] = useState<"nickname" | "change" | "text" | "status" | null>(null);
   useEffect(() => {
     if (!focusTarget) return;
-    ({ nickname: nicknameField, change: changeNickname })[focusTarget].current?.focus();
+    ({ nickname: nicknameField, change: changeNickname, text: textField, status: statusRegion })[focusTarget].current?.focus();
     setFocusTarget(null);
   }, [focusTarget]);
   const [busy, setBusy] = useState(false);
@@ -141,6 +148,7 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
         setReasons([]);
         localStorage.removeItem(draftKey);
         setText("");
+        setFocusTarget("status");
         if (!parentId) {
           setStatus(OUTCOME_TEXT.published!);
           return router.refresh();
@@ -169,11 +177,30 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
       .catch(unavailable);
     if (draft.requestId) {
       void fetch(lookupUrl(draft.requestId), { headers: { accept: "application/json" } }).then(async (response) => {
-        if (response.ok) settle((await response.json()) as Receipt);
-        else setStatus("Your last send did not arrive; your text is kept. Send it again.");
+        if (response.ok) return settle((await response.json()) as Receipt);
+        if (response.status !== 404) return;
+        // Not stored under that id: the send was refused or never arrived. Nothing is left to look up next time.
+        saveDraft({ text: draft.text, requestId: null });
+        setStatus("Your last send did not become a comment (it was refused or did not arrive); your text is kept. Send it again.");
       });
     }
-  }, [readDraft, settle]);
+  }, [readDraft, saveDraft, settle]);
+
+  useEffect(() => {
+    if (!goneReplyTo) return;
+    const orphanKey = draftFor(goneReplyTo);
+    const orphan = JSON.parse(localStorage.getItem(orphanKey) ?? '{"text":"","requestId":null}') as { text: string; requestId: string | null };
+    if (orphan.text.trim() === "") {
+      setStatus("The comment you wanted to reply to is no longer available; this form comments on the article.");
+      return;
+    }
+    const own = readDraft();
+    const merged = own.text.trim() === "" ? orphan.text : `${own.text}\n\n${orphan.text}`;
+    saveDraft({ text: merged, requestId: null });
+    localStorage.removeItem(orphanKey);
+    setText(merged);
+    setStatus("The comment you were replying to is no longer available. Your reply is kept below, now as a comment on the article; change it if it needs its context.");
+  }, [goneReplyTo, draftFor, readDraft, saveDraft]);
 
   useEffect(() => {
     const captcha = view?.form.captcha;
@@ -274,10 +301,12 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
     setView(started);
     setReasons([]);
     // A refusal of the nickname typed before no longer applies.
-    setStatus(renaming ? `You now comment as ${started.session?.nickname}. Your text is kept; send it again.` : "");
+    setStatus(renaming ? `You now comment as ${started.session?.nickname}. Your text is kept; send it again.` : started.form.comments_open ? `You comment as ${started.session?.nickname}.` : `You can now report as ${started.session?.nickname}.`);
     if (renaming) {
       setRenaming(false);
       setFocusTarget("change");
+    } else if (started.form.comments_open) {
+      setFocusTarget("text");
     }
   }
 
@@ -312,6 +341,8 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
       setStatus("No answer arrived; your text is kept. Reload the page to find out whether it was received.");
     } finally {
       setBusy(false);
+      // The send button was disabled while sending, which drops focus: it returns to the kept text (a publication moves it to the status line).
+      setFocusTarget((target) => target ?? "text");
       setToken(null);
       const api = (window as unknown as { hcaptcha?: Hcaptcha }).hcaptcha;
       if (api && widgetId.current !== null) api.reset(widgetId.current);
@@ -345,7 +376,7 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
   );
   const nicknameRefused = reasons.some((reason) => reason.field === "texts.0");
   const statusLine = (
-    <div id={statusId} role="status" aria-live="polite" className="form-status">
+    <div id={statusId} ref={statusRegion} tabIndex={-1} role="status" aria-live="polite" className="form-status">
       {status ? <p>{status}</p> : null}
       {reasons.length > 0 ? (
         <ul>
@@ -416,6 +447,7 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
             <label htmlFor={textId}>Your comment</label>
             <textarea
               id={textId}
+              ref={textField}
               value={text}
               rows={5}
               readOnly={busy || awaitingCheck}
@@ -445,25 +477,73 @@ export function CommentForm({ postId, articleRevisionId, answered }: { postId: s
   );
 }
 
-/** Delete for the comments this browser sent (it remembers their ids); the server checks ownership. */
+/** Where the page announces what happened to a comment that is no longer there to say it (page.tsx). */
+export const COMMENTS_STATUS_ID = "comments-status";
+
+/**
+ * Delete for the comments this browser sent (it remembers their ids); the server checks ownership.
+ * Deleting cannot be undone, so it asks once more; afterwards the comment is gone, so the comments'
+ * heading takes the focus and the comments' status line says what happened.
+ */
 export function OwnCommentControls({ commentId }: { commentId: string }) {
   const router = useRouter();
   const [own, setOwn] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState("");
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
   useEffect(() => setOwn((JSON.parse(localStorage.getItem(OWN_COMMENTS) ?? "[]") as string[]).includes(commentId)), [commentId]);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+    else if (asked.current) deleteButton.current?.focus();
+  }, [confirming]);
   if (!own) return null;
   async function remove() {
+    setBusy(true);
     const session = (await (await fetch("/api/showcase/human-session")).json()) as SessionView;
-    if (!session.session) return setStatus("This browser's session is gone; the comment can no longer be deleted from here.");
+    if (!session.session) {
+      setBusy(false);
+      setConfirming(false);
+      return setStatus("This browser's session is gone; the comment can no longer be deleted from here.");
+    }
     const response = await fetch(`/api/showcase/human-comments/${commentId}`, { method: "DELETE", headers: { accept: "application/json", "x-csrf-token": session.session.csrf_token } });
-    if (response.ok) router.refresh();
-    else setStatus("Could not delete the comment; try again.");
+    setBusy(false);
+    if (!response.ok) {
+      setConfirming(false);
+      return setStatus("Could not delete the comment; try again.");
+    }
+    const announcement = document.getElementById(COMMENTS_STATUS_ID);
+    if (announcement) announcement.textContent = "Your comment was deleted.";
+    document.getElementById("comments-heading")?.focus();
+    router.refresh();
   }
   return (
     <>
-      <button type="button" onClick={remove}>
-        Delete my comment
-      </button>
+      {confirming ? (
+        <span role="group" aria-label="Delete this comment?">
+          Delete this comment for good? It cannot be brought back.{" "}
+          <button type="button" ref={confirmButton} onClick={remove} disabled={busy}>
+            Yes, delete it
+          </button>{" "}
+          <button type="button" onClick={() => setConfirming(false)} disabled={busy}>
+            Keep it
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          ref={deleteButton}
+          onClick={() => {
+            asked.current = true;
+            setStatus("");
+            setConfirming(true);
+          }}
+        >
+          Delete my comment
+        </button>
+      )}
       <span role="status">{status}</span>
     </>
   );

@@ -5,7 +5,7 @@ import { cutToCodePoints, defaultLimits } from "@board/domain";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ArticleBlocks } from "../blocks";
-import { CommentForm, OwnCommentControls, type AnsweredComment } from "./comment-form";
+import { COMMENTS_STATUS_ID, CommentForm, OwnCommentControls, type AnsweredComment } from "./comment-form";
 import { ReportControl } from "./report-control";
 import { dateTime } from "../format";
 
@@ -122,12 +122,13 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
         </p>
       </article>
       <section aria-labelledby="comments-heading">
-        <h2 id="comments-heading">
+        <h2 id="comments-heading" tabIndex={-1}>
           {article.comment_count} {article.comment_count === 1 ? "comment" : "comments"}
         </h2>
+        <p id={COMMENTS_STATUS_ID} role="status" className="form-status" />
         <CommentThread comments={comments.items} parentId={null} parentName={null} repliesOpen={repliesOpen} />
       </section>
-      <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} answered={parent ? answeredComment(parent) : null} />
+      <CommentForm postId={article.item_id} articleRevisionId={article.revision_id} answered={parent ? answeredComment(parent) : null} goneReplyTo={reply_to && !parent && UUID.test(reply_to) ? reply_to : null} />
       <p>
         <a href="/showcase">All articles</a>
       </p>

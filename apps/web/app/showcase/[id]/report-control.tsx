@@ -4,6 +4,10 @@ import { useEffect, useId, useRef, useState } from "react";
 
 type SessionView = { session: { csrf_token: string } | null };
 
+/** As the service counts a reason (code points, §4.7 reports): a maxlength would count UTF-16 units instead. */
+const REASON_CODE_POINTS = 2_000;
+const codePoints = (text: string) => Array.from(text).length;
+
 const NEEDS_SESSION = "Reports need a guest session: choose a nickname in the comment form below first, then report again.";
 
 async function currentSession(): Promise<SessionView["session"]> {
@@ -20,7 +24,10 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const [status, setStatus] = useState("");
+  // A refusal of the reason marks the field and ties the status line's explanation to it.
+  const [reasonRefused, setReasonRefused] = useState(false);
   const fieldId = useId();
+  const statusId = useId();
   const reasonField = useRef<HTMLTextAreaElement>(null);
   const statusLine = useRef<HTMLSpanElement>(null);
   const reportButton = useRef<HTMLButtonElement>(null);
@@ -34,6 +41,7 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
   }, [focusTarget]);
 
   if (!hydrated) return null;
+  const reasonLeft = REASON_CODE_POINTS - codePoints(reason);
 
   /** Told before writing anything when there is no session to send the report with. */
   async function openForm() {
@@ -61,12 +69,14 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
       body: JSON.stringify({ target_id: targetId, reason }),
     });
     const body = await response.json().catch(() => null);
+    const refusedField = body?.error?.details?.issues?.[0]?.field ?? body?.error?.details?.field;
+    setReasonRefused(!response.ok && refusedField === "reason");
     if (response.ok) {
       setStatus("Thank you: the report was sent to the operators.");
       setOpen(false);
       setReason("");
     } else setStatus(body?.error?.message ?? "The report could not be sent; try again.");
-    setFocusTarget("status");
+    setFocusTarget(!response.ok && refusedField === "reason" ? "reason" : "status");
   }
 
   return (
@@ -74,8 +84,23 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
       {open ? (
         <form onSubmit={send} className="report-form">
           <label htmlFor={fieldId}>Why are you reporting this {label}?</label>
-          <textarea id={fieldId} ref={reasonField} value={reason} onChange={(e) => setReason(e.target.value)} rows={2} required />
-          <button type="submit">Send report</button>{" "}
+          <textarea
+            id={fieldId}
+            ref={reasonField}
+            value={reason}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setReasonRefused(false);
+            }}
+            rows={2}
+            required
+            aria-invalid={reasonLeft < 0 || reasonRefused}
+            aria-describedby={reasonRefused ? `${fieldId}-left ${statusId}` : `${fieldId}-left`}
+          />
+          <p id={`${fieldId}-left`}>{reasonLeft >= 0 ? `${reasonLeft} of ${REASON_CODE_POINTS} characters left` : `${-reasonLeft} characters too many`}</p>
+          <button type="submit" disabled={reasonLeft < 0}>
+            Send report
+          </button>{" "}
           <button
             type="button"
             onClick={() => {
@@ -92,7 +117,7 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
         </button>
       )}
       {/* Focusable from script only: after a send the focus lands on what happened. */}
-      <span role="status" ref={statusLine} tabIndex={-1}>
+      <span id={statusId} role="status" ref={statusLine} tabIndex={-1}>
         {status}
       </span>
     </>
