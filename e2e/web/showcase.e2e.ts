@@ -486,6 +486,23 @@ test("a reply drafted to a comment that is no longer shown moves to the article'
   await expect(page.getByLabel("Your comment")).toHaveValue("My unsent reply.");
 });
 
+test("a guest's comment in another language is marked with it, so it is voiced as written; English keeps the page's", async ({ page, request }) => {
+  const { item_id } = await publishArticle(request, "Read in two languages", [{ type: "paragraph", text: "An article that a French reader and an English reader both comment on, each in their own language." }], newNetwork());
+  await page.setExtraHTTPHeaders({ "x-forwarded-for": newNetwork() });
+  await page.goto(`/showcase/${item_id}`);
+  await page.getByLabel("Nickname").fill("Léa");
+  await page.keyboard.press("Enter");
+  for (const text of ["J'ai beaucoup aimé cet article sur les deux langues, merci pour ces explications très claires.", "I enjoyed reading this in English too; thank you for the clear explanation."]) {
+    await page.getByLabel("Your comment").fill(text);
+    await page.getByLabel("I am human (test widget)").check();
+    await page.getByRole("button", { name: "Send comment" }).click();
+    await expect(page.getByRole("article", { name: "Comment by Léa" }).filter({ hasText: text })).toBeVisible();
+  }
+  const comments = page.getByRole("article", { name: "Comment by Léa" });
+  await expect(comments.filter({ hasText: "J'ai beaucoup aimé" }).locator(".guest-text")).toHaveAttribute("lang", "fr");
+  await expect(comments.filter({ hasText: "I enjoyed reading" }).locator(".guest-text")).not.toHaveAttribute("lang", /.*/);
+});
+
 test("an older page of the article list has a title of its own", async ({ page, request }) => {
   await publishArticle(request, "One more for the list", [{ type: "paragraph", text: "An article that makes sure the list has something on it when an older page is read." }], newNetwork());
   await page.goto("/showcase");

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { webContext } from "@board/app/web-context";
 import type { WebShowcase } from "@board/app/web-context";
 import { cutToCodePoints, defaultLimits } from "@board/domain";
+import { languageOfPart } from "@board/services";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ArticleBlocks } from "../blocks";
@@ -67,6 +68,12 @@ function answeredComment(comment: Comment): AnsweredComment {
   return { id: comment.item_id, author: comment.author.name, quote: start.is_truncated ? `${start.text}…` : start.text };
 }
 
+/** Guests write in any language (§4.7): their text is marked with the language it reliably reads as, so it is voiced as such (WCAG 3.1.2). */
+function guestLanguage(comment: Comment): string | undefined {
+  const text = comment.blocks.map((block) => block.text).filter((value): value is string => typeof value === "string").join("\n");
+  return languageOfPart(text) ?? undefined;
+}
+
 /** Replies indent up to this level; deeper ones line up with it and name whom they answer, so 32 levels fit a phone. */
 const INDENTED_LEVELS = 8;
 
@@ -85,7 +92,7 @@ function CommentThread({ comments, parentId, parentName, repliesOpen }: { commen
               <time dateTime={new Date(comment.created_at * 1000).toISOString()}>{dateTime(comment.created_at)}</time>
               {flat && parentName ? <> · in reply to {parentName}</> : null}
             </p>
-            <div className={comment.author_type === "human_guest" ? "guest-text" : undefined}>
+            <div className={comment.author_type === "human_guest" ? "guest-text" : undefined} lang={comment.author_type === "human_guest" ? guestLanguage(comment) : undefined}>
               <ArticleBlocks blocks={comment.blocks} runtimeBuild={comment.runtime_build} keyPrefix={comment.item_id} topHeadingLevel={3} />
             </div>
             <p className="comment-actions">

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { detectEnglish } from "./english";
+import { detectEnglish, languageOfPart } from "./english";
 import { ENGLISH_SAMPLES, OTHER_SAMPLES } from "./language-samples";
 
 /** Measured on the labelled set below: the documented floor of the detector (README of this folder). */
@@ -40,5 +40,16 @@ describe("detectEnglish on a labelled set", () => {
 
   test("a few words are too short to tell, and never fail", () => {
     expect(detectEnglish(["Hola", "Danke"]).outcome).toBe("too_short_to_tell");
+  });
+});
+
+describe("languageOfPart", () => {
+  test.each([
+    ["French prose is marked fr", "J'ai beaucoup aimé cet article sur les oiseaux du jardin, merci pour ces explications très claires.", "fr"],
+    ["Spanish prose is marked es", "Me ha gustado mucho este artículo sobre los pájaros del jardín, gracias por la explicación tan clara.", "es"],
+    ["English prose keeps the page's language", "I enjoyed this article about garden birds very much; thank you for the clear explanation.", null],
+    ["a few words are too short to mark", "Merci beaucoup !", null],
+  ])("%s", (_label, text, language) => {
+    expect(languageOfPart(text)).toBe(language);
   });
 });

@@ -19,6 +19,16 @@ export function reliableLanguageOf(text: string): string | null {
 }
 
 /**
+ * The language a page marks a reader's text with (`lang`, WCAG 3.1.2): a reliable reading of at
+ * least MIN_LETTERS_TO_JUDGE letters other than English; null leaves the page's own (English).
+ */
+export function languageOfPart(text: string): string | null {
+  if (letters(text) < MIN_LETTERS_TO_JUDGE) return null;
+  const language = reliableLanguageOf(text);
+  return language === "en" ? null : language;
+}
+
+/**
  * The units ELD reads one at a time: each text of at least 40 letters on its own, and shorter
  * neighbours (a title, headings, list items) pooled until they reach 40 letters, since ELD misreads
  * a few words ("Mutex: a lock" reads as Hungarian) far more often than a sentence. A pool left

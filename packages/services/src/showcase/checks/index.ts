@@ -1,2 +1,3 @@
 export * from "./http-checker";
 export * from "./local-checker";
+export { languageOfPart } from "./english";
