@@ -62,8 +62,6 @@ function refusedField(body: { error?: { details?: { field?: unknown; issues?: Ar
 /**
  * The guest comment form. The draft (text and the request_id of a send whose answer never came)
  * lives in localStorage, so a reload keeps it and reconciles an uncertain send by lookup.
- */
-/**
  * `goneReplyTo`: the comment a `reply_to` link named when it is no longer shown; a reply drafted to it
  * moves to the article's own form, so the text is not left where no form can reach it.
  */
