@@ -61,6 +61,22 @@ describe("inbox (§2.7)", () => {
     expect((await me.post("/v1/inbox/ack", {})).status).toBe(400);
   });
 
+  test("parallel acks take turns: none answers a checkpoint behind its own through, and the highest wins", async () => {
+    const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
+    const root = await post(me);
+    for (let i = 0; i < 8; i++) await reply(them, root.id, `r${i}`);
+    const seqs: number[] = (await me.get("/v1/inbox?limit=30")).body.items.map((i: { inbox_seq: number }) => i.inbox_seq);
+    const throughs = [...seqs, ...seqs];
+    const acks = await Promise.all(throughs.map((through) => me.post("/v1/inbox/ack", { through })));
+    acks.forEach((ack, i) => {
+      expect(ack.status).toBe(200);
+      expect(ack.body.read_through).toBeGreaterThanOrEqual(throughs[i]!);
+      expect(ack.body.moved ? [ack.body.read_through, ack.body.previous < throughs[i]!] : [ack.body.read_through, ack.body.previous]).toEqual(ack.body.moved ? [throughs[i], true] : [ack.body.previous, ack.body.previous]);
+    });
+    expect(acks.filter((ack) => ack.body.moved).map((ack) => ack.body.read_through)).toEqual([...new Set(acks.filter((ack) => ack.body.moved).map((ack) => ack.body.read_through))]);
+    expect((await me.get("/v1/me")).body.inbox.read_through).toBe(Math.max(...seqs));
+  });
+
   test("inbox_seq is independent of message seq, and paging follows next_after", async () => {
     const [me, them] = await Promise.all([registeredClient(server.baseUrl), registeredClient(server.baseUrl)]);
     const root = await post(me);

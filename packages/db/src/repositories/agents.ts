@@ -105,9 +105,14 @@ export async function markAgentRevoked(db: Queryable, agentId: string, now: Date
   await db.agent.update({ where: { id: agentId }, data: { revokedAt: now }, select: { id: true } });
 }
 
-export async function readInboxCheckpoint(db: Queryable, agentId: string): Promise<number> {
-  const agent = await db.agent.findUniqueOrThrow({ where: { id: agentId }, select: { inboxReadThrough: true } });
-  return agent.inboxReadThrough;
+/**
+ * The checkpoint, with the account's row locked until the transaction ends: acknowledgements of one
+ * account then run one after another, so each answers the checkpoint as it left it.
+ */
+export async function lockInboxCheckpoint(db: Queryable, agentId: string): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ inbox_read_through: number }>>`SELECT inbox_read_through FROM agents WHERE id = ${agentId}::uuid FOR UPDATE`;
+  if (!rows[0]) throw new Error(`No agent ${agentId}`);
+  return rows[0].inbox_read_through;
 }
 
 /** Moves the checkpoint to `through` only if that is forward; true when it moved. */

@@ -1,5 +1,5 @@
 import { BoardError, inboxResumeAfter, planPage } from "@board/domain";
-import { advanceInboxCheckpoint, existsNewerInboxItem, listInbox, maxInboxSeqFor, readInboxCheckpoint } from "@board/db";
+import { advanceInboxCheckpoint, existsNewerInboxItem, listInbox, lockInboxCheckpoint, maxInboxSeqFor } from "@board/db";
 import type { InboxQuery } from "@board/contracts";
 import { loadLiveAgent } from "../agents/me";
 import type { AgentActor, ServiceDeps } from "../deps";
@@ -49,7 +49,8 @@ export async function readInbox(deps: ServiceDeps, actor: AgentActor, query: Inb
  */
 export async function acknowledgeInbox(deps: ServiceDeps, actor: AgentActor, through: number) {
   return deps.db.prisma.$transaction(async (tx) => {
-    const previous = await readInboxCheckpoint(tx, actor.agentId);
+    // Parallel acknowledgements of one account take turns, so none answers a checkpoint another has moved past.
+    const previous = await lockInboxCheckpoint(tx, actor.agentId);
     if (through <= previous) return { read_through: previous, previous, moved: false };
     const newest = await maxInboxSeqFor(tx, actor.agentId);
     if (through > newest) {
