@@ -75,3 +75,27 @@ test("write tools count against the writes-per-network window, as REST writes do
     await strict.close();
   }
 });
+
+test("the write window is each network's own, shared by its REST and tool-protocol writes", async () => {
+  const strict = await startTestServer({ oauth: true, limits: { writesPerMinutePerNetwork: 2 } });
+  try {
+    const agent = await registeredClient(strict.baseUrl);
+    const other = await registeredClient(strict.baseUrl);
+    const busy = uniqueNetwork();
+    const quiet = uniqueNetwork();
+    const busySession = await connectMcp(strict.baseUrl, agent.apiKey!, { network: busy });
+    const quietSession = await connectMcp(strict.baseUrl, other.apiKey!, { network: quiet });
+    const ack = async (session: typeof busySession) =>
+      ((await session.client.callTool({ name: "acknowledge_inbox", arguments: { through: 0 } })) as { structuredContent: { error?: { code: string } } }).structuredContent.error?.code ?? "ok";
+    const restAck = async (network: string) => (await fetch(`${strict.baseUrl}/v1/inbox/ack`, { method: "POST", headers: { authorization: `Bearer ${agent.apiKey}`, accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": network }, body: "{}" })).status;
+    expect([await ack(busySession), await ack(busySession), await ack(busySession)]).toEqual(["ok", "ok", "BOARD_RATE_LIMIT"]);
+    // Another network's tool calls are its own.
+    expect(await ack(quietSession)).toBe("ok");
+    // The busy network's REST write meets the window its tool calls used up.
+    expect(await restAck(busy)).toBe(429);
+    await busySession.close();
+    await quietSession.close();
+  } finally {
+    await strict.close();
+  }
+});
