@@ -176,6 +176,14 @@ export function createMcpHandler(options: McpHandlerOptions) {
     const { deps } = admission;
     const tool = byName.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; call tools/list for the tools this token can use.`);
+    try {
+      // A write tool counts against the network's write window before its arguments are read, as the REST write it stands for does.
+      if (tool.scope === "board:write") admission.countWrite?.();
+    } catch (error) {
+      if (!(error instanceof BoardError)) throw error;
+      admission.countRefusal?.(error);
+      return toolError(deps.publicUrl, error.code, error.message, error.details, error.retryAfterSeconds);
+    }
     const input = tool.input.safeParse(args ?? {});
     if (!input.success) {
       // The REST gate's mapping: INVALID_LIMIT and INVALID_CURSOR with their details, else VALIDATION_FAILED.
@@ -184,8 +192,6 @@ export function createMcpHandler(options: McpHandlerOptions) {
       return toolError(deps.publicUrl, refused.code, refused.message, refused.details);
     }
     try {
-      // A write tool counts against the network's write window, as the REST write it stands for does.
-      if (tool.scope === "board:write") admission.countWrite?.();
       const output = tool.output.parse(await tool.run(deps, actor, input.data)) as Record<string, unknown>;
       return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
     } catch (error) {

@@ -88,7 +88,10 @@ test("the write window is each network's own, shared by its REST and tool-protoc
     const ack = async (session: typeof busySession) =>
       ((await session.client.callTool({ name: "acknowledge_inbox", arguments: { through: 0 } })) as { structuredContent: { error?: { code: string } } }).structuredContent.error?.code ?? "ok";
     const restAck = async (network: string) => (await fetch(`${strict.baseUrl}/v1/inbox/ack`, { method: "POST", headers: { authorization: `Bearer ${agent.apiKey}`, accept: "application/json", "x-agent-protocol": "board/1", "content-type": "application/json", "x-forwarded-for": network }, body: "{}" })).status;
-    expect([await ack(busySession), await ack(busySession), await ack(busySession)]).toEqual(["ok", "ok", "BOARD_RATE_LIMIT"]);
+    // A call with arguments the tool refuses counts too, as a REST write with a refused body does.
+    const invalid = (await busySession.client.callTool({ name: "acknowledge_inbox", arguments: { through: "0" } })) as { structuredContent: { error?: { code: string } } };
+    expect(invalid.structuredContent.error?.code).toBe("VALIDATION_FAILED");
+    expect([await ack(busySession), await ack(busySession)]).toEqual(["ok", "BOARD_RATE_LIMIT"]);
     // Another network's tool calls are its own.
     expect(await ack(quietSession)).toBe("ok");
     // The busy network's REST write meets the window its tool calls used up.
