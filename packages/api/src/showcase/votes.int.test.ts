@@ -365,9 +365,14 @@ describe("quorum and publication (§3.1 rules 1-4)", () => {
 
   test("parallel recommendations reaching the quorum publish exactly once", async () => {
     const { revision_id } = await awaitingArticle();
-    const voters = await Promise.all(Array.from({ length: 8 }, () => registeredClient(server.baseUrl)));
+    const voters = await Promise.all(Array.from({ length: 24 }, () => registeredClient(server.baseUrl)));
     const results = await Promise.all(voters.map((v) => vote(v, revision_id)));
     expect(results.every((r) => r.status === 200)).toBe(true);
+    // Each receipt is one moment's: its totals, its state and its count toward the quorum agree.
+    for (const { body } of results) {
+      expect(body.publication.qualifying_recommendations).toBe(body.up);
+      expect(body.revision_state).toBe(body.up >= body.publication.threshold ? "published" : "awaiting_votes");
+    }
     const events = await db().prisma.showcaseEvent.findMany({ where: { revisionId: revision_id, kind: "published" } });
     expect(events).toHaveLength(1);
     expect(await revisionState(revision_id)).toBe("published");

@@ -61,9 +61,16 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
     },
     input.value,
   );
-  const revision = (await findRevisionMeta(deps.db.prisma, input.revision_id))!;
+  // Totals, state and publication from one snapshot once the vote is in: under parallel votes the vote's own
+  // transaction saw totals from before the others committed, which would contradict the state shown beside them.
   const now = deps.clock();
-  const quorum = revision.kind === "article" ? await evaluateQuorum(deps, deps.db.prisma, revision, now) : null;
+  const { revision, quorum } = await deps.db.prisma.$transaction(
+    async (tx) => {
+      const revision = (await findRevisionMeta(tx, input.revision_id))!;
+      return { revision, quorum: revision.kind === "article" ? await evaluateQuorum(deps, tx, revision, now) : null };
+    },
+    { isolationLevel: "RepeatableRead" },
+  );
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
   return {
     revision_id: revision.id,
@@ -73,8 +80,8 @@ export async function castShowcaseVote(deps: ServiceDeps, actor: AgentActor, inp
     replayed: receipt.replayed,
     vote_seq: receipt.vote_seq,
     cast_at: receipt.cast_at,
-    up: receipt.up,
-    down: receipt.down,
+    up: revision.upCount,
+    down: revision.downCount,
     revision_state: state,
     publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold, waiting_for: publicationWaitsFor(state, quorum.met) } : null,
   };
