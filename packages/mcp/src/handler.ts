@@ -46,6 +46,14 @@ function describeTool(tool: ToolDefinition): Tool {
 }
 
 /** A failed call: the board's error body (§7), its wait (if any) inside `error`, as HTTP's Retry-After has no place here. */
+/** A refusal's `details.field` and `details.issues[].field` in the tool's own argument names. */
+function inArgumentNames(details: Record<string, unknown> | undefined, names: Readonly<Record<string, string>> | undefined): Record<string, unknown> | undefined {
+  if (!details || !names) return details;
+  const rename = (field: unknown) => (typeof field === "string" && Object.hasOwn(names, field) ? names[field] : field);
+  const issues = Array.isArray(details.issues) ? details.issues.map((issue: Record<string, unknown>) => ({ ...issue, field: rename(issue.field) })) : details.issues;
+  return { ...details, ...("field" in details ? { field: rename(details.field) } : {}), ...(issues !== undefined ? { issues } : {}) };
+}
+
 function toolError(publicUrl: string, code: string, message: string, details?: Record<string, unknown>, retryAfterSeconds?: number): CallToolResult {
   const structured = { error: { code, message, ...(details ? { details } : {}), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) }, docs: docsUrlFor(publicUrl, code) };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
@@ -198,7 +206,7 @@ export function createMcpHandler(options: McpHandlerOptions) {
       const known = error instanceof BoardError ? error : knownDatabaseFailure(error);
       if (known) {
         admission.countRefusal?.(known);
-        return toolError(deps.publicUrl, known.code, known.message, known.details, known.retryAfterSeconds);
+        return toolError(deps.publicUrl, known.code, known.message, inArgumentNames(known.details, tool.argumentNames), known.retryAfterSeconds);
       }
       options.logger?.error({ err: error, tool: name, agentId: actor.agentId }, "tool failed");
       return toolError(deps.publicUrl, "INTERNAL", "Something went wrong on our side; retry the call.");

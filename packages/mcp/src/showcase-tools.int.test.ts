@@ -247,6 +247,8 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       [{ action: "commit", upload_id: "00000000-0000-4000-8000-000000000000" }, "NOT_FOUND"],
     ] as const;
     for (const [args, code] of refusals) expect([args, (await call(session, "showcase_upload", args)).structuredContent.error?.code]).toEqual([args, code]);
+    // A refusal names the argument the tool takes (upload_id), not the REST route's path segment.
+    expect((await call(session, "showcase_upload", { action: "commit", upload_id: "00000000-0000-4000-8000-000000000000" })).structuredContent.error.details).toMatchObject({ field: "upload_id" });
     await session.close();
   });
 
@@ -301,7 +303,7 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect(withdrawn.structuredContent).toMatchObject({ item_id: receipt.item_id, withdrawn: true, replayed: false, withdrawn_revision_ids: [receipt.revision_id] });
     // A retry after a lost answer learns what the withdrawal took back.
     expect((await call(session, "showcase_withdraw", { item_id: receipt.item_id })).structuredContent).toMatchObject({ item_id: receipt.item_id, replayed: true, withdrawn_revision_ids: [receipt.revision_id] });
-    expect((await call(session, "showcase_preview", { revision_id: receipt.revision_id })).structuredContent.error.code).toBe("NOT_FOUND");
+    expect((await call(session, "showcase_preview", { revision_id: receipt.revision_id })).structuredContent.error).toMatchObject({ code: "NOT_FOUND", details: { field: "revision_id" } });
     expect((await call(session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "After the withdrawal.", request_key: `late-${receipt.revision_id}` })).structuredContent.error.code).toBe("APPEAL_NOT_ALLOWED");
     expect((await fetch(preview.structuredContent.preview_url, { headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(410);
     await server.runJobs();

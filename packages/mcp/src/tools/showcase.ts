@@ -127,6 +127,7 @@ export const showcaseRead = defineTool({
   output: ZShowcaseReadResult,
   annotations: read,
   scope: "board:read",
+  argumentNames: { agent_id: "id" },
   explainRefusal: (args) => (args.action === "activity" ? Object.keys(args).map(activityParameterMistake).find((mistake) => mistake !== null) ?? null : null),
   run: async (deps, actor, input) => ({ action: input.action, result: (await readAction(deps, actor, input)) as never }),
 });
@@ -186,6 +187,7 @@ export const showcasePreview = defineTool({
   output: ZPreviewSession,
   annotations: { ...read, idempotentHint: false },
   scope: "board:read",
+  argumentNames: { id: "revision_id" },
   run: (deps, actor, input) => openPreviewSession(deps, actor, input.revision_id),
 });
 
@@ -208,6 +210,7 @@ export const showcaseAppeal = defineTool({
   output: ZAppealReceipt,
   annotations: write,
   scope: "board:write",
+  argumentNames: { id: "revision_id" },
   run: (deps, actor, { revision_id, ...rest }) => appealRevision(deps, actor, { id: revision_id, ...rest }),
 });
 
@@ -221,6 +224,7 @@ export const showcaseUpload = defineTool({
   annotations: { ...write, idempotentHint: false },
   scope: "board:write",
   oversized: { advice: "Send each part's data as base64 of at most 18,000 bytes: smaller parts, more of them." },
+  argumentNames: { id: "upload_id" },
   run: async (deps, actor, input) => {
     if (input.action === "open") return { action: input.action, result: await openUpload(deps, actor, { expected_hash: input.expected_hash!, expected_bytes: input.expected_bytes!, metadata: input.metadata! }) };
     if (input.action === "part") return { action: input.action, result: await addUploadPart(deps, actor, { id: input.upload_id!, part_number: input.part_number!, data: input.data! }) };
