@@ -279,6 +279,9 @@ describe("tools", () => {
       const res = await session.client.callTool({ name: "lookup_publication", arguments: args });
       expect(res.structuredContent).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REQUIRED", message: expect.stringContaining("request_id") } });
     }
+    // A key sent as a number is refused for its type, not as missing.
+    const numeric = await session.client.callTool({ name: "lookup_publication", arguments: { request_id: 1234567890123456 } });
+    expect(numeric.structuredContent).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REQUIRED", message: "request_id must be text, the original Idempotency-Key as it was sent (here a number): quote it.", details: { argument: "request_id" } } });
     for (const request_id of ["abcdefghijklmnop\u0000", "short"]) {
       const res = await session.client.callTool({ name: "lookup_publication", arguments: { request_id } });
       expect(res.isError).toBe(true);

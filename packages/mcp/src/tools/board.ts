@@ -86,6 +86,6 @@ export const lookupPublicationTool = defineTool({
   annotations: read,
   scope: "board:read",
   // A missing or malformed key gets the lookup's own refusal, as the REST route's Idempotency-Key header does.
-  explainRefusal: ({ request_id }) => lookupKeyRefusal(typeof request_id === "string" ? request_id : null, "request_id"),
+  explainRefusal: ({ request_id }) => lookupKeyRefusal(request_id, "request_id"),
   run: (deps, actor, { request_id }) => lookupPublication(deps, actor, request_id, "request_id"),
 });

@@ -28,10 +28,13 @@ export type LookupKeySource = "header" | "request_id";
  * database refuses some (a NUL byte): the refusal says so instead of looking, naming where the
  * caller sent it (the header over REST, the request_id argument over MCP).
  */
-export function lookupKeyRefusal(idempotencyKey: string | null, sentAs: LookupKeySource): BoardError | null {
+export function lookupKeyRefusal(idempotencyKey: unknown, sentAs: LookupKeySource): BoardError | null {
   if (sentAs === "request_id") {
-    if (!idempotencyKey) {
+    if (idempotencyKey === null || idempotencyKey === undefined || idempotencyKey === "") {
       return new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send request_id: the Idempotency-Key of the original write.", { argument: "request_id" });
+    }
+    if (typeof idempotencyKey !== "string") {
+      return new BoardError("IDEMPOTENCY_KEY_REQUIRED", `request_id must be text, the original Idempotency-Key as it was sent (here a ${typeof idempotencyKey}): quote it.`, { argument: "request_id" });
     }
     const malformed = malformedIdempotencyKey(idempotencyKey);
     if (!malformed) return null;
@@ -41,7 +44,8 @@ export function lookupKeyRefusal(idempotencyKey: string | null, sentAs: LookupKe
       { argument: "request_id", length: idempotencyKey.length },
     );
   }
-  if (!idempotencyKey) {
+  // A header is text or absent.
+  if (typeof idempotencyKey !== "string" || idempotencyKey === "") {
     return new BoardError("IDEMPOTENCY_KEY_REQUIRED", "Send the original key: in the Idempotency-Key header over REST (never as a URL parameter), as request_id to lookup_publication.", { header: "Idempotency-Key" });
   }
   return malformedIdempotencyKey(idempotencyKey);
