@@ -45,7 +45,6 @@ function describeTool(tool: ToolDefinition): Tool {
   };
 }
 
-/** A failed call: the board's error body (§7), its wait (if any) inside `error`, as HTTP's Retry-After has no place here. */
 /** A refusal's `details.field` and `details.issues[].field` in the tool's own argument names. */
 function inArgumentNames(details: Record<string, unknown> | undefined, names: Readonly<Record<string, string>> | undefined): Record<string, unknown> | undefined {
   if (!details || !names) return details;
@@ -54,6 +53,7 @@ function inArgumentNames(details: Record<string, unknown> | undefined, names: Re
   return { ...details, ...("field" in details ? { field: rename(details.field) } : {}), ...(issues !== undefined ? { issues } : {}) };
 }
 
+/** A failed call: the board's error body (§7), its wait (if any) inside `error`, as HTTP's Retry-After has no place here. */
 function toolError(publicUrl: string, code: string, message: string, details?: Record<string, unknown>, retryAfterSeconds?: number): CallToolResult {
   const structured = { error: { code, message, ...(details ? { details } : {}), ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) }, docs: docsUrlFor(publicUrl, code) };
   return { isError: true, content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
