@@ -1,3 +1,4 @@
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import type { App } from "./app";
@@ -40,5 +41,25 @@ describe("the Node bridge", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(form);
     expect(seen).toEqual(["/operator/actions/set-limit"]);
+  });
+
+  test("a method the Fetch API cannot carry (TRACE) skips the mounted surfaces and reaches the fallback, instead of failing with 500", async () => {
+    const seen: string[] = [];
+    const { server } = createNodeServer(decliningApp(seen), async (req, res) => {
+      res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end(`${req.method} is not served here`);
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request({ host: "127.0.0.1", port, method: "TRACE", path: "/livez" }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.on("error", reject);
+      request.end();
+    });
+    expect(status).toBe(405);
+    expect(seen).toEqual([]);
   });
 });

@@ -41,6 +41,8 @@ function lazyBody(req: http.IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+const UNFETCHABLE_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 function fetchRequest(req: http.IncomingMessage): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
@@ -112,7 +114,8 @@ export function createNodeServer(app: App, fallback?: FallbackHandler, nodeHandl
       const client = { socketAddress: req.socket.remoteAddress ?? "unknown" };
       const answered = await app.handle(gateRequest(req), client);
       if (answered) return writeGateResponse(req, res, answered);
-      const mounted = app.hasMounted ? await app.handleMounted(fetchRequest(req), client) : null;
+      // The Fetch API cannot represent CONNECT, TRACE or TRACK (new Request throws): no mounted surface serves them.
+      const mounted = app.hasMounted && !UNFETCHABLE_METHODS.has(req.method ?? "") ? await app.handleMounted(fetchRequest(req), client) : null;
       if (mounted) return await writeFetchResponse(req, res, mounted);
       if (fallback) return await fallback(req, res);
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "NOT_FOUND", message: "No such route." }, docs: "/docs" }));
