@@ -8,6 +8,7 @@ import { toBoardError } from "./http/translate-error";
 import type { WindowLimiters } from "./http/rate-limit";
 import type { Logger } from "./logger";
 import { buildOpenApiDocument } from "./openapi";
+import { methodNotAllowed } from "./rest";
 import { INERT_CONTENT_HEADERS } from "./routers/public-showcase";
 import { checkResponses } from "./trpc";
 
@@ -147,9 +148,10 @@ export function createApp(options: ApiAppOptions): App {
 
   async function handle(request: GateRequest, client: ClientInfo): Promise<GateResponse | null> {
     const { pathname } = request.url;
+    const page = Object.hasOwn(fixedPages, pathname) ? fixedPages[pathname] : undefined;
+    // Node sends no body with a HEAD answer.
+    if (page) return request.method === "GET" || request.method === "HEAD" ? page() : errorResponse(deps.publicUrl, methodNotAllowed(request.method, ["GET", "HEAD"]));
     if (request.method === "GET") {
-      const page = Object.hasOwn(fixedPages, pathname) ? fixedPages[pathname] : undefined;
-      if (page) return page();
       // Browsers get the website's preview page (Next); anything else the canonical source as JSON.
       const preview = pathname.startsWith(PREVIEW_PREFIX) && !prefersHtml(request.headers.get("accept"));
       const asset = ASSET_PATH.exec(pathname);

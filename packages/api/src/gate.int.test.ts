@@ -297,6 +297,16 @@ describe("error envelope (§7)", () => {
     expect((await fetch(`${server.baseUrl}/api/showcase/feed`, { method: "HEAD", headers: { "x-forwarded-for": uniqueNetwork() } })).status).toBe(200);
   });
 
+  test("the operational pages take GET and HEAD; another method is 405 with Allow in the envelope", async () => {
+    for (const path of ["/healthz", "/livez", "/openapi.json"]) {
+      const wrong = await fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect([path, wrong.status, wrong.headers.get("allow")]).toEqual([path, 405, "GET, HEAD"]);
+      expect(await wrong.json()).toMatchObject({ error: { code: "METHOD_NOT_ALLOWED", details: { allowed_methods: ["GET", "HEAD"] } }, docs: expect.stringContaining("/docs/errors#METHOD_NOT_ALLOWED") });
+      const head = await fetch(`${server.baseUrl}${path}`, { method: "HEAD" });
+      expect([path, head.status, await head.text()]).toEqual([path, 200, ""]);
+    }
+  });
+
   describe("requests the HTTP parser refuses are answered in the envelope too (found by the fuzz test)", () => {
     const port = () => Number(new URL(server.baseUrl).port);
     const envelopeOf = (answer: RawOutcome) => (answer.kind === "answer" ? { status: answer.status, body: JSON.parse(answer.body.toString("utf8")) } : answer);

@@ -50,7 +50,7 @@ function acceptsEmptyObject(inputs: z.ZodType[], template: string): boolean {
 }
 
 /** 405 for a route that exists with other methods, naming them (RFC 9110 §15.5.6: and in Allow). */
-function methodNotAllowed(method: string, allowed: readonly string[]): BoardError {
+export function methodNotAllowed(method: string, allowed: readonly string[]): BoardError {
   const methods = [...new Set(allowed)].sort();
   return new BoardError("METHOD_NOT_ALLOWED", `This route does not take ${method}; it takes ${methods.join(", ")} (see /docs).`, { allowed_methods: methods });
 }
