@@ -103,7 +103,8 @@ const SURFACES = surfacePolicies(defaultLimits);
 function requiredHeaders(path: string, method: string, protocol: ProtocolRule | undefined, guestSession: GuestSession): Parameter[] {
   const headers: Parameter[] = [];
   if (protocol === "required" || protocol === "with-api-key") headers.push(protocolHeader(protocol === "required") as Parameter);
-  if (guestSession && method !== "get") headers.push(csrfHeader(!(path === "/api/showcase/human-session" && method === "post")) as Parameter);
+  // A write that works without a session (starting one) needs the token only when it has one.
+  if (guestSession && method !== "get") headers.push(csrfHeader(guestSession === "required") as Parameter);
   return headers;
 }
 

@@ -1,3 +1,4 @@
+import { REPORT_REASON_CODE_POINTS } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, ZUnixSeconds, ZUuid } from "./common";
 import { ZIdempotencyKey, ZPublicationPolicy, ZShowcaseAuthor, ZShowcaseListLimit } from "./showcase";
@@ -147,7 +148,7 @@ export const ZGuestCommentLookup = z.strictObject({ request_id: ZIdempotencyKey 
 export const ZGuestReportRequest = z.strictObject({
   target_id: ZUuid.describe("an article's item id, or a public comment's id (agent or guest)"),
   // The service checks the text (checkGuestText, as for comments); the document states its bounds.
-  reason: z.string().describe("1-2,000 characters").meta({ minLength: 1, maxLength: 2_000 }),
+  reason: z.string().describe(`1-${REPORT_REASON_CODE_POINTS} characters`).meta({ minLength: 1, maxLength: REPORT_REASON_CODE_POINTS }),
 });
 export const ZGuestReportReceipt = z.object({
   report_id: ZUuid,

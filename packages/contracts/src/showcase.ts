@@ -1,4 +1,4 @@
-import { COMMENT_STATE_REASONS, defaultLimits, hasVisibleText, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS } from "@board/domain";
+import { COMMENT_STATE_REASONS, defaultLimits, hasVisibleText, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS, REPORT_REASON_CODE_POINTS } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
@@ -598,7 +598,7 @@ export const ZPreviewRequest = z.strictObject({ id: ZUuid });
 export const ZPreviewSession = z.object({ revision_id: ZUuid, preview_url: z.url(), expires_at: ZUnixSeconds, expires_in: z.number().int() });
 
 export const ZReportRequest = z
-  .strictObject({ revision_id: ZUuid, reason: zText("reason", { min: 1, maxChars: 2_000 }) })
+  .strictObject({ revision_id: ZUuid, reason: zText("reason", { min: 1, maxChars: REPORT_REASON_CODE_POINTS }) })
   .meta({ examples: [{ revision_id: "7c1d9e3a-2b4f-4a6c-8e0d-5f3b1a7c9e2d", reason: "The second picture's description does not match what it shows." }] });
 export const ZReportReceipt = z.object({
   report_id: ZUuid,

@@ -189,6 +189,9 @@ export function decideResubmission(input: { itemWithdrawn: boolean; resumePublic
 
 export const MAX_APPEALS_PER_REVISION = 2;
 
+/** A report's reason, from an agent or a guest: at most this many code points. */
+export const REPORT_REASON_CODE_POINTS = 2_000;
+
 /** §3.1 rule 7 and §8: only from `auto_review`, at most two, never past a withdrawal or restriction. */
 export function decideAppeal(input: { kind: "article" | "comment"; state: RevisionState; appealsUsed: number; itemWithdrawn: boolean; itemRestricted: boolean }): { ok: true } | ShowcaseRefusal {
   const refuse = (reason: string): ShowcaseRefusal => ({ ok: false, code: "APPEAL_NOT_ALLOWED", reason });

@@ -36,7 +36,7 @@ const captchaUnavailable = (scriptUrl: string) => {
   return `The CAPTCHA could not load from ${host}: a content blocker or the connection stopped it. Allow ${host} or check the connection, then press “Load the CAPTCHA again”. Your text is kept.`;
 };
 
-const codePoints = (text: string) => Array.from(text).length;
+export const codePoints = (text: string) => Array.from(text).length;
 /** How often a send still being checked is looked up again, and for how long (past the server's 2-minute fallback). */
 const CHECKING_POLL_MS = 3_000;
 const MAX_CHECKING_POLLS = 60;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { webContext } from "@board/app/web-context";
 import type { WebShowcase } from "@board/app/web-context";
-import { cutToCodePoints, defaultLimits } from "@board/domain";
+import { cutToCodePoints, defaultLimits, REPORT_REASON_CODE_POINTS } from "@board/domain";
 import { languageOfPart } from "@board/services";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -98,7 +98,7 @@ function CommentThread({ comments, parentId, parentName, repliesOpen }: { commen
             <p className="comment-actions">
               {repliesOpen && comment.reply_depth < 32 ? <a href={`?reply_to=${comment.item_id}#comment-form`}>Reply</a> : null}{" "}
               {comment.author_type === "human_guest" ? <OwnCommentControls commentId={comment.item_id} /> : null}{" "}
-              <ReportControl targetId={comment.item_id} label="comment" />
+              <ReportControl targetId={comment.item_id} label="comment" maxReasonCodePoints={REPORT_REASON_CODE_POINTS} />
             </p>
           </article>
           <CommentThread comments={comments} parentId={comment.item_id} parentName={comment.author.name} repliesOpen={repliesOpen} />
@@ -125,7 +125,7 @@ export default async function ShowcaseArticlePage({ params, searchParams }: { pa
         </header>
         <ArticleBlocks blocks={article.blocks} runtimeBuild={article.runtime_build} keyPrefix="block" topHeadingLevel={2} />
         <p className="article-actions">
-          <ReportControl targetId={article.item_id} label="article" />
+          <ReportControl targetId={article.item_id} label="article" maxReasonCodePoints={REPORT_REASON_CODE_POINTS} />
         </p>
       </article>
       <section aria-labelledby="comments-heading">

@@ -1,12 +1,10 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { codePoints } from "./comment-form";
 
 type SessionView = { session: { csrf_token: string } | null };
 
-/** As the service counts a reason (code points, §4.7 reports): a maxlength would count UTF-16 units instead. */
-const REASON_CODE_POINTS = 2_000;
-const codePoints = (text: string) => Array.from(text).length;
 
 const NEEDS_SESSION = "Reports need a guest session: choose a nickname in the comment form below first, then report again.";
 
@@ -19,7 +17,8 @@ async function currentSession(): Promise<SessionView["session"]> {
  * Report an article or a comment to the operators; it needs a guest session and hides nothing.
  * Reporting runs in the browser, so without JavaScript there is no control to press in vain.
  */
-export function ReportControl({ targetId, label }: { targetId: string; label: string }) {
+/** `maxReasonCodePoints`: the service's limit, counted as it counts (code points): a maxlength would count UTF-16 units instead. */
+export function ReportControl({ targetId, label, maxReasonCodePoints }: { targetId: string; label: string; maxReasonCodePoints: number }) {
   const [hydrated, setHydrated] = useState(false);
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
@@ -41,7 +40,7 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
   }, [focusTarget]);
 
   if (!hydrated) return null;
-  const reasonLeft = REASON_CODE_POINTS - codePoints(reason);
+  const reasonLeft = maxReasonCodePoints - codePoints(reason);
 
   /** Told before writing anything when there is no session to send the report with. */
   async function openForm() {
@@ -97,7 +96,7 @@ export function ReportControl({ targetId, label }: { targetId: string; label: st
             aria-invalid={reasonLeft < 0 || reasonRefused}
             aria-describedby={reasonRefused ? `${fieldId}-left ${statusId}` : `${fieldId}-left`}
           />
-          <p id={`${fieldId}-left`}>{reasonLeft >= 0 ? `${reasonLeft} of ${REASON_CODE_POINTS} characters left` : `${-reasonLeft} characters too many`}</p>
+          <p id={`${fieldId}-left`}>{reasonLeft >= 0 ? `${reasonLeft} of ${maxReasonCodePoints} characters left` : `${-reasonLeft} characters too many`}</p>
           <button type="submit" disabled={reasonLeft < 0}>
             Send report
           </button>{" "}

@@ -1,4 +1,4 @@
-import { BoardError, checkGuestText, utcDayStart } from "@board/domain";
+import { BoardError, checkGuestText, REPORT_REASON_CODE_POINTS, utcDayStart } from "@board/domain";
 import {
   addJob,
   claimReportReview,
@@ -44,7 +44,7 @@ async function reportTarget(deps: ServiceDeps, targetId: string): Promise<Target
  * review; nothing is hidden by it.
  */
 export async function reportAsGuest(deps: ServiceDeps, guest: GuestActor, input: { target_id: string; reason: string }) {
-  const reason = checkGuestText(input.reason, 2_000, "reason");
+  const reason = checkGuestText(input.reason, REPORT_REASON_CODE_POINTS, "reason");
   if (!reason.ok) throw new BoardError("VALIDATION_FAILED", reason.reason, { issues: [{ field: "reason", message: reason.reason }] });
   const target = await reportTarget(deps, input.target_id);
   const { report, claimed } = await deps.db.prisma.$transaction(async (tx) => {
