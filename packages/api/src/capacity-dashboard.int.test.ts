@@ -25,9 +25,10 @@ beforeAll(async () => {
   expect((await quiet.post("/v1/posts", { title: "q", body: "b" }, { "idempotency-key": newKey() })).status).toBe(201);
   const refused = await busy.post("/v1/posts", { title: "one too many", body: "b" }, { "idempotency-key": newKey() });
   expect(refused.status).toBe(429);
-  const { jobsSchema } = server.board.deps.showcase;
-  await addJob(server.board.deps.db.prisma, jobsSchema, { task: "capacity_test_waiting", payload: {} });
-  await addJob(server.board.deps.db.prisma, jobsSchema, { task: "capacity_test_failed", payload: {}, maxAttempts: 1 });
+  const { jobQueue } = server.board.deps.showcase;
+  const jobsSchema = jobQueue.name;
+  await addJob(server.board.deps.db.prisma, jobQueue, { task: "capacity_test_waiting", payload: {} });
+  await addJob(server.board.deps.db.prisma, jobQueue, { task: "capacity_test_failed", payload: {}, maxAttempts: 1 });
   await server.board.deps.db.pool.query(`UPDATE "${jobsSchema}"._private_jobs SET attempts = 1, last_error = 'boom' WHERE task_id = (SELECT id FROM "${jobsSchema}"._private_tasks WHERE identifier = 'capacity_test_failed')`);
   await server.board.deps.capacity.meter.flush();
 });

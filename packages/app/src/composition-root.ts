@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, createLogger, createNodeServer, sharedCountersFor, WindowLimiters, type App, type FallbackHandler, type Logger, type NodeHandler } from "@board/api";
-import { deploymentSetting, NOTIFY_PAYLOAD_LIMIT_BYTES, openDatabase, openNotificationChannel, type Database, type NotificationChannel } from "@board/db";
+import { deploymentSetting, NOTIFY_PAYLOAD_LIMIT_BYTES, openDatabase, openNotificationChannel, type Database, type JobQueueSchema, type NotificationChannel } from "@board/db";
 import type { AuthorizationServer } from "@board/oauth";
 import {
   applyPeerInvalidation,
@@ -33,7 +33,7 @@ import {
 } from "@board/services";
 import { Redis } from "ioredis";
 import { publishOperatorAuthUrl, type AppConfig } from "./config";
-import { createJobQueue, type JobQueue } from "./jobs";
+import { createJobQueue, jobQueueSchema, type JobQueue } from "./jobs";
 import { mountOAuthAndMcp, type MountedOAuth } from "./mcp-wiring";
 import { operatorConsole } from "./operator-console";
 import { publishWebContext } from "./web-context";
@@ -91,7 +91,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   });
   const clock = options.clock ?? (() => new Date());
   const capacity = capacityParts(config, db, reservedDb, limiters, logger);
-  const { deps, content } = buildServiceDeps(config, db, clock, options, capacity);
+  const { deps, content } = buildServiceDeps(config, db, clock, options, capacity, jobQueueSchema(db.pool, config.jobsSchema, logger));
   const reservedDeps: ServiceDeps = { ...deps, db: reservedDb };
   const cachePeers = shareCacheInvalidations(config, deps, logger);
   try {
@@ -106,7 +106,7 @@ export async function startBoard(config: AppConfig, options: StartOptions = {}):
   capacity.reserved.start();
   capacity.meter.start();
   if (config.captcha?.customVerifier) logger.warn({ verifyUrl: config.captcha.verifyUrl }, "GUEST CAPTCHA USES A CUSTOM VERIFIER, NOT hCaptcha's: every answer it accepts is trusted");
-  const jobs = createJobQueue({ pool: db.pool, schema: config.jobsSchema, handlers: boardJobHandlers(deps), crontab: BOARD_CRONTAB, logger });
+  const jobs = createJobQueue({ pool: db.pool, queue: deps.showcase.jobQueue, handlers: boardJobHandlers(deps), crontab: BOARD_CRONTAB, logger });
   // Serving must not wait for the database: requests answer 503 until it is back, and the runner starts then.
   if (config.runJobs) await jobs.start();
   else await jobs.install().catch((error: Error) => logger.error({ err: error.message }, "the job queue's schema could not be installed; a process running the jobs installs it"));
@@ -226,7 +226,14 @@ function capacityParts(config: AppConfig, db: Database, reservedDb: Database, li
   };
 }
 
-function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, options: DepsOptions, capacity: CapacityDeps, content: ContentWorker = threadedContentWorker(config.admissionThreads, config.contentWorkerNiceness)) {
+function buildServiceDeps(
+  config: AppConfig,
+  db: Database,
+  clock: () => Date,
+  options: DepsOptions,
+  capacity: CapacityDeps,
+  jobQueue: JobQueueSchema,
+  content: ContentWorker = threadedContentWorker(config.admissionThreads, config.contentWorkerNiceness)) {
   const deps: ServiceDeps = {
     db,
     limits: capacity.runtimeLimits.current,
@@ -238,7 +245,7 @@ function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, op
       content,
       checker: options.checker ?? contentChecker(config, content.localChecker),
       activatedAt: showcaseActivation(db, config, clock),
-      jobsSchema: config.jobsSchema,
+      jobQueue,
       captcha: options.captcha ?? (config.captcha ? hcaptchaVerifier(config.captcha) : null),
     },
     capacity,
@@ -252,9 +259,12 @@ function buildServiceDeps(config: AppConfig, db: Database, clock: () => Date, op
  */
 export async function openServices(config: AppConfig): Promise<{ deps: ServiceDeps; close(): Promise<void> }> {
   const db = openDatabase(config.databaseUrl, { poolSize: 2 });
-  const capacity = capacityParts(config, db, db, null, createLogger(config.logLevel));
-  await capacity.runtimeLimits.reload();
-  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, capacity, lazyContentWorker(config.admissionThreads, config.contentWorkerNiceness));
+  const logger = createLogger(config.logLevel);
+  const capacity = capacityParts(config, db, db, null, logger);
+  const jobQueue = jobQueueSchema(db.pool, config.jobsSchema, logger);
+  // Some operator actions queue jobs (an unrestricted author's articles are checked again).
+  await Promise.all([capacity.runtimeLimits.reload(), jobQueue.install()]);
+  const { deps, content } = buildServiceDeps(config, db, () => new Date(), {}, capacity, jobQueue, lazyContentWorker(config.admissionThreads, config.contentWorkerNiceness));
   return {
     deps,
     async close() {

@@ -1,4 +1,5 @@
 import type { Logger } from "@board/api";
+import type { JobQueueSchema } from "@board/db";
 import type { JobHandler } from "@board/services";
 import { EventEmitter } from "node:events";
 import { Logger as WorkerLogger, makeWorkerUtils, run, runMigrations, runOnce, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
@@ -6,7 +7,7 @@ import type pg from "pg";
 
 export interface JobQueueOptions {
   pool: pg.Pool;
-  schema: string;
+  queue: JobQueueSchema;
   handlers: Record<string, JobHandler>;
   crontab: string;
   logger: Logger;
@@ -29,6 +30,31 @@ function workerLogger(logger: Logger): WorkerLogger {
 const RELAUNCH_EVERY_MS = 1_000;
 
 /**
+ * The queue's schema, installed by graphile-worker's migrations. Writers add jobs only once
+ * `installed` holds, which it does from the first install this process saw complete: a deployed
+ * board's start, or, when PostgreSQL was away then, the runner's first start or the first write
+ * that found it not installed.
+ */
+export function jobQueueSchema(pool: pg.Pool, name: string, logger: Logger): JobQueueSchema {
+  let installing: Promise<void> | null = null;
+  const queue = {
+    name,
+    installed: false,
+    install() {
+      installing ??= runMigrations({ pgPool: pool, schema: name, logger: workerLogger(logger) }).then(
+        () => void (queue.installed = true),
+        (error: unknown) => {
+          installing = null;
+          throw error;
+        },
+      );
+      return installing;
+    },
+  };
+  return queue;
+}
+
+/**
  * The job queue in the board's own PostgreSQL (graphile-worker). Its schema is installed here,
  * outside Prisma's migrations and drift check. `start` runs the runner in this process; `drain`
  * runs every job that is due now and returns (the tests use it to step the pipeline).
@@ -39,10 +65,10 @@ const RELAUNCH_EVERY_MS = 1_000;
  * supervised: once its pool has ended, the jobs it still held are unlocked and a new runner
  * started, retried every second until the database answers. A runner that cannot start at all
  * (PostgreSQL away when the process starts) is retried the same way, and its first start installs
- * the queue's schema, which every submission's transaction writes to.
+ * the queue's schema, which every submission's transaction writes to (`jobQueueSchema`).
  */
 export function createJobQueue(options: JobQueueOptions) {
-  const common = { pgPool: options.pool, schema: options.schema, logger: workerLogger(options.logger), noHandleSignals: true };
+  const common = { pgPool: options.pool, schema: options.queue.name, logger: workerLogger(options.logger), noHandleSignals: true };
   const tasks = taskList(options.handlers);
   let runner: Runner | null = null;
   let supervising = false;
@@ -65,6 +91,7 @@ export function createJobQueue(options: JobQueueOptions) {
     // Batched (even with no delay), a job's end is recorded with retries and a failure to record it
     // ends the pool; unbatched, graphile-worker 0.18 drops that failure and the job stays locked.
     const preset = { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } };
+    await options.queue.install();
     const started = await run({ ...common, preset, concurrency, pollInterval: 1_000, taskList: tasks, crontab: options.crontab, events });
     if (!supervising) return void (await started.stop());
     runner = started;
@@ -92,7 +119,7 @@ export function createJobQueue(options: JobQueueOptions) {
   }
 
   return {
-    install: () => runMigrations(common),
+    install: () => options.queue.install(),
     /** Starts the runner; when the database does not answer yet, serving goes on and the runner starts once it does. */
     async start(concurrency = 2) {
       supervising = true;

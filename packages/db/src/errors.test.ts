@@ -72,16 +72,8 @@ describe("isTransientConflict and knownDatabaseFailure", () => {
     expect(knownDatabaseFailure(error)).toBeNull();
   });
 
-  test.each<[string, unknown]>([
-    ["add_job not there yet", pgError("42883", "function graphile_worker.add_job(identifier => text, payload => json) does not exist")],
-    ["the queue's schema not there yet", pgError("3F000", 'schema "graphile_worker" does not exist')],
-    ["Prisma P2010 raw query, 42883 in the adapter cause", prismaWrapped("P2010", { kind: "postgres", originalCode: "42883", message: "function graphile_worker.add_job(identifier => text) does not exist" })],
-  ])("%s: the job queue is not ready, 503 with Retry-After 1", (_name, error) => {
-    expect(knownDatabaseFailure(error)).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { dependency: "job_queue" }, retryAfterSeconds: 1 });
-  });
-
-  test("a missing function or table of the board's own is a bug, not a queue being installed", () => {
-    expect(knownDatabaseFailure(pgError("42883", "function lower(integer) does not exist"))).toBeNull();
+  test("a missing function or table is a bug, not unavailability (a queue being installed is refused before its functions are called)", () => {
+    expect(knownDatabaseFailure(pgError("42883", "function graphile_worker.add_job(identifier => text, payload => json) does not exist"))).toBeNull();
     expect(knownDatabaseFailure(pgError("42P01", 'relation "showcase_items" does not exist'))).toBeNull();
   });
 

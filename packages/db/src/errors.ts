@@ -99,26 +99,12 @@ export function isTransientConflict(error: unknown): boolean {
   });
 }
 
-/** undefined_function, invalid_schema_name, undefined_table: the job queue's objects missing. */
-const QUEUE_MISSING_CODES = new Set(["42883", "3F000", "42P01"]);
-const QUEUE_OBJECT = /add_job|graphile_worker/;
-
-/**
- * True when a write could not queue its job because the job queue is not installed yet: a board
- * started before PostgreSQL answered installs it (graphile-worker's migrations, one transaction
- * each) only once it does, so a write in those moments meets a queue half there. Nothing was
- * written and the write may be retried.
- */
-export function isJobQueueNotReady(error: unknown): boolean {
-  return anyCause(error, (node) => {
-    const { code, originalCode, message } = node as { code?: unknown; originalCode?: unknown; message?: unknown };
-    const sqlState = typeof originalCode === "string" ? originalCode : code;
-    return typeof sqlState === "string" && QUEUE_MISSING_CODES.has(sqlState) && typeof message === "string" && QUEUE_OBJECT.test(message);
-  });
-}
-
 export function databaseUnavailable(): BoardError {
   return new BoardError("SERVICE_UNAVAILABLE", "The database is unreachable right now; retry after Retry-After seconds.", { dependency: "database" }, 5);
+}
+
+export function jobQueueNotInstalled(): BoardError {
+  return new BoardError("SERVICE_UNAVAILABLE", "The job queue is still being installed on this database, so nothing was written; retry after Retry-After seconds.", { dependency: "job_queue" }, 1);
 }
 
 export function concurrentChange(): BoardError {
@@ -129,9 +115,6 @@ export function concurrentChange(): BoardError {
 export function knownDatabaseFailure(error: unknown): BoardError | null {
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   if (isTransientConflict(error)) return concurrentChange();
-  if (isJobQueueNotReady(error)) {
-    return new BoardError("SERVICE_UNAVAILABLE", "The job queue is still being installed on this database, so nothing was written; retry after Retry-After seconds.", { dependency: "job_queue" }, 1);
-  }
   return null;
 }
 

@@ -1,5 +1,5 @@
 import type { Limits, OperatorRole } from "@board/domain";
-import type { AgentRecord, Database } from "@board/db";
+import type { AgentRecord, Database, JobQueueSchema } from "@board/db";
 import type { TaggedCache } from "./cache/tagged-cache";
 import type { CapacityDeps } from "./operator/capacity/capacity-deps";
 import type { ContentWorker } from "./showcase/admission";
@@ -29,8 +29,8 @@ export interface ShowcaseDeps {
   checker: ContentChecker;
   /** When the showcase was activated on this deployment (grace mode starts then); recorded once. */
   activatedAt(): Promise<Date>;
-  /** PostgreSQL schema of the job queue (graphile-worker). */
-  jobsSchema: string;
+  /** The job queue (graphile-worker) in its own PostgreSQL schema. */
+  jobQueue: JobQueueSchema;
   /** hCaptcha for guest comments; null keeps guest comments closed. */
   captcha: CaptchaVerifier | null;
 }

@@ -3,7 +3,7 @@ import type pg from "pg";
 import { AUTO_REVIEW_SECONDS, AWAITING_VOTES_SECONDS } from "@board/domain";
 import { rawRows, type Queryable, type Tx } from "../client";
 import { lockForTransaction } from "./counters";
-import { addJobCall, type JobRequest } from "./jobs";
+import { addJobCall, type JobQueueSchema, type JobRequest } from "./jobs";
 import { allocateSequence } from "./messages";
 
 export type ShowcaseKind = "article" | "comment";
@@ -213,7 +213,7 @@ export async function insertRevision(
     resumePublication: boolean;
     createdAt: Date;
   },
-  writes: { event: { kind: string; postId: string }; newItem?: NewShowcaseItem; job: { schema: string; request: JobRequest } },
+  writes: { event: { kind: string; postId: string }; newItem?: NewShowcaseItem; job: { queue: JobQueueSchema; request: JobRequest } },
 ): Promise<void> {
   const { event, newItem, job } = writes;
   if (newItem && newItem.id !== r.itemId) throw new Error("insertRevision: the new item must be the revision's item");
@@ -232,7 +232,7 @@ export async function insertRevision(
         ${r.title}, ${r.preview}, ${r.contentHash}, ${r.contentBytes}::int, ${r.runtimeBuild}, ${JSON.stringify(r.checks)}::jsonb, ${r.blockingReasons}::text[],
         ${r.idempotencyKey}, ${r.requestHash}, ${r.resumePublication}, ${r.createdAt}::timestamptz)
       RETURNING id),
-    job AS (SELECT ${addJobCall(job.schema, job.request)} AS queued)
+    job AS (SELECT ${addJobCall(job.queue, job.request)} AS queued)
     INSERT INTO showcase_events (id, kind, item_id, revision_id, post_id, created_at)
     SELECT gen_random_uuid(), ${event.kind}, ${r.itemId}::uuid, revision.id, ${event.postId}::uuid, ${r.createdAt}::timestamptz FROM revision, job`;
 }

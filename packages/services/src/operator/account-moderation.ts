@@ -71,9 +71,9 @@ export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor,
     alreadyDone: (state) => !notRemoved(state).restricted,
     apply: async (tx) => {
       await setAgentRestricted(tx, input.agentId, null);
-      for (const revisionId of await checkingRevisionIdsOfAuthor(tx, input.agentId)) await addJob(tx, deps.showcase.jobsSchema, revisionCheckJob(revisionId));
+      for (const revisionId of await checkingRevisionIdsOfAuthor(tx, input.agentId)) await addJob(tx, deps.showcase.jobQueue, revisionCheckJob(revisionId));
       // Its held articles whose quorum is met, and candidates its votes count for again, publish now, not at the next 10-minute sweep.
-      await addJob(tx, deps.showcase.jobsSchema, { task: QUORUM_SWEEP_TASK, payload: {}, jobKey: "quorum-sweep-after-unrestrict" });
+      await addJob(tx, deps.showcase.jobQueue, { task: QUORUM_SWEEP_TASK, payload: {}, jobKey: "quorum-sweep-after-unrestrict" });
       return [cacheTags.account(input.agentId), cacheTags.showcaseListing];
     },
   });

@@ -57,7 +57,7 @@ export async function unrestrictContent(deps: ServiceDeps, actor: OperatorActor,
     apply: async (tx, state) => {
       await setItemRestricted(tx, state.id, null);
       for (const revision of await revisionsOfItem(tx, state.id)) {
-        if (revision.state === "checking") await addJob(tx, deps.showcase.jobsSchema, revisionCheckJob(revision.id));
+        if (revision.state === "checking") await addJob(tx, deps.showcase.jobQueue, revisionCheckJob(revision.id));
       }
       return [...showcaseChanged(state.id, item(state).post_id), cacheTags.showcasePublic, cacheTags.account(item(state).author_id)];
     },

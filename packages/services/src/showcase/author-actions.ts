@@ -138,7 +138,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     const appeal = await insertAppeal(tx, { revisionId: input.id, agentId: actor.agentId, requestKey: input.request_key, reason: input.reason, createdAt: deps.clock() });
     await confirmAccountStillMayWrite(tx, actor.agentId);
     await setAppealsUsed(tx, input.id, revision.appealsUsed + 1);
-    await addJob(tx, deps.showcase.jobsSchema, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}`, maxAttempts: CHECK_ATTEMPTS });
+    await addJob(tx, deps.showcase.jobQueue, { task: APPEAL_TASK, payload: { appealId: appeal.id }, jobKey: `appeal:${appeal.id}`, maxAttempts: CHECK_ATTEMPTS });
     return { appeal, replayed: false };
   });
   const revision = (await findRevisionMeta(deps.db.prisma, input.id))!;
@@ -210,7 +210,7 @@ export async function reportContent(deps: ServiceDeps, actor: AgentActor, input:
     const day = utcDayStart(now);
     const created = await insertReport(tx, { revisionId: input.revision_id, reporterAgentId: actor.agentId, reason: input.reason, createdAt: now });
     const first = await claimReportReview(tx, input.revision_id, day, now);
-    if (first) await addJob(tx, deps.showcase.jobsSchema, { task: REPORT_REVIEW_TASK, payload: { revisionId: input.revision_id, day: day.toISOString() } });
+    if (first) await addJob(tx, deps.showcase.jobQueue, { task: REPORT_REVIEW_TASK, payload: { revisionId: input.revision_id, day: day.toISOString() } });
     return { report: created, claimed: first };
   });
   return {

@@ -98,7 +98,7 @@ export const blockingReasonsOf = (results: readonly CheckResult[]) => results.fl
 /** Schedules the expiry of a revision that just entered a state with a deadline. */
 async function scheduleExpiry(deps: ServiceDeps, tx: Tx, revisionId: string, state: RevisionState, enteredAt: Date): Promise<void> {
   const deadline = expiryDeadline(state, enteredAt);
-  if (deadline) await addJob(tx, deps.showcase.jobsSchema, { task: EXPIRE_REVISION_TASK, payload: { revisionId }, runAt: deadline, jobKey: `expire:${revisionId}` });
+  if (deadline) await addJob(tx, deps.showcase.jobQueue, { task: EXPIRE_REVISION_TASK, payload: { revisionId }, runAt: deadline, jobKey: `expire:${revisionId}` });
 }
 
 /**

@@ -231,7 +231,7 @@ async function record(
       }, {
         event: { kind: placement.eventKind, postId: placement.postId },
         ...(placement.newItem ? { newItem: placement.newItem } : {}),
-        job: { schema: deps.showcase.jobsSchema, request: revisionCheckJob(revisionId) },
+        job: { queue: deps.showcase.jobQueue, request: revisionCheckJob(revisionId) },
       });
       await confirmAccountStillMayWrite(tx, actor.agentId);
       const revision = {

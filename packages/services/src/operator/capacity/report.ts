@@ -85,7 +85,7 @@ export async function capacityReport(deps: ServiceDeps, top = 10): Promise<Capac
     daily(DAILY_SCOPES.guestCommentsPerNetwork),
     daily(DAILY_SCOPES.guestReviews),
     showcaseQueueCounts(pool, day),
-    jobQueueHealth(pool, deps.showcase.jobsSchema),
+    jobQueueHealth(pool, deps.showcase.jobQueue.name),
     capacityTotals(pool, [capacityMetrics.refused429, capacityMetrics.refused503], new Date(now.getTime() - 86_400_000)),
   ]);
   const withLimit = (use: Omit<DailyLimitUse, "limit">, limit: number): DailyLimitUse => ({ limit, ...use });
@@ -181,7 +181,7 @@ export async function sampleCapacityGauges(deps: ServiceDeps, meter: CapacityMet
     countRetainedMessages(deps.db.prisma),
     readCapacityBucket(deps.db.prisma, deps.capacityBucket),
     showcaseQueueCounts(pool, utcDayStart(now)),
-    jobQueueHealth(pool, deps.showcase.jobsSchema),
+    jobQueueHealth(pool, deps.showcase.jobQueue.name),
   ]);
   meter.gauge("retained_accounts", accounts);
   meter.gauge("retained_posts", posts);

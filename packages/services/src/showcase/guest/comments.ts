@@ -273,7 +273,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         reasons: [],
         createdAt: now,
       });
-      await addJob(tx, deps.showcase.jobsSchema, { task: GUEST_COMMENT_CHECK_TASK, payload: { commentId: row.id }, runAt: new Date(now.getTime() + UNFINISHED_CHECK_SECONDS * 1000), jobKey: `guest-check:${row.id}` });
+      await addJob(tx, deps.showcase.jobQueue, { task: GUEST_COMMENT_CHECK_TASK, payload: { commentId: row.id }, runAt: new Date(now.getTime() + UNFINISHED_CHECK_SECONDS * 1000), jobKey: `guest-check:${row.id}` });
       return { row, created: true };
     },
     { timeout: 30_000 },

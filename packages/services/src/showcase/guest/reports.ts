@@ -60,7 +60,7 @@ export async function reportAsGuest(deps: ServiceDeps, guest: GuestActor, input:
     const first = await claimReportReview(tx, target.id, day, now);
     if (first) {
       const task = target.kind === "revision" ? REPORT_REVIEW_TASK : GUEST_REPORT_REVIEW_TASK;
-      await addJob(tx, deps.showcase.jobsSchema, { task, payload: { ...(target.kind === "revision" ? { revisionId: target.id } : { commentId: target.id }), day: day.toISOString() } });
+      await addJob(tx, deps.showcase.jobQueue, { task, payload: { ...(target.kind === "revision" ? { revisionId: target.id } : { commentId: target.id }), day: day.toISOString() } });
     }
     return { report: created, claimed: first };
   });
