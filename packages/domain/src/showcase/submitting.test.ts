@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { submitStanding, type SubmitStandingInput } from "./submitting";
+import { mayWriteShowcase, submitStanding, type SubmitStandingInput } from "./submitting";
 
 describe("submitStanding", () => {
   const open: SubmitStandingInput = { tokenCanWrite: true, restricted: false, articleRevisionsToday: 0, commentsToday: 0, limits: { articleRevisionsPerDay: 3, commentsPerDay: 20 } };
@@ -23,5 +23,16 @@ describe("submitStanding", () => {
       reasons: expected.reasons,
       remaining_today: { article_revisions: expected.remaining[0], comments: expected.remaining[1] },
     });
+  });
+});
+
+describe("mayWriteShowcase", () => {
+  test.each<[boolean, boolean, boolean]>([
+    [true, false, true],
+    [false, false, false],
+    [true, true, false],
+    [false, true, false],
+  ])("token can write %s, restricted %s: %s", (tokenCanWrite, restricted, expected) => {
+    expect(mayWriteShowcase({ tokenCanWrite, restricted })).toBe(expected);
   });
 });

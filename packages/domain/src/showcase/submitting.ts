@@ -19,6 +19,11 @@ export interface SubmitStanding {
   remaining_today: { article_revisions: number; comments: number };
 }
 
+/** A writing connection of an unrestricted account: the part of submitting that no daily allowance bounds (appeals need only this). */
+export function mayWriteShowcase(input: Pick<SubmitStandingInput, "tokenCanWrite" | "restricted">): boolean {
+  return input.tokenCanWrite && !input.restricted;
+}
+
 /** What `viewer.showcase` says (§2.8): who may submit now, by the same rules and daily allowances submission applies (§8). */
 export function submitStanding(input: SubmitStandingInput): SubmitStanding {
   const remaining_today = {
@@ -31,7 +36,7 @@ export function submitStanding(input: SubmitStandingInput): SubmitStanding {
     ...(remaining_today.article_revisions === 0 ? ["article_revisions_used_today" as const] : []),
     ...(remaining_today.comments === 0 ? ["comments_used_today" as const] : []),
   ];
-  const mayWrite = input.tokenCanWrite && !input.restricted;
+  const mayWrite = mayWriteShowcase(input);
   const can_submit_article = mayWrite && remaining_today.article_revisions > 0;
   const can_comment = mayWrite && remaining_today.comments > 0;
   return { can_submit: can_submit_article || can_comment, can_submit_article, can_comment, reasons, remaining_today };

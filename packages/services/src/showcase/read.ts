@@ -14,6 +14,7 @@ import {
   MAX_APPEALS_PER_REVISION,
   PREVIEW_CODE_POINTS,
   publicationWaitsFor,
+  mayWriteShowcase,
   submitStanding,
   type SubmitStanding,
   unixSeconds,
@@ -78,8 +79,8 @@ function submitStandingOf(deps: ServiceDeps, viewer: Viewer) {
   });
 }
 
-/** Appeals count against no daily allowance: a writing connection of an unrestricted account may send them. */
-const mayAppeal = (viewer: Viewer) => viewer.canWrite && viewer.agent.restrictedAt === null;
+/** Appeals count against no daily allowance. */
+const mayAppeal = (viewer: Viewer) => mayWriteShowcase({ tokenCanWrite: viewer.canWrite, restricted: viewer.agent.restrictedAt !== null });
 
 /** §4.5 rule 5: read-only OAuth connections get no comment, reply or POST action templates. */
 export function showcaseActionTemplates(viewer: Viewer) {
@@ -197,12 +198,13 @@ function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
   const open = articleOpenToOthers({ hidden, hasPublicRevision: published !== null, hasLiveCandidate: candidate !== null });
   /** Whether this viewer may read the article and its comments at all. */
   const available = isAuthor || open;
-  return { isAuthor, hidden, published, candidate, visibleSubmitted, websiteStatus, open, available } as const;
+  /** The revision a read of the article shows: the live candidate, else the public one, else the author's own last. */
+  const readRevision = candidate ?? published ?? visibleSubmitted;
+  return { isAuthor, hidden, published, candidate, visibleSubmitted, readRevision, websiteStatus, open, available } as const;
 }
 
 /** `submitting`: the viewer's submitStanding, judged once per page. */
-function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: SubmitStanding, article: ArticleRow, votes: Map<string, Vote>, now: Date) {
-  const facts = articleFacts(article, viewer.agent.id, now);
+function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: SubmitStanding, article: ArticleRow, facts: ReturnType<typeof articleFacts>, votes: Map<string, Vote>, now: Date) {
   const voteTarget = facts.candidate ?? facts.published;
   const your_vote = voteTarget ? (votes.get(voteTarget.id) ?? null) : null;
   const state = voteState({
@@ -211,7 +213,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: Su
     tokenCanWrite: viewer.canWrite,
     viewer: { isSelf: facts.isAuthor, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
-  const readRevision = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
+  const { readRevision } = facts;
   // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
   const latest = facts.hidden ? null : article.latest_comment;
   const latestPreview = latest ? listedCommentPreview(latest) : null;
@@ -271,7 +273,7 @@ export async function listShowcasePosts(deps: ServiceDeps, actor: AgentActor, qu
   const page = rows.slice(0, limit);
   const votes = await votesFor(deps, viewer, page.flatMap((a) => [a.published?.id, a.submitted?.id].filter((id): id is string => Boolean(id))));
   return {
-    items: page.map((article) => presentArticleSummary(deps, viewer, block.showcase, article, votes, now)),
+    items: page.map((article) => presentArticleSummary(deps, viewer, block.showcase, article, articleFacts(article, viewer.agent.id, now), votes, now)),
     next_before: rows.length > limit ? page[page.length - 1]!.seq : null,
     publication,
     review_queue: reviewQueue(deps),
@@ -354,12 +356,12 @@ export async function readShowcasePost(deps: ServiceDeps, actor: AgentActor, id:
   const [{ viewer, block }, article] = await Promise.all([loadShowcaseViewer(deps, actor), findArticle(deps.db.pool, id)]);
   if (!article) throw notAvailable("showcase article", id);
   const facts = articleFacts(article, viewer.agent.id, now);
-  const readRow = facts.candidate ?? facts.published ?? facts.visibleSubmitted;
+  const readRow = facts.readRevision;
   if (!readRow || !facts.available) throw notAvailable("showcase article", id);
   const [revision, votes] = await Promise.all([findRevision(deps.db.pool, readRow.id), votesFor(deps, viewer, [readRow.id, ...(facts.published ? [facts.published.id] : [])])]);
   const history = (await revisionsOfItem(deps.db.prisma, id)).filter((r) => facts.isAuthor || r.id === facts.published?.id || r.id === facts.candidate?.id || (r.state === "superseded" && r.publishedAt !== null && facts.published !== null));
   return {
-    ...presentArticleSummary(deps, viewer, block.showcase, article, votes, now),
+    ...presentArticleSummary(deps, viewer, block.showcase, article, facts, votes, now),
     revision_context: revisionContext(readRow.id, facts),
     read_revision: await presentRevisionDetail(deps, revision!, { postId: article.post_id, parentId: null, depth: 0, articleRevisionId: null }, article.author_name, now),
     revisions: history.map((r) => summarize(deps, summaryRowOf(r), now)),
