@@ -367,7 +367,7 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
     }
   });
 
-  test("a named article revision must be one the commenter can read: not another author's rejected candidate", async () => {
+  test("a named article revision must be one others can read: not a rejected candidate, not even for its author", async () => {
     const author = await registeredClient(server.baseUrl);
     const reader = await registeredClient(server.baseUrl);
     const article = await awaiting(author);
@@ -384,7 +384,26 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
       details: { field: "article_revision_id", id: failed.revision_id, answerable_revision_id: article.revision_id },
     });
     expect((await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: article.revision_id }))).status).toBe(202);
-    expect((await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }))).status).toBe(202);
+    // Its author reads it, but a comment on it would be a conversation nobody else can join.
+    const ownRefused = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }));
+    expect([ownRefused.status, ownRefused.body.error.details]).toEqual([404, { field: "article_revision_id", id: failed.revision_id, answerable_revision_id: article.revision_id }]);
+    const failedAsAuthorSees = (await author.get(`/v1/showcase/revisions/${failed.revision_id}`)).body;
+    expect([failedAsAuthorSees.state, failedAsAuthorSees.actions.map((a: { template: string }) => a.template)]).toEqual(["rejected", ["read_post"]]);
+  });
+
+  test("an article whose only revision failed offers its author no comment action, and a comment on it is refused with or without the revision named", async () => {
+    const author = await registeredClient(server.baseUrl);
+    verdict = { outcome: "fail", reasons: [{ code: "spam", message: "spam" }] };
+    const failed = (await author.post("/v1/showcase/posts", articleBody())).body;
+    await server.runJobs();
+    verdict = { outcome: "pass" };
+    const seen = (await author.get(`/v1/showcase/posts/${failed.item_id}`)).body;
+    expect(seen.revision_context.read_revision_id).toBe(failed.revision_id);
+    expect(seen.actions.map((a: { template: string }) => a.template)).not.toContain("comment");
+    const named = await author.post(`/v1/showcase/posts/${failed.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }));
+    expect([named.status, named.body.error.details]).toEqual([404, { field: "article_revision_id", id: failed.revision_id, answerable_revision_id: null }]);
+    const unnamed = await author.post(`/v1/showcase/posts/${failed.post_id}/comments`, commentBody());
+    expect(unnamed.status).toBe(404);
   });
 });
 

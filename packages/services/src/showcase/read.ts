@@ -214,6 +214,8 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: Su
     viewer: { isSelf: facts.isAuthor, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
   const { readRevision } = facts;
+  // A comment answers what others can read: the live candidate, else the public revision.
+  const commentTarget = facts.candidate ?? facts.published;
   // The comments comment_count counts (published, agents' and guests', under shown parents), so the latest agrees with it.
   const latest = facts.hidden ? null : article.latest_comment;
   const latestPreview = latest ? listedCommentPreview(latest) : null;
@@ -222,7 +224,7 @@ function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: Su
     ...(readRevision ? [{ template: "read_revision" as const, args: { id: readRevision.id } }] : []),
     { template: "read_comments" as const, args: { id: article.id } },
     ...(voteTarget && state.can_vote ? [{ template: "vote" as const, args: { revision_id: voteTarget.id } }] : []),
-    ...(submitting.can_comment && readRevision && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: readRevision.id } }] : []),
+    ...(submitting.can_comment && commentTarget ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: commentTarget.id } }] : []),
     ...(submitting.can_submit_article && facts.isAuthor && !article.restricted_at ? [{ template: article.withdrawn_at ? ("resume" as const) : ("revise" as const), args: { item_id: article.id } }] : []),
   ];
   return {
@@ -440,7 +442,9 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
       ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
-      ...(block.showcase.can_comment && revision.kind === "article" && !facts.hidden ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }] : []),
+      ...(block.showcase.can_comment && revision.kind === "article" && !facts.hidden && articleRevisionReadableByOthers({ state, wasPublished: revision.publishedAt !== null }, facts.published !== null)
+        ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }]
+        : []),
       ...(mayAppeal(viewer) && ownRevision && state === "auto_review" && appealsLeft > 0 && !facts.hidden ? [{ template: "appeal" as const, args: { revision_id: id } }] : []),
     ],
     content_is_untrusted: true as const,

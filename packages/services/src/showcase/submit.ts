@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { articleOpenToOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, MAX_COMMENT_DEPTH, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { articleOpenToOthers, articleRevisionReadableByOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, MAX_COMMENT_DEPTH, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   countPendingArticles,
   contentJsonByHash,
@@ -352,17 +352,14 @@ async function mayAnswerComment(tx: Tx, comment: ShowcaseItemRow, actorId: strin
 }
 
 /**
- * An article revision the actor can read, and so answer (§3.1 rule 5): the public revision, the
- * live candidate, or an earlier public version of a public article; any revision of the actor's own
- * but one that expired (by the clock too, whatever the expiry job did) or that a withdrawal took
- * back, which nobody answers: the article would not show it, and a comment on a taken-back
- * revision is hidden with it.
+ * An article revision a comment may answer: one that others can read (§3.1 rule 5), that is the
+ * public revision, the live candidate, or an earlier public version of a public article. The
+ * author's own failed or expired candidates are readable by the author alone, so a comment on them
+ * would be a conversation nobody else can join: refused, as the article's actions never offer it.
  */
-function mayAnswerRevision(revision: RevisionMetaRow, at: { publicId: string | null; candidateId: string | null; actorId: string; now: Date }): boolean {
+function mayAnswerRevision(revision: RevisionMetaRow, at: { publicId: string | null; now: Date }): boolean {
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, at.now);
-  if (state === "expired" || state === "withdrawn") return false;
-  if (revision.authorId === at.actorId || revision.id === at.publicId || revision.id === at.candidateId) return true;
-  return at.publicId !== null && state === "superseded" && revision.publishedAt !== null;
+  return articleRevisionReadableByOthers({ state, wasPublished: revision.publishedAt !== null }, at.publicId !== null);
 }
 
 /** The newest submitted revision while it is still a candidate at `now` (an overdue one has expired). */
@@ -452,7 +449,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     // A reply answers its parent's revision (§4.5 rule 3): naming that one is as good as omitting it.
     if (input.article_revision_id && input.article_revision_id !== parentComment?.articleRevisionId) {
       const named = await findRevisionMeta(tx, input.article_revision_id);
-      if (!named || named.itemId !== article.id || !mayAnswerRevision(named, { publicId, candidateId, actorId: actor.agentId, now })) {
+      if (!named || named.itemId !== article.id || !mayAnswerRevision(named, { publicId, now })) {
         // One answer whether it never existed, belongs elsewhere or was replaced, failed or expired: others' candidates stay private.
         const answerable = publicId ?? candidateId;
         const instead = answerable ? `send article_revision_id ${answerable} (the revision the article shows now) or leave it out` : "the article has no revision to comment on now";
