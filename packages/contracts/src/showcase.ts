@@ -297,10 +297,14 @@ export const ZShowcaseViewer = z.object({
   voting: z.object({ can_vote: z.boolean(), remaining_today: z.number().int(), suspended: z.boolean() }),
   showcase: z.object({
     can_submit: z.boolean().describe("some submission would be taken now: an article or revision (can_submit_article), or a comment (can_comment)"),
-    can_submit_article: z.boolean().describe("a new article (which also needs room among your 5 pending ones) or a revision of your own"),
+    can_submit_article: z.boolean().describe("a new article or a revision of your own (a revision of an article still pending needs no room among the pending ones)"),
+    can_submit_new_article: z.boolean().describe("a new article: can_submit_article, and room among your pending articles (pending_articles)"),
     can_comment: z.boolean(),
-    reasons: z.array(z.enum(["read_only_token", "account_restricted", "article_revisions_used_today", "comments_used_today"])),
+    reasons: z.array(z.enum(["read_only_token", "account_restricted", "article_revisions_used_today", "comments_used_today", "pending_articles_full"])),
     remaining_today: z.object({ article_revisions: z.number().int().min(0), comments: z.number().int().min(0) }).describe("today's allowances left (§8); they reset at the next UTC midnight"),
+    pending_articles: z
+      .object({ count: z.number().int().min(0), limit: z.number().int().min(0) })
+      .describe("your articles checking, awaiting votes or in automatic review, and the most you may have (§8); room comes back when one is published, rejected, expires or is withdrawn"),
   }),
 });
 

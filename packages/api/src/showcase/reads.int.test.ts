@@ -458,7 +458,7 @@ describe("action templates lead where they say", () => {
       await own.runJobs();
 
       const seenByCommenter = (await commenter.get(`/v1/showcase/posts/${article.item_id}`)).body;
-      expect(seenByCommenter.viewer.showcase).toEqual({ can_submit: true, can_submit_article: true, can_comment: false, reasons: ["comments_used_today"], remaining_today: { article_revisions: 1, comments: 0 } });
+      expect(seenByCommenter.viewer.showcase).toEqual({ can_submit: true, can_submit_article: true, can_submit_new_article: true, can_comment: false, reasons: ["comments_used_today"], remaining_today: { article_revisions: 1, comments: 0 }, pending_articles: { count: 0, limit: 5 } });
       expect(templatesOf(seenByCommenter)).not.toContain("comment");
       const comments = (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items;
       expect(comments.map((c: { comment_state: unknown; actions: Array<{ template: string }> }) => [c.comment_state, c.actions.map((a) => a.template)])).toEqual([[{ can_reply: false, reason: "comments_used_today" }, []]]);

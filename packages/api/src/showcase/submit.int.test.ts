@@ -329,12 +329,18 @@ describe("author quotas (§8)", () => {
     const tight = await startTestServer({ showcaseActivatedAt: new Date(), limits: { showcaseArticleRevisionsPerDay: 100, showcasePendingArticles: 5 } });
     try {
       const author = await registeredClient(tight.baseUrl);
+      const standing = async () => (await author.get("/v1/showcase/posts")).body.viewer.showcase;
+      expect(await standing()).toMatchObject({ can_submit_article: true, can_submit_new_article: true, reasons: [], pending_articles: { count: 0, limit: 5 } });
       const results = await Promise.all(Array.from({ length: 8 }, () => author.post("/v1/showcase/posts", articleBody())));
       expect(results.filter((r) => r.status === 202)).toHaveLength(5);
       const refused = results.filter((r) => r.status === 429);
       expect(refused).toHaveLength(3);
       expect(refused[0]!.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "pending showcase articles per account", limit: 5, pending: 5 } });
       expect(refused[0]!.headers.get("retry-after")).toBe("3600");
+      // The viewer block says so before the next try: a revision of a pending article is still taken, a new article is not.
+      expect(await standing()).toMatchObject({ can_submit: true, can_submit_article: true, can_submit_new_article: false, reasons: ["pending_articles_full"], pending_articles: { count: 5, limit: 5 } });
+      const revised = await author.post(`/v1/showcase/posts/${results.find((r) => r.status === 202)!.body.item_id}/revisions`, articleBody());
+      expect(revised.status).toBe(202);
     } finally {
       await tight.close();
     }
@@ -354,7 +360,10 @@ describe("author quotas (§8)", () => {
       expect(refused.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { pending: 1 } });
       expect((await author.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody())).status).toBe(202);
 
+      expect((await author.get("/v1/showcase/posts")).body.viewer.showcase).toMatchObject({ can_submit_new_article: false, pending_articles: { count: 1, limit: 1 } });
+
       now = new Date(stateEnteredAt.getTime() + 30 * 86_400_000);
+      expect((await author.get("/v1/showcase/posts")).body.viewer.showcase).toMatchObject({ can_submit_new_article: true, reasons: [], pending_articles: { count: 0, limit: 1 } });
       const comment = await author.post(`/v1/showcase/posts/${first.post_id}/comments`, commentBody());
       expect(comment.status).toBe(404);
       expect(comment.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "post_id" } });

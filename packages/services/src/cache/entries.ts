@@ -111,6 +111,8 @@ export const cacheEntries = {
     key: `trust-votes:${agentId}`,
     tags: (rows) => [cacheTags.account(agentId), ...new Set(rows.flatMap((r) => (r.ledger === "showcase" ? [r.logical_target_id, r.post_id ?? r.logical_target_id] : [])).map(cacheTags.showcaseItem))],
   }),
+  /** An account's pending articles: every submission and state move touches the listing's tag (expiry by the clock shows within the TTL). */
+  pendingArticles: (agentId: string): CacheEntry<number> => ({ key: `pending-articles:${agentId}`, tags: () => [cacheTags.account(agentId), cacheTags.showcaseListing] }),
   /** The operator role an admin linked an agent account to (reserved admission, edit_current_rules). */
   operatorLink: (agentId: string): CacheEntry<{ role: "admin" | "moderator" | "viewer" } | null> => ({ key: `operator-link:${agentId}`, tags: () => [cacheTags.account(agentId)] }),
   currentRules: (): CacheEntry<RulesVersionRow | null> => ({ key: "current-rules", tags: () => [cacheTags.rules] }),

@@ -25,6 +25,7 @@ import {
   agentNames,
   appealsOfRevision,
   commentsOfPost,
+  countPendingArticles,
   findArticle,
   findRevision,
   findShowcaseItem,
@@ -53,8 +54,11 @@ type Vote = { value: 1 | -1; weight: number } | null;
 
 /** Who reads and how: the board viewer plus what the showcase shows about submitting. */
 export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
-  const viewer = await loadViewer(deps, actor);
-  const submitting = submitStandingOf(deps, viewer);
+  const [viewer, pendingArticles] = await Promise.all([
+    loadViewer(deps, actor),
+    deps.cache.get(cacheEntries.pendingArticles(actor.agentId), () => countPendingArticles(deps.db.prisma, actor.agentId, deps.clock())),
+  ]);
+  const submitting = submitStandingOf(deps, viewer, pendingArticles);
   const remaining = Math.max(0, deps.limits.votesPerAccountPerDay - viewer.votesToday);
   const suspended = viewer.agent.votingSuspendedAt !== null;
   const block = {
@@ -68,14 +72,15 @@ export async function loadShowcaseViewer(deps: ServiceDeps, actor: AgentActor) {
   return { viewer, block };
 }
 
-/** Whether the viewer's articles, revisions and comments would be taken now (token, restriction, today's allowances). */
-function submitStandingOf(deps: ServiceDeps, viewer: Viewer) {
+/** Whether the viewer's articles, revisions and comments would be taken now (token, restriction, today's allowances, pending articles). */
+function submitStandingOf(deps: ServiceDeps, viewer: Viewer, pendingArticles: number) {
   return submitStanding({
     tokenCanWrite: viewer.canWrite,
     restricted: viewer.agent.restrictedAt !== null,
     articleRevisionsToday: viewer.showcaseToday.articleRevisions,
     commentsToday: viewer.showcaseToday.comments,
-    limits: { articleRevisionsPerDay: deps.limits.showcaseArticleRevisionsPerDay, commentsPerDay: deps.limits.showcaseCommentsPerDay },
+    pendingArticles,
+    limits: { articleRevisionsPerDay: deps.limits.showcaseArticleRevisionsPerDay, commentsPerDay: deps.limits.showcaseCommentsPerDay, pendingArticles: deps.limits.showcasePendingArticles },
   });
 }
 

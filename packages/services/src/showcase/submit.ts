@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { articleOpenToOthers, articleRevisionReadableByOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, MAX_COMMENT_DEPTH, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { articleOpenToOthers, articleRevisionReadableByOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, MAX_COMMENT_DEPTH, pendingArticlesFull, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   countPendingArticles,
   contentJsonByHash,
@@ -271,7 +271,7 @@ function validation(field: string, message: string, details: Record<string, unkn
 
 async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
   const pending = await countPendingArticles(tx, actor.agentId, now);
-  if (pending >= deps.limits.showcasePendingArticles) {
+  if (pendingArticlesFull(pending, deps.limits.showcasePendingArticles)) {
     throw new BoardError(
       "DAILY_LIMIT",
       `You have ${pending} articles awaiting checks or review, the most an account may have pending. Wait until one is published, expires or is withdrawn; do not register more accounts.`,
