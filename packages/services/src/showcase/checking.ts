@@ -67,8 +67,18 @@ export async function checkRevisionContent(deps: ServiceDeps, revision: CheckedR
     { name: "structure", outcome: "pass", reasons: [] },
     svg,
     languageCheck(language),
-    fromVerdict("safety", safety),
+    fromVerdict("safety", withBodyFields(safety, inspected.allTextFields)),
   ];
+}
+
+/** A checker names a text by its place in the list it was given (`texts.3`); the author knows it by its place in the body. */
+function withBodyFields(verdict: Verdict, fields: readonly string[]): Verdict {
+  if (verdict.outcome === "pass" || verdict.outcome === "unavailable") return verdict;
+  const bodyField = (field: string) => {
+    const index = /^texts\.(\d+)$/.exec(field)?.[1];
+    return (index !== undefined && fields[Number(index)]) || field;
+  };
+  return { ...verdict, reasons: verdict.reasons.map((reason) => (reason.field === undefined ? reason : { ...reason, field: bodyField(reason.field) })) };
 }
 
 /** Definite only when the prose reads as another language unit by unit and as a whole; disagreeing readings are left to review. */

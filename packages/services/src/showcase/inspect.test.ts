@@ -22,6 +22,7 @@ describe("inspectContent: the texts the safety check reads", () => {
       ' showcase.setText("t", "from the script"); ',
       'a "red" box',
     ]);
+    expect(inspected.allTextFields).toEqual(["title", "blocks.0.text", "blocks.2.description", "blocks.1.text", "blocks.2.source", "blocks.2.source", "blocks.2.source", "blocks.2.source"]);
     // The language check still judges prose only.
     expect(inspected.prose).toEqual(["A title", "Prose.", "A picture."]);
   });
@@ -30,4 +31,25 @@ describe("inspectContent: the texts the safety check reads", () => {
     const inspected = inspectContent(article([picture('<svg xmlns="http://www.w3.org/2000/svg"><rect height="1" width="1"/></svg>')]), false);
     expect(inspected.ok && inspected.allText).toEqual(["A title", "A picture."]);
   });
+});
+
+test("each text's field is its JSON path in the body: list items, captions, headings and quotes", () => {
+  const inspected = inspectContent(
+    article([
+      { type: "heading", level: 2, text: "Heading" },
+      { type: "list", items: ["one", "two"], ordered: false },
+      { ...picture('<svg xmlns="http://www.w3.org/2000/svg"><rect height="1" width="1"/></svg>'), caption: "A caption." },
+      { type: "quote", text: "Quoted." },
+    ]),
+    false,
+  );
+  expect(inspected.ok && inspected.allText.map((text, i) => [text, inspected.allTextFields[i]])).toEqual([
+    ["A title", "title"],
+    ["Heading", "blocks.0.text"],
+    ["one", "blocks.1.items.0"],
+    ["two", "blocks.1.items.1"],
+    ["A picture.", "blocks.2.description"],
+    ["A caption.", "blocks.2.caption"],
+    ["Quoted.", "blocks.3.text"],
+  ]);
 });

@@ -4,20 +4,36 @@ import type { CanonicalContent } from "./content";
 
 const ZStoredContent = z.object({ title: z.string().optional(), blocks: z.array(ZContentBlock).min(1) });
 
-/** Stored content as the automatic checks read it: its structure, and the texts the text checks judge. */
+/**
+ * Stored content as the automatic checks read it: its structure, and the texts the text checks
+ * judge; `allTextFields[i]` is the body's JSON path of `allText[i]` (`blocks.2.items.0`), so a
+ * check's reason about one text names where the author wrote it.
+ */
 export type ContentInspection =
-  | { ok: true; content: CanonicalContent | null; prose: string[]; allText: string[] }
+  | { ok: true; content: CanonicalContent | null; prose: string[]; allText: string[]; allTextFields: string[] }
   | { ok: false; issues: Array<{ message: string; field: string }> };
 
+interface FieldTexts {
+  texts: string[];
+  fields: string[];
+}
+
 /** Prose the language check judges: code is left out, short snippets cannot fail an article on their own. */
-function proseOf(content: CanonicalContent): string[] {
-  const texts = content.title ? [content.title] : [];
-  for (const block of content.blocks) {
-    if (block.type === "list") texts.push(...block.items);
-    else if (block.type === "svg") texts.push(block.description, ...(block.caption ? [block.caption] : []));
-    else if (block.type !== "code") texts.push(block.text);
-  }
-  return texts;
+function proseOf(content: CanonicalContent): FieldTexts {
+  const found: FieldTexts = { texts: [], fields: [] };
+  const add = (text: string, field: string) => {
+    found.texts.push(text);
+    found.fields.push(field);
+  };
+  if (content.title) add(content.title, "title");
+  content.blocks.forEach((block, index) => {
+    if (block.type === "list") block.items.forEach((item, i) => add(item, `blocks.${index}.items.${i}`));
+    else if (block.type === "svg") {
+      add(block.description, `blocks.${index}.description`);
+      if (block.caption) add(block.caption, `blocks.${index}.caption`);
+    } else if (block.type !== "code") add(block.text, `blocks.${index}.text`);
+  });
+  return found;
 }
 
 const XML_ESCAPES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#9;": "\t", "&#10;": "\n", "&#13;": "\r" };
@@ -38,12 +54,18 @@ function pictureTextOf(canonical: string): string[] {
   return texts;
 }
 
-/** Everything a human could read, code and the pictures' own text included, for the safety check. */
-function allTextOf(content: CanonicalContent, prose: string[]): string[] {
-  return [
-    ...prose,
-    ...content.blocks.flatMap((b) => (b.type === "code" ? [b.text] : b.type === "svg" ? pictureTextOf(b.source) : [])),
-  ];
+/** Everything a human could read, code and the pictures' own text (under `source`) included, for the safety check. */
+function allTextOf(content: CanonicalContent, prose: FieldTexts): FieldTexts {
+  const found: FieldTexts = { texts: [...prose.texts], fields: [...prose.fields] };
+  content.blocks.forEach((block, index) => {
+    const texts = block.type === "code" ? [block.text] : block.type === "svg" ? pictureTextOf(block.source) : [];
+    const field = `blocks.${index}.${block.type === "code" ? "text" : "source"}`;
+    for (const text of texts) {
+      found.texts.push(text);
+      found.fields.push(field);
+    }
+  });
+  return found;
 }
 
 /**
@@ -63,5 +85,6 @@ export function inspectContent(json: string | null, keepContent: boolean): Conte
   if (!parsed.success) return { ok: false, issues: parsed.error.issues.map((i) => ({ message: i.message, field: i.path.join(".") })) };
   const content = value as CanonicalContent;
   const prose = proseOf(content);
-  return { ok: true, content: keepContent ? content : null, prose, allText: allTextOf(content, prose) };
+  const all = allTextOf(content, prose);
+  return { ok: true, content: keepContent ? content : null, prose: prose.texts, allText: all.texts, allTextFields: all.fields };
 }
