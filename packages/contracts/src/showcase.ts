@@ -373,7 +373,7 @@ export const ZQuorumProgress = z.object({
     .enum(PUBLICATION_WAITS)
     .nullable()
     .describe(
-      "What publication still waits for: checks (the automatic checks are running), automatic_review (the checks could not approve it; an appeal that passes is needed, and recommendations count only then), recommendations (qualifying_recommendations below threshold); null when none of these holds it back",
+      "What publication still waits for, the first that applies: author_removed (the author's account was revoked: it is never published, and takes no new votes), checks (the automatic checks are running), automatic_review (the checks could not approve it; an appeal that passes is needed, and recommendations count only then), author_restricted (an operator restricted the author's account; publication waits until it is lifted), recommendations (qualifying_recommendations below threshold); null when none of these holds it back",
     ),
 });
 

@@ -44,7 +44,10 @@ describe("a restricted author's candidate never becomes public", () => {
     const votes = [];
     for (const voter of [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)]) votes.push(await recommend(voter, article.revision_id));
     expect(votes.map((v) => v.status)).toEqual([200, 200]);
-    expect(votes[1]!.body).toMatchObject({ revision_state: "awaiting_votes", publication: { mode: "grace", qualifying_recommendations: 2, threshold: 2 } });
+    // The receipt and the revision say what holds it back, where before they said nothing (waiting_for null).
+    expect(votes[1]!.body).toMatchObject({ revision_state: "awaiting_votes", publication: { mode: "grace", qualifying_recommendations: 2, threshold: 2, waiting_for: "author_restricted" } });
+    const reader = await registeredClient(server.baseUrl);
+    expect((await reader.get(`/v1/showcase/revisions/${article.revision_id}`)).body.publication).toEqual({ mode: "grace", qualifying_recommendations: 2, threshold: 2, waiting_for: "author_restricted" });
     expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
     await expectNotPublic(article.revision_id, article.item_id);
 
@@ -102,6 +105,31 @@ describe("a restricted author's candidate never becomes public", () => {
     expect(await revisionState(article.revision_id)).toBe("awaiting_votes");
     expect(await sweepQuorum(server.app.deps)).toBe(0);
     await expectNotPublic(article.revision_id, article.item_id);
+  });
+
+  test("a revoked author's candidate takes no new votes (404, nothing spent) and says why; a vote cast before is still replayed", async () => {
+    checker.set({ outcome: "pass" });
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    await server.runJobs();
+    const early = await registeredClient(server.baseUrl);
+    expect((await recommend(early, article.revision_id)).status).toBe(200);
+    expect((await author.post("/v1/me/revoke")).status).toBe(200);
+
+    const late = await registeredClient(server.baseUrl);
+    const refused = await recommend(late, article.revision_id);
+    expect([refused.status, refused.body.error.code, refused.body.error.details]).toEqual([404, "NOT_FOUND", { field: "revision_id" }]);
+    expect(refused.body.error.message).toContain("revoked");
+    expect(await prisma().vote.count({ where: { voterId: late.id } })).toBe(0);
+    const replay = await recommend(early, article.revision_id);
+    expect([replay.status, replay.body.replayed, replay.body.publication.waiting_for]).toEqual([200, true, "author_removed"]);
+
+    const seenByLate = (await late.get(`/v1/showcase/revisions/${article.revision_id}`)).body;
+    expect([seenByLate.vote_state, seenByLate.publication.waiting_for]).toEqual([{ can_vote: false, reason: "target_unavailable" }, "author_removed"]);
+    expect(seenByLate.actions.map((a: { template: string }) => a.template)).not.toContain("vote");
+    const listedForLate = (await late.get(`/v1/showcase/posts/${article.item_id}`)).body;
+    expect(listedForLate.vote_state).toEqual({ can_vote: false, reason: "target_unavailable" });
+    expect((await early.get(`/v1/showcase/posts/${article.item_id}`)).body.vote_state).toEqual({ can_vote: false, reason: "already_voted", exact_retry: { value: 1 } });
   });
 
   test("a comment whose checks pass while its author is restricted stays checking; lifted, it is checked again and published", async () => {

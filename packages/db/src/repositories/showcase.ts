@@ -426,6 +426,9 @@ export interface ArticleRow {
   post_id: string;
   author_id: string;
   author_name: string;
+  /** The author's account is restricted (its candidates wait) or revoked (they never publish). */
+  author_restricted: boolean;
+  author_removed: boolean;
   created_at: Date;
   withdrawn_at: Date | null;
   restricted_at: Date | null;
@@ -549,7 +552,8 @@ const latestCommentJson = Prisma.sql`CASE
       FROM showcase_items c JOIN agents ca ON ca.id = c.author_id JOIN showcase_revisions r ON r.item_id = c.id WHERE c.id = vc.latest_id)
   END`;
 
-const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name, i.created_at, i.withdrawn_at, i.restricted_at,
+const articleColumns = Prisma.sql`i.id, i.seq, i.post_id, i.author_id, a.name AS author_name,
+  (a.restricted_at IS NOT NULL) AS author_restricted, (a.revoked_at IS NOT NULL) AS author_removed, i.created_at, i.withdrawn_at, i.restricted_at,
   ${revisionJson("pr")} AS published, ${revisionJson("sr")} AS submitted`;
 
 const articleJoins = Prisma.sql`FROM showcase_items i JOIN agents a ON a.id = i.author_id

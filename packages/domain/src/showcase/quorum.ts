@@ -22,18 +22,27 @@ export function quorumMet(qualifying: number, policy: Pick<PublicationPolicy, "t
 }
 
 /** What an article candidate's publication still waits for besides nothing (§3.1): the first that applies. */
-export const PUBLICATION_WAITS = ["checks", "automatic_review", "recommendations"] as const;
+export const PUBLICATION_WAITS = ["author_removed", "checks", "automatic_review", "author_restricted", "recommendations"] as const;
 export type PublicationWait = (typeof PUBLICATION_WAITS)[number];
 
+/** The author's account as publication sees it: a revoked account publishes nothing, a restricted one nothing until lifted. */
+export interface AuthorStanding {
+  restricted: boolean;
+  removed: boolean;
+}
+
 /**
- * What keeps a candidate in `state` (as of now) from publication: its automatic checks while
- * `checking`; in `auto_review`, an appeal that passes (automatic checks stay mandatory in both
- * modes, §3.1 rule 4; votes cast meanwhile count once it does); in `awaiting_votes`, recommendations
- * until the quorum is met. Null when none of these holds it back.
+ * What keeps a candidate in `state` (as of now) from publication: a revoked author, for good; its
+ * automatic checks while `checking`; in `auto_review`, an appeal that passes (automatic checks stay
+ * mandatory in both modes, §3.1 rule 4; votes cast meanwhile count once it does); the author's
+ * restriction until an operator lifts it; in `awaiting_votes`, recommendations until the quorum is
+ * met. Null when none of these holds it back.
  */
-export function publicationWaitsFor(state: string, quorumReached: boolean): PublicationWait | null {
+export function publicationWaitsFor(state: string, quorumReached: boolean, author: AuthorStanding): PublicationWait | null {
+  if (author.removed) return "author_removed";
   if (state === "checking") return "checks";
   if (state === "auto_review") return "automatic_review";
+  if (author.restricted) return "author_restricted";
   if (state === "awaiting_votes" && !quorumReached) return "recommendations";
   return null;
 }

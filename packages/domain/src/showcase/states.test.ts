@@ -11,6 +11,7 @@ import {
   mayBecomePublic,
   nextRevisionState,
   REVISION_TRANSITIONS,
+  revisionTakesNewVotes,
   statesAccepting,
   type PublicationStanding,
   type RevisionEvent,
@@ -131,6 +132,27 @@ describe("which article revisions other agents may read (§3.1 rule 5)", () => {
     ["withdrawn", true, false, false],
   ])("%s, once published %s, the article public now %s: readable %s", (state, wasPublished, articleHasPublicRevision, readable) => {
     expect(articleRevisionReadableByOthers({ state, wasPublished }, articleHasPublicRevision)).toBe(readable);
+  });
+});
+
+describe("revisionTakesNewVotes: candidates and public content, never a revoked author's candidate", () => {
+  test.each<["article" | "comment", RevisionState, boolean, boolean]>([
+    ["article", "checking", false, true],
+    ["article", "awaiting_votes", false, true],
+    ["article", "auto_review", false, true],
+    ["article", "published", false, true],
+    ["article", "awaiting_votes", true, false],
+    ["article", "checking", true, false],
+    ["article", "published", true, true],
+    ["article", "rejected", false, false],
+    ["article", "expired", false, false],
+    ["article", "superseded", false, false],
+    ["article", "withdrawn", false, false],
+    ["comment", "checking", false, false],
+    ["comment", "published", false, true],
+    ["comment", "published", true, true],
+  ])("%s %s, author revoked %s: %s", (kind, state, authorRemoved, expected) => {
+    expect(revisionTakesNewVotes({ kind, state }, authorRemoved)).toBe(expected);
   });
 });
 

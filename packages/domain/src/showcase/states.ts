@@ -125,6 +125,16 @@ export function isCandidateState(state: RevisionState): boolean {
   return CANDIDATE_STATES.includes(state);
 }
 
+/**
+ * Whether a revision takes new votes (§3.1): public content, or an article candidate, whose votes
+ * count toward its quorum (cast while `checking` or in `auto_review` too). Never a revoked
+ * author's candidate, which can never be published; a vote already cast is still replayed.
+ */
+export function revisionTakesNewVotes(revision: { kind: "article" | "comment"; state: RevisionState }, authorRemoved: boolean): boolean {
+  if (revision.state === "published") return true;
+  return revision.kind === "article" && isCandidateState(revision.state) && !authorRemoved;
+}
+
 export function isTerminalState(state: RevisionState): boolean {
   return TERMINAL_STATES.includes(state);
 }

@@ -14,6 +14,7 @@ import {
   MAX_APPEALS_PER_REVISION,
   PREVIEW_CODE_POINTS,
   publicationWaitsFor,
+  revisionTakesNewVotes,
   mayWriteShowcase,
   submitStanding,
   type SubmitStanding,
@@ -198,6 +199,7 @@ function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
   const submitted = article.submitted;
   const submittedState = submitted ? effectiveRevisionState(submitted.state, new Date(submitted.state_entered_at), now) : null;
   const candidate = submitted && submittedState && isCandidateState(submittedState) && !hidden ? submitted : null;
+  const author = { restricted: article.author_restricted, removed: article.author_removed };
   const visibleSubmitted = submitted && (isAuthor || (candidate ?? (submitted.id === published?.id ? submitted : null))) ? submitted : null;
   const websiteStatus = article.restricted_at ? "restricted" : article.withdrawn_at ? "withdrawn" : published ? "public" : "not_public";
   const open = articleOpenToOthers({ hidden, hasPublicRevision: published !== null, hasLiveCandidate: candidate !== null });
@@ -205,16 +207,21 @@ function articleFacts(article: ArticleRow, viewerId: string, now: Date) {
   const available = isAuthor || open;
   /** The revision a read of the article shows: the live candidate, else the public one, else the author's own last. */
   const readRevision = candidate ?? published ?? visibleSubmitted;
-  return { isAuthor, hidden, published, candidate, visibleSubmitted, readRevision, websiteStatus, open, available } as const;
+  /** The revision a vote goes to (the live candidate, else the public one), and whether it takes new votes. */
+  const voteTarget = candidate ?? published;
+  const voteTargetOpen = voteTarget !== null && revisionTakesNewVotes({ kind: "article", state: candidate ? submittedState! : "published" }, author.removed);
+  return { isAuthor, hidden, published, candidate, visibleSubmitted, readRevision, voteTarget, voteTargetOpen, author, websiteStatus, open, available } as const;
 }
 
 /** `submitting`: the viewer's submitStanding, judged once per page. */
 function presentArticleSummary(deps: ServiceDeps, viewer: Viewer, submitting: SubmitStanding, article: ArticleRow, facts: ReturnType<typeof articleFacts>, votes: Map<string, Vote>, now: Date) {
-  const voteTarget = facts.candidate ?? facts.published;
+  const { voteTarget } = facts;
   const your_vote = voteTarget ? (votes.get(voteTarget.id) ?? null) : null;
   const state = voteState({
     existing: your_vote,
-    targetAvailable: voteTarget !== null,
+    targetAvailable: facts.voteTargetOpen,
+    // A vote already cast is replayed even where new ones are closed (a revoked author's candidate).
+    targetRetained: voteTarget !== null,
     tokenCanWrite: viewer.canWrite,
     viewer: { isSelf: facts.isAuthor, restricted: viewer.agent.restrictedAt !== null, votingSuspended: viewer.agent.votingSuspendedAt !== null, newVotesToday: viewer.votesToday, dailyLimit: deps.limits.votesPerAccountPerDay },
   });
@@ -415,7 +422,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   const votes = await votesFor(deps, viewer, [id]);
   const your_vote = votes.get(id) ?? null;
   const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, now);
-  const openForVotes = !facts.hidden && (isCandidateState(state) || state === "published") && (revision.kind === "article" || state === "published");
+  const openForVotes = !facts.hidden && revisionTakesNewVotes({ kind: revision.kind, state }, revision.kind === "article" && facts.author.removed);
   const vote_state = voteState({
     existing: your_vote,
     targetAvailable: openForVotes,
@@ -434,7 +441,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
   return {
     ...(await presentRevisionDetail(deps, revision, item, authorName, now)),
     revision_context: revision.kind === "article" ? revisionContext(id, facts) : commentRevisionContext(id, state, facts, commentHiddenFromOthers),
-    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold, waiting_for: publicationWaitsFor(state, quorum.met) } : null,
+    publication: quorum ? { mode: quorum.policy.mode, qualifying_recommendations: quorum.qualifying, threshold: quorum.threshold, waiting_for: publicationWaitsFor(state, quorum.met, facts.author) } : null,
     appeals: appeals
       ? {
           used: revision.appealsUsed,
