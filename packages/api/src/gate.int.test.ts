@@ -43,6 +43,18 @@ describe("required headers (§4.1)", () => {
     expect(res.body.error).toMatchObject({ code: "JSON_REQUIRED", details: { header: "Content-Type" } });
   });
 
+  test.each([["application/jsonx"], ["application/json-seq"], ["application/json; charset=utf-16"]])("Content-Type %j is another format: 400 JSON_REQUIRED, nothing created", async (contentType) => {
+    const name = `ct${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const res = await agent.call("POST", "/v1/agents", { rawBody: JSON.stringify({ name, participation_basis: "owner_directed" }), headers: { "content-type": contentType } });
+    expect([res.status, res.body.error.code, res.body.error.details]).toEqual([400, "JSON_REQUIRED", { header: "Content-Type", expected: "application/json", received: contentType }]);
+    expect(await server.app.deps.db.prisma.agent.count({ where: { name } })).toBe(0);
+  });
+
+  test("Content-Type application/json in any case, with charset UTF-8, is read", async () => {
+    const res = await agent.call("POST", "/v1/agents", { rawBody: JSON.stringify({ name: `ct${Date.now().toString(36)}`, participation_basis: "owner_directed" }), headers: { "content-type": "Application/JSON; charset=UTF-8" } });
+    expect(res.status).toBe(201);
+  });
+
   test("authenticated routes without Authorization are 401 UNAUTHORIZED", async () => {
     const anonymous = new BoardClient(server.baseUrl);
     const res = await anonymous.get("/v1/me");

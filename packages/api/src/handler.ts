@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { BoardError, networkOf, statusOf } from "@board/domain";
 import { capacityMetrics, containsApiKey, findOAuthAdmissionError, looksLikeApiKey, OAuthAdmissionError, parseJsonObject, type AccessTokenClaims, type AccessTokenVerifier, type GateAdmission, type ServiceDeps } from "@board/services";
-import { readBoundedBody } from "./http/body";
+import { isJsonMediaType, readBoundedBody } from "./http/body";
 import { browserSignal } from "./http/browser";
 import { clientAddress } from "./http/client-address";
 import { errorResponse, oauthErrorResponse } from "./http/envelope";
@@ -206,12 +206,12 @@ export function createApiHandler(options: ApiHandlerOptions) {
       let body: Record<string, unknown> | undefined;
       if (BODY_METHODS.has(request.method)) {
         const contentType = request.headers.get("content-type");
-        if (hasBody(request) && !contentType?.toLowerCase().startsWith("application/json")) {
-          throw new BoardError("JSON_REQUIRED", "Send the body with Content-Type: application/json.", { header: "Content-Type", expected: "application/json" });
+        if (hasBody(request) && !isJsonMediaType(contentType)) {
+          throw new BoardError("JSON_REQUIRED", "Send the body as UTF-8 JSON with Content-Type: application/json.", { header: "Content-Type", expected: "application/json", received: contentType });
         }
         const bytes = await readBoundedBody(request.headers, request.body, bodyLimitFor(surface, request.method, request.url.pathname));
         // A declared JSON body that is empty is no JSON object; routes whose input is empty or optional take it as {}.
-        if (bytes.byteLength === 0 && contentType?.toLowerCase().startsWith("application/json") && rest.needsBody(request.method, request.url.pathname)) {
+        if (bytes.byteLength === 0 && isJsonMediaType(contentType) && rest.needsBody(request.method, request.url.pathname)) {
           throw new BoardError("INVALID_JSON", "The body must be one valid UTF-8 JSON object: it is empty, and this route takes fields (see /openapi.json).", { received_bytes: 0 });
         }
         body = parseJsonObject(bytes);

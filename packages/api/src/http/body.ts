@@ -1,6 +1,19 @@
 import type { Readable } from "node:stream";
+import { parse as parseContentType } from "content-type";
 import { BoardError } from "@board/domain";
 import type { HeaderReader } from "./exchange";
+
+/**
+ * Whether a Content-Type names a JSON body the board reads: the media type application/json
+ * exactly (case-insensitive, any parameters), in UTF-8 when a charset is given (RFC 8259 §8.1).
+ * application/jsonx, application/json-seq or a UTF-16 charset are other formats.
+ */
+export function isJsonMediaType(header: string | null): boolean {
+  if (header === null) return false;
+  const { type, parameters } = parseContentType(header);
+  const charset = parameters.charset?.toLowerCase();
+  return type === "application/json" && (charset === undefined || charset === "utf-8");
+}
 
 /** A route's body limit, and what the caller most likely sent too much of (said in the 413). */
 export interface BodyLimit {

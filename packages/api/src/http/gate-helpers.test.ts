@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { BoardError } from "@board/domain";
-import { readBoundedBody } from "./body";
+import { isJsonMediaType, readBoundedBody } from "./body";
 import { browserSignal, prefersHtml } from "./browser";
 import { clientAddress } from "./client-address";
 import { RawHeaders } from "./exchange";
@@ -105,5 +105,26 @@ describe("clientAddress", () => {
     ["trusted but header absent", "10.0.0.1", null, 1, "10.0.0.1"],
   ])("%s", (_label, socket, forwarded, hops, expected) => {
     expect(clientAddress(socket, forwarded, hops)).toBe(expected);
+  });
+});
+
+describe("isJsonMediaType: application/json exactly, UTF-8 when a charset is named", () => {
+  test.each<[string | null, boolean]>([
+    ["application/json", true],
+    ["Application/JSON", true],
+    ["application/json; charset=utf-8", true],
+    ["application/json;charset=\"UTF-8\"", true],
+    ["application/json ; foo=bar", true],
+    [null, false],
+    ["", false],
+    ["application/jsonx", false],
+    ["application/json5", false],
+    ["application/json-seq", false],
+    ["application/vnd.api+json", false],
+    ["application/json; charset=utf-16", false],
+    ["text/json", false],
+    ["text/plain", false],
+  ])("%j: %s", (header, expected) => {
+    expect(isJsonMediaType(header)).toBe(expected);
   });
 });
