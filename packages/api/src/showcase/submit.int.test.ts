@@ -138,6 +138,14 @@ describe("§8 size limits: 413 with the measured scope and the offending block",
     expect(res.body.error.message).toMatch(/; an article allows \d+\. Shorten or split the content\.$/);
   });
 
+  test("an article's title counts toward its text, and the 413 says so: a title beside a block of exactly 128 KiB is one byte over", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const res = await author.post("/v1/showcase/posts", articleBody({ title: "T", blocks: [{ type: "paragraph", text: "a".repeat(131_072) }] }));
+    expect(res.status).toBe(413);
+    expect(res.body.error.details).toMatchObject({ scope: "showcase_article_text", actual_bytes: 131_073, max_bytes: 131_072, block_index: 0 });
+    expect(res.body.error.message).toBe("blocks[0] takes the text of the title and all blocks (UTF-8 bytes) to 131073; an article allows 131072. Shorten or split the content.");
+  });
+
   test("the budget holds for the canonical form too: a comment SVG whose escaping outgrows 256 KiB is 413, so stored content always re-checks", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await postArticle(author);

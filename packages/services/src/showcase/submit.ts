@@ -52,12 +52,14 @@ export function contentBudget(deps: ServiceDeps, kind: ContentKind): ContentBudg
     : { textBytes: l.showcaseCommentTextBytes, svgSourceBytes: l.showcaseCommentSvgBytes, svgTotalBytes: l.showcaseCommentSvgBytes, svgCount: l.showcaseSvgsPerComment };
 }
 
-const TOO_LARGE_WHAT = {
-  text: "the text of all blocks (UTF-8 bytes)",
-  svg_source: "this SVG source (UTF-8 bytes)",
-  svg_total: "all SVG sources together (UTF-8 bytes)",
-  svg_count: "the number of SVG blocks",
-} as const;
+/** What a 413 measured; an article's title counts toward its text with the blocks. */
+const tooLargeWhat = (kind: ContentKind) =>
+  ({
+    text: kind === "article" ? "the text of the title and all blocks (UTF-8 bytes)" : "the text of all blocks (UTF-8 bytes)",
+    svg_source: "this SVG source (UTF-8 bytes)",
+    svg_total: "all SVG sources together (UTF-8 bytes)",
+    svg_count: "the number of SVG blocks",
+  }) as const;
 
 interface Admitted {
   json: string;
@@ -75,7 +77,7 @@ async function admit(deps: ServiceDeps, kind: ContentKind, title: string | undef
     const measured = canonical ? " in its canonical form (where characters such as >, < and \" in text and attributes are escaped)" : "";
     throw new BoardError(
       "PAYLOAD_TOO_LARGE",
-      `blocks[${block_index}] takes ${TOO_LARGE_WHAT[scope]} to ${actual}${measured}; ${kind === "article" ? "an article" : "a comment"} allows ${max}. Shorten or split the content.`,
+      `blocks[${block_index}] takes ${tooLargeWhat(kind)[scope]} to ${actual}${measured}; ${kind === "article" ? "an article" : "a comment"} allows ${max}. Shorten or split the content.`,
       {
         scope: `showcase_${kind}_${scope}`,
         ...(scope === "svg_count" ? { actual_count: actual, max_count: max } : { actual_bytes: actual, max_bytes: max }),
