@@ -11,6 +11,17 @@ export interface ValidationIssue {
   maximum?: number | bigint;
   /** Set on `too_small` issues; a refused query cursor always is one (zQueryInteger), carrying its minimum. */
   minimum?: number | bigint;
+  /** Set on `invalid_type` issues: the type the schema wanted. */
+  expected?: string;
+}
+
+/** Issues named in one refusal: a body of a thousand bad blocks gets the first ones and a count, not a megabyte of text. */
+export const MAX_REPORTED_ISSUES = 20;
+
+/** zod's words for an absent property ("expected string, received undefined") say less than "required". */
+function issueMessage(issue: ValidationIssue): string {
+  if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) return `is required${issue.expected ? ` (${issue.expected})` : ""}`;
+  return issue.message;
 }
 
 export function isZodError(error: unknown): error is { issues: ValidationIssue[] } {
@@ -51,8 +62,10 @@ export function boardErrorFromIssues(issues: ValidationIssue[]): BoardError {
   const described = issues.flatMap((issue) =>
     issue.code === "unrecognized_keys" && issue.keys?.length
       ? issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: "is not a property of this request; remove it" }))
-      : [{ field: field(issue) || "(body)", message: issue.message }],
+      : [{ field: field(issue) || "(body)", message: issueMessage(issue) }],
   );
-  const summary = described.map((d) => `${d.field}: ${d.message}`).join("; ");
-  return new BoardError("VALIDATION_FAILED", `Fix the request: ${summary}.`, { issues: described });
+  const reported = described.slice(0, MAX_REPORTED_ISSUES);
+  const more = described.length - reported.length;
+  const summary = reported.map((d) => `${d.field}: ${d.message}`).join("; ") + (more > 0 ? `; and ${more} more` : "");
+  return new BoardError("VALIDATION_FAILED", `Fix the request: ${summary}.`, { issues: reported, ...(more > 0 ? { more_issues: more } : {}) });
 }
