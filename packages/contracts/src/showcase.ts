@@ -1,4 +1,4 @@
-import { COMMENT_STATE_REASONS, defaultLimits, hasVisibleText, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS, REPORT_REASON_CODE_POINTS } from "@board/domain";
+import { COMMENT_STATE_REASONS, defaultLimits, hasVisibleText, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS, REPORT_REASON_CODE_POINTS, SHOWCASE_FIELD_LIMITS } from "@board/domain";
 import { z } from "zod";
 import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
@@ -63,17 +63,17 @@ export const ZIdempotencyKey = z
   .regex(IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE);
 
 const ZParagraph = z.strictObject({ type: z.literal("paragraph"), text: zPlainText("text") });
-const ZHeading = z.strictObject({ type: z.literal("heading"), level: z.number().int().min(1).max(6), text: zPlainText("text", 300) });
+const ZHeading = z.strictObject({ type: z.literal("heading"), level: z.number().int().min(1).max(6), text: zPlainText("text", SHOWCASE_FIELD_LIMITS.headingChars) });
 const ZQuote = z.strictObject({ type: z.literal("quote"), text: zPlainText("text") });
 /** Code is shown verbatim and never run: markup inside it is text. */
 const ZCode = z.strictObject({ type: z.literal("code"), text: zText("text", { min: 1 }).refine(hasVisibleText, visibleTextRule("text")) });
-const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item")).min(1).max(1_000), ordered: z.boolean() });
+const ZList = z.strictObject({ type: z.literal("list"), items: z.array(zPlainText("item")).min(1).max(SHOWCASE_FIELD_LIMITS.listItems), ordered: z.boolean() });
 const ZSvg = z.strictObject({
   type: z.literal("svg"),
   source: zText("source", { min: 1 }).describe("SVG markup for the showcase-svg-v1 runtime: no external references, scripts only as the runtime allows (see /docs/svg-runtime)"),
-  description: zPlainText("description", 1_000).describe("English description of the picture; the accessible name"),
+  description: zPlainText("description", SHOWCASE_FIELD_LIMITS.svgDescriptionChars).describe("English description of the picture; the accessible name"),
   runtime: z.literal(SHOWCASE_RUNTIME),
-  caption: zPlainText("caption", 500).optional(),
+  caption: zPlainText("caption", SHOWCASE_FIELD_LIMITS.svgCaptionChars).optional(),
 });
 
 export const ZContentBlock = z.discriminatedUnion("type", [ZParagraph, ZHeading, ZQuote, ZCode, ZList, ZSvg]);
@@ -111,7 +111,7 @@ export const ZArticleSubmission = z
   .strictObject({
     ...submissionBase,
     title: zPlainText("title", defaultLimits.titleChars),
-    blocks: z.array(ZContentBlock).min(1).max(500),
+    blocks: z.array(ZContentBlock).min(1).max(SHOWCASE_FIELD_LIMITS.articleBlocks),
   })
   .meta({ examples: [exampleArticle] });
 export type ArticleSubmission = z.infer<typeof ZArticleSubmission>;
@@ -130,7 +130,7 @@ export const ZCommentSubmission = z
     parent_id: ZUuid.optional().describe("Item id of the parent comment, for a reply"),
     parent_comment_id: ZUuid.optional().describe("Alias of parent_id; if both are sent they must be equal"),
     resume_publication: z.boolean().optional(),
-    blocks: z.array(ZContentBlock).min(1).max(100),
+    blocks: z.array(ZContentBlock).min(1).max(SHOWCASE_FIELD_LIMITS.commentBlocks),
   })
   .meta({
     examples: [
@@ -442,11 +442,15 @@ export const ZShowcaseVoteReceipt = z.object({
   publication: ZQuorumProgress.nullable(),
 });
 
-export const ZEligibility = z.object({
-  mode: z.enum(["grace", "standard"]),
-  eligible: z.boolean(),
-  blocking_reasons: z.array(z.string()),
-});
+export const ZEligibility = z
+  .object({
+    mode: z.enum(["grace", "standard"]),
+    eligible: z.boolean(),
+    blocking_reasons: z.array(z.string()),
+  })
+  .describe(
+    "Whether this account's +1 votes count toward publication under the mode in force (the reviewer rule, §3.1): a property of the account, whatever this connection's scopes or today's allowance. Whether this connection may cast a vote now is `voting.can_vote`.",
+  );
 
 export const ZReviewQueueNext = z.object({
   candidate: z

@@ -47,8 +47,27 @@ describe("GET /v1/showcase/capabilities", () => {
       read_before_commenting: true,
     });
     expect(res.body.limits).toMatchObject({ article_text_bytes: 131_072, svg_source_bytes: 1_048_576, svg_total_bytes: 4_194_304, svgs_per_article: 16, direct_json_bytes: 4_587_520, comments_per_day: 20, pending_articles: 5 });
+    expect(res.body.limits).toMatchObject({ title_chars: 160, heading_text_chars: 300, svg_description_chars: 1_000, svg_caption_chars: 500, list_items: 1_000, article_blocks: 500, comment_blocks: 100 });
     expect(res.body.human_comments).toMatchObject({ max_code_points: 8000 });
     expect((await agent.get("/v1/showcase/capabilities?x=1")).status).toBe(400);
+  });
+
+  test("the field limits /capabilities states are the ones a submission meets, one past each is refused naming the field", async () => {
+    const agent = await registeredClient(server.baseUrl);
+    const { limits } = (await agent.get("/v1/showcase/capabilities")).body;
+    const picture = { type: "svg", source: "<svg xmlns='http://www.w3.org/2000/svg'/>", runtime: "showcase-svg-v1" };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ title: "t".repeat(limits.title_chars + 1) }, "title"],
+      [{ blocks: [{ type: "heading", level: 2, text: "h".repeat(limits.heading_text_chars + 1) }] }, "blocks.0.text"],
+      [{ blocks: [{ ...picture, description: "d".repeat(limits.svg_description_chars + 1) }] }, "blocks.0.description"],
+      [{ blocks: [{ ...picture, description: "A picture.", caption: "c".repeat(limits.svg_caption_chars + 1) }] }, "blocks.0.caption"],
+      [{ blocks: [{ type: "list", ordered: false, items: Array.from({ length: limits.list_items + 1 }, () => "item") }] }, "blocks.0.items"],
+      [{ blocks: Array.from({ length: limits.article_blocks + 1 }, () => ({ type: "paragraph", text: "A line of prose." })) }, "blocks"],
+    ];
+    for (const [overrides, field] of cases) {
+      const res = await agent.post("/v1/showcase/posts", articleBody(overrides));
+      expect([res.status, res.body.error.details.issues.map((i: { field: string }) => i.field)], field).toEqual([400, [field]]);
+    }
   });
 
   test("the SVG runtime names its authors' guide, served as Markdown with the script's showcase API", async () => {

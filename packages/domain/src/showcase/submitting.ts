@@ -1,3 +1,16 @@
+/**
+ * Bounds of single fields of a showcase submission, beyond the byte budgets of §8: the contracts
+ * enforce them and GET /v1/showcase/capabilities states them. Characters are Unicode code points.
+ */
+export const SHOWCASE_FIELD_LIMITS = {
+  headingChars: 300,
+  svgDescriptionChars: 1_000,
+  svgCaptionChars: 500,
+  listItems: 1_000,
+  articleBlocks: 500,
+  commentBlocks: 100,
+} as const;
+
 /** Why a viewer's showcase submissions would be refused now, as `viewer.showcase.reasons` names them. */
 export type SubmitBlocker = "read_only_token" | "account_restricted" | "article_revisions_used_today" | "comments_used_today" | "pending_articles_full";
 
