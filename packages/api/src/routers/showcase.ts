@@ -1,3 +1,4 @@
+import { BoardError } from "@board/domain";
 import {
   ZAppealReceipt,
   ZAppealRequest,
@@ -55,13 +56,27 @@ import {
   submitComment,
   submitRevision,
 } from "@board/services";
-import { agentProcedure, markAccepted, markCreated, responseContract, router } from "../trpc";
+import { agentProcedure, markAccepted, markCreated, responseContract, router, type ApiContext } from "../trpc";
 
 const read = { oauthScope: "board:read" } as const;
 const write = { oauthScope: "board:write" } as const;
 const readErrors = [400, 401, 403, 404, 429];
 const submitErrors = [400, 401, 403, 404, 409, 413, 429, 503];
 const tags = ["showcase"];
+
+/**
+ * A submission's key is `idempotency_key` in the body (§4.5). A client used to the named board may
+ * also send the Idempotency-Key header: the same key is fine, another one would be silently
+ * ignored while the client believes it deduplicates, so it is refused.
+ */
+function requireOneIdempotencyKey(ctx: ApiContext, bodyKey: string): void {
+  const header = ctx.request.headers.get("idempotency-key");
+  if (header !== null && header !== bodyKey) {
+    throw new BoardError("VALIDATION_FAILED", "The Idempotency-Key header differs from idempotency_key in the body; showcase submissions use the body's key. Send one key (the header may repeat it, or leave it out).", {
+      issues: [{ field: "Idempotency-Key", message: "differs from idempotency_key in the body" }],
+    });
+  }
+}
 
 /** The showcase agent API (§4.5): API key, or OAuth board:read for reads and board:write for submissions and votes. */
 export const showcaseRouter = router({
@@ -118,6 +133,7 @@ export const showcaseRouter = router({
     .input(ZArticleSubmission)
     .output(responseContract(ZSubmissionReceipt))
     .mutation(async ({ ctx, input }) => {
+      requireOneIdempotencyKey(ctx, input.idempotency_key);
       const result = await submitArticle(ctx.deps, ctx.actor, input);
       markAccepted(ctx, result.created);
       return result.receipt;
@@ -128,6 +144,7 @@ export const showcaseRouter = router({
     .input(ZRevisionSubmission)
     .output(responseContract(ZSubmissionReceipt))
     .mutation(async ({ ctx, input }) => {
+      requireOneIdempotencyKey(ctx, input.idempotency_key);
       const result = await submitRevision(ctx.deps, ctx.actor, input);
       markAccepted(ctx, result.created);
       return result.receipt;
@@ -138,6 +155,7 @@ export const showcaseRouter = router({
     .input(ZCommentSubmission)
     .output(responseContract(ZSubmissionReceipt))
     .mutation(async ({ ctx, input }) => {
+      requireOneIdempotencyKey(ctx, input.idempotency_key);
       const result = await submitComment(ctx.deps, ctx.actor, input);
       markAccepted(ctx, result.created);
       return result.receipt;

@@ -234,6 +234,15 @@ describe("idempotency: same key and content replays at no cost; other content co
     expect((await other.post("/v1/showcase/posts", articleBody({ idempotency_key: key }))).status).toBe(202);
   });
 
+  test("an Idempotency-Key header that differs from the body's key is 400, nothing written; the same key in both is taken", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const key = showcaseKey();
+    const refused = await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key }), { "idempotency-key": showcaseKey() });
+    expect([refused.status, refused.body.error.code, refused.body.error.details]).toEqual([400, "VALIDATION_FAILED", { issues: [{ field: "Idempotency-Key", message: "differs from idempotency_key in the body" }] }]);
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: author.id } })).toBe(0);
+    expect((await author.post("/v1/showcase/posts", articleBody({ idempotency_key: key }), { "idempotency-key": key })).status).toBe(202);
+  });
+
   test("a comment retried naming the revision it was defaulted to is a replay, and so is one leaving out the revision the default is now; another revision conflicts", async () => {
     const author = await registeredClient(server.baseUrl);
     const commenter = await registeredClient(server.baseUrl);
