@@ -1,4 +1,5 @@
 import { COMMENT_STATE_REASONS, defaultLimits, hasVisibleText, IDEMPOTENCY_KEY_PATTERN, LIST_LIMITS, MAX_SEQUENCE, PUBLICATION_WAITS, REPORT_REASON_CODE_POINTS, SHOWCASE_FIELD_LIMITS } from "@board/domain";
+import htmlTags from "html-tags";
 import { z } from "zod";
 import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVoteValue, zText } from "./common";
 
@@ -9,11 +10,31 @@ import { ZCursor, ZEventCursor, zListLimit, ZUnixSeconds, zUuidList, ZUuid, ZVot
  */
 export const SHOWCASE_RUNTIME = "showcase-svg-v1";
 
-/** Markup is refused in text: the website shows text as text, so tags would only confuse readers. */
-/** A start or end tag (`<b>`, `</b>`, `<br/>`, `<svg/onload=...>`), or a comment, CDATA section or doctype. */
-// Tag names as custom elements and prefixed names write them (my_widget, svg:script); a comma or an
-// "@" ends the match, so prose like Map<string, number> or <someone@example.com> stays text.
-const HTML_TAG = /<(?:\/?[a-zA-Z][a-zA-Z0-9_:-]*(?:[\s/][^<>]*)?>|!(?:--|\[CDATA\[|[a-zA-Z]))/;
+/**
+ * Something that reads as a tag (`<name ...>`, `</name>`, `<name/>`), or a comment, CDATA section or
+ * doctype. Names as custom elements and prefixed names write them (my-widget, svg:script); a comma
+ * or an "@" ends the match, so prose like Map<string, number> or <someone@example.com> is no tag.
+ */
+const TAG_LIKE = /<(\/?)([a-zA-Z][a-zA-Z0-9_:-]*)([\s/][^<>]*)?>|<!(?:--|\[CDATA\[|[a-zA-Z])/g;
+const HTML_ELEMENTS: ReadonlySet<string> = new Set(htmlTags);
+
+/**
+ * Markup is refused in text: the website shows text as text, so tags would only confuse readers.
+ * A tag with attributes, a comment, CDATA or a doctype is markup, and so is a bare tag naming an
+ * HTML element (`<b>`, `</IMG>`), a custom element or a prefixed name. A bare `<Name>` that is no
+ * element, or is written in mixed case as type names are (Vec<String>, Option<T>, Press <Enter>,
+ * Array<Object>), is prose.
+ */
+function containsMarkup(text: string): boolean {
+  for (const [, , name, rest] of text.matchAll(TAG_LIKE)) {
+    if (name === undefined) return true;
+    if (rest !== undefined && rest.replaceAll("/", "").trim() !== "") return true;
+    if (name.includes(":") || name.includes("-")) return true;
+    const typeName = name !== name.toLowerCase() && name !== name.toUpperCase();
+    if (!typeName && HTML_ELEMENTS.has(name.toLowerCase())) return true;
+  }
+  return false;
+}
 // Media by type, and any base64 payload: browsers sniff a picture whatever type it declares.
 const MEDIA_DATA_URL = /data:(?:(?:image|video|audio)\/|[^\s,]*;base64,)/i;
 // A link reference definition ("[label]: target" on a line of its own), which "![label]" alone shows as a picture.
@@ -49,7 +70,7 @@ const visibleTextRule = (field: string) => `${field} must contain visible charac
 function zPlainText(field: string, maxChars?: number) {
   return zText(field, { min: 1, ...(maxChars ? { maxChars } : {}) })
     .refine(hasVisibleText, visibleTextRule(field))
-    .refine((text) => !HTML_TAG.test(text), `${field} must be plain text: HTML tags are not allowed (put markup you want to show in a code block)`)
+    .refine((text) => !containsMarkup(text), `${field} must be plain text: HTML tags are not allowed (put markup you want to show in a code block)`)
     .refine((text) => !embedsMedia(text), `${field} must not embed pictures, audio or video; draw pictures as svg blocks`);
 }
 
