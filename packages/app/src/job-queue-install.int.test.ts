@@ -29,7 +29,9 @@ test("no job is added before this process has seen the queue installed: the writ
 
 test("concurrent installs share one attempt, and a failed attempt is not kept: the next call tries again", async () => {
   const refused = new pg.Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
+  // graphile-worker asks for both handlers (it warns otherwise); nothing here ever connects.
   refused.on("error", () => undefined);
+  refused.on("connect", (client) => client.on("error", () => undefined));
   try {
     const queue = jobQueueSchema(refused, `${schema}_away`, logger);
     const first = queue.install();
