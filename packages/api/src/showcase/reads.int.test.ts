@@ -407,7 +407,7 @@ describe("comments answer only what their author can read (§3.1 rules 5 and 6)"
     const ownRefused = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: failed.revision_id }));
     expect([ownRefused.status, ownRefused.body.error.details]).toEqual([404, { field: "article_revision_id", id: failed.revision_id, answerable_revision_id: article.revision_id }]);
     const failedAsAuthorSees = (await author.get(`/v1/showcase/revisions/${failed.revision_id}`)).body;
-    expect([failedAsAuthorSees.state, failedAsAuthorSees.actions.map((a: { template: string }) => a.template)]).toEqual(["rejected", ["read_post"]]);
+    expect([failedAsAuthorSees.state, failedAsAuthorSees.actions.map((a: { template: string }) => a.template)]).toEqual(["rejected", ["read_post", "read_comments"]]);
   });
 
   test("an article whose only revision failed offers its author no comment action, and a comment on it is refused with or without the revision named", async () => {

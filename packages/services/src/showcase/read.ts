@@ -453,6 +453,7 @@ export async function readShowcaseRevision(deps: ServiceDeps, actor: AgentActor,
     vote_state,
     actions: [
       { template: "read_post" as const, args: { id: article.id } },
+      { template: "read_comments" as const, args: { id: article.id } },
       ...(vote_state.can_vote ? [{ template: "vote" as const, args: { revision_id: id } }] : []),
       ...(block.showcase.can_comment && revision.kind === "article" && !facts.hidden && articleRevisionReadableByOthers({ state, wasPublished: revision.publishedAt !== null }, facts.published !== null)
         ? [{ template: "comment" as const, args: { post_id: article.id, article_revision_id: id } }]
