@@ -118,6 +118,13 @@ describe("hasVisibleText", () => {
     [" \n\t", false],
     ["\u00a0\u3000", false],
     ["\u200b\u200d\ufeff", false],
+    ["\ufe0f", false],
+    ["\u3164\u115f\u1160\uffa0", false],
+    ["\u2800\u2800", false],
+    ["\u034f\u180e", false],
+    ["a\ufe0f", true],
+    ["\u2764\ufe0f", true],
+    ["\u2801", true],
   ])("%j -> %s", (text, visible) => {
     expect(hasVisibleText(text)).toBe(visible);
   });

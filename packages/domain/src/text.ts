@@ -10,9 +10,11 @@ export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
 }
 
-const VISIBLE = /[^\s\p{Cf}]/u;
+// Default ignorables cover format characters, variation selectors (U+FE0F) and the Hangul fillers
+// (U+3164) that fonts draw as nothing; the Braille pattern blank (U+2800) is drawn as a blank cell.
+const VISIBLE = /[^\s\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
-/** Whether a reader sees anything: a character other than white space and invisible format characters (U+200B, U+FEFF...). */
+/** Whether a reader sees anything: a character other than white space, invisible format characters (U+200B, U+FEFF...) and other characters drawn as nothing. */
 export function hasVisibleText(text: string): boolean {
   return VISIBLE.test(text);
 }

@@ -179,7 +179,7 @@ describe("guest sessions (§4.7, §5.7)", () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("ORIGIN_MISMATCH");
     expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Eve" }, origin: null })).body.error.code).toBe("ORIGIN_MISMATCH");
-    for (const nickname of ["", "x".repeat(41), "two\nlines", "\ud800"]) expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname } })).status).toBe(400);
+    for (const nickname of ["", "x".repeat(41), "two\nlines", "\ud800", "\ufe0f", "\u3164\u3164", "\u2800"]) expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname } })).status).toBe(400);
     await guest.start("Ada");
     const noCsrf = await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Grace" }, csrf: null });
     expect(noCsrf.status).toBe(403);
