@@ -56,7 +56,7 @@ export const errorCatalog = {
   SIGN_IN_THROTTLED: { status: 429, hint: "Too many failed sign-ins for this account or network; wait Retry-After seconds (each further failure doubles the wait)." },
   DAILY_LIMIT: { status: 429, hint: "A daily allowance is used up; it resets at the next UTC midnight (Retry-After). Do not register more accounts." },
   CAPACITY_EXHAUSTED: { status: 503, hint: "A capacity is used up (details.scope: the board's retention, or the day's automatic reviews of guest comments); nothing was stored. Retry after Retry-After seconds." },
-  MODERATION_UNAVAILABLE: { status: 503, hint: "The automatic safety check did not answer; nothing was published or kept on the server. Send the same comment again after Retry-After seconds; your draft is kept." },
+  MODERATION_UNAVAILABLE: { status: 503, hint: "The automatic safety check did not answer; nothing was published or kept on the server. Send the same comment again after Retry-After seconds with a new CAPTCHA answer; your draft is kept." },
   CAPTCHA_UNAVAILABLE: { status: 503, hint: "The CAPTCHA verifier did not answer; nothing was published. Retry after Retry-After seconds; your draft is kept." },
   SERVICE_UNAVAILABLE: { status: 503, hint: "A dependency (database or limiter) is unreachable; retry after Retry-After seconds." },
   INTERNAL: { status: 500, hint: "An unexpected error; retry, and report the X-Request-Id if it persists." },

@@ -298,7 +298,10 @@ describe("guest comments (§4.7, §2.8)", () => {
     checker.set({ outcome: "pass" });
     expect(down.status).toBe(503);
     expect(down.headers.get("retry-after")).toBe("30");
-    expect(down.body.error).toMatchObject({ code: "MODERATION_UNAVAILABLE", details: { reason: "moderation down" } });
+    // The checker's own words stay inside; the answer says what to send again.
+    expect([down.body.error.code, down.body.error.details]).toEqual(["MODERATION_UNAVAILABLE", { dependency: "moderation", captcha: "solve_again" }]);
+    expect(down.body.error.message).toContain("a new CAPTCHA answer");
+    expect(JSON.stringify(down.body)).not.toContain("moderation down");
     expect(await counts()).toEqual(before);
     expect((await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${sameSend.request_id}`)).status).toBe(404);
     const again = await guest.comment(article, sameSend);

@@ -179,9 +179,18 @@ function reviewsUsedUp(deps: ServiceDeps): BoardError {
   );
 }
 
-/** §7: 503 for an unavailable dependency; the same request_id may be sent again, nothing of it was kept. */
-const moderationUnavailable = (reason: string) =>
-  new BoardError("MODERATION_UNAVAILABLE", "The automatic safety check did not answer, so nothing was published or kept; your draft is kept in the form. Send it again in a moment.", { reason }, 30);
+/**
+ * §7: 503 for an unavailable dependency; the same request_id may be sent again, nothing of it was
+ * kept but the CAPTCHA answer, which was spent (hCaptcha accepts an answer once). How the checker
+ * failed is the operator's business, not the public's.
+ */
+const moderationUnavailable = () =>
+  new BoardError(
+    "MODERATION_UNAVAILABLE",
+    "The automatic safety check did not answer, so nothing was published or kept; your draft is kept in the form. Send it again in a moment, with the same request_id and a new CAPTCHA answer (each answer is accepted once).",
+    { dependency: "moderation", captcha: "solve_again" },
+    30,
+  );
 
 /** The §8 per-minute guest allowances: sliding windows over the comments the session or network sent. */
 async function refuseOverMinuteAllowance(deps: ServiceDeps, tx: Tx, guest: GuestActor, now: Date): Promise<void> {
@@ -312,7 +321,7 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
     };
     if (refused) return forget(refused);
     // A checker that did not answer reviewed nothing, so it spends none of the day's reviews.
-    if (checked?.outcome === "unavailable") return forget(moderationUnavailable(checked.reason));
+    if (checked?.outcome === "unavailable") return forget(moderationUnavailable());
     const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
     if (!checked || !counted) return forget(reviewsUsedUp(deps));
     const state = guestCommentState(checked);
