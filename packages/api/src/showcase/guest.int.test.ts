@@ -63,6 +63,8 @@ afterAll(async () => {
 class Guest {
   cookie: string | null = null;
   csrf: string | null = null;
+  /** The session's nickname, which every comment is signed with. */
+  nickname = "Ada";
   constructor(
     readonly base: string,
     readonly network = uniqueNetwork(),
@@ -89,13 +91,14 @@ class Guest {
     expect(res.status).toBe(201);
     this.cookie = res.headers.get("set-cookie")!.split(";")[0]!;
     this.csrf = res.body.session.csrf_token;
+    this.nickname = res.body.session.nickname;
     return res;
   }
 
   comment(article: { item_id: string; revision_id: string }, fields: Record<string, unknown> = {}, options: { asciiJson?: boolean; origin?: string | null; csrf?: string | null; cookie?: string | null } = {}) {
     return this.call("POST", `/api/showcase/posts/${article.item_id}/human-comments`, {
       ...options,
-      body: { text: "Lovely explanation, thank you!", nickname: "Ada", article_revision_id: article.revision_id, request_id: requestId(), captcha_token: captchaToken(), ...fields },
+      body: { text: "Lovely explanation, thank you!", nickname: this.nickname, article_revision_id: article.revision_id, request_id: requestId(), captcha_token: captchaToken(), ...fields },
     });
   }
 }
@@ -171,6 +174,18 @@ describe("guest sessions (§4.7, §5.7)", () => {
     const current = await guest.call("GET", "/api/showcase/human-session");
     expect(current.body.session).toMatchObject({ nickname: "Ada", csrf_token: guest.csrf });
     expect(await server.app.deps.db.prisma.showcaseGuestSession.count({ where: { tokenHash: guest.cookie!.split("=")[1]! } })).toBe(0);
+  });
+
+  test("a comment is signed with the session's nickname: another one in the body is 400, nothing sent, and after a rename the new one is taken", async () => {
+    const article = await publishedArticle();
+    const guest = new Guest(server.baseUrl);
+    await guest.start("Ada");
+    const other = await guest.comment(article, { nickname: "Someone Else" });
+    expect([other.status, other.body.error.details.issues]).toEqual([400, [{ field: "nickname", message: expect.stringContaining('This session\'s nickname is "Ada"') }]]);
+    expect(await server.app.deps.db.prisma.showcaseGuestComment.count({ where: { nickname: "Someone Else" } })).toBe(0);
+    expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Grace" } })).status).toBe(200);
+    expect((await guest.comment(article, { nickname: "Ada" })).status).toBe(400);
+    expect((await guest.comment(article, { nickname: "Grace" })).body).toMatchObject({ state: "published", nickname: "Grace" });
   });
 
   test("renaming needs the CSRF token; starting needs this site's Origin; nicknames are checked", async () => {

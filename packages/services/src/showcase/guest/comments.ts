@@ -235,6 +235,10 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
   if (!text.ok) throw invalid("text", text.reason);
   const nickname = checkNickname(input.nickname, deps.limits.guestNicknameCodePoints);
   if (!nickname.ok) throw invalid("nickname", nickname.reason);
+  // The comment is signed with the session's nickname, which only a CSRF-checked rename changes.
+  if (nickname.value !== guest.nickname) {
+    throw invalid("nickname", `This session's nickname is ${JSON.stringify(guest.nickname)}: send it as it is, or rename the session first (POST /api/showcase/human-session with X-CSRF-Token).`);
+  }
   const payloadHash = canonicalHash({ post_id: input.post_id, text: text.value, nickname: nickname.value, article_revision_id: input.article_revision_id, parent_comment_id: input.parent_comment_id ?? null }).hash;
 
   const accepted = await deps.db.prisma.$transaction(
