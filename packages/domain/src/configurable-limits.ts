@@ -45,6 +45,7 @@ export const configurableLimits = {
   guestCommentsPerNetworkPerMinute: { label: "Guest comments per network per minute", group: "guest", unit: "comments/min", min: 1, max: 10_000, integer: true },
   guestReviewsPerDay: { label: "Guest comment safety reviews per day", group: "guest", unit: "reviews/day", min: 1, max: 1_000_000, integer: true },
   guestReportsPerSessionPerDay: { label: "Guest reports per session per day", group: "guest", unit: "reports/day", min: 1, max: 10_000, integer: true },
+  guestReportsPerNetworkPerDay: { label: "Guest reports per network per day", group: "guest", unit: "reports/day", min: 1, max: 100_000, integer: true },
 } as const satisfies Partial<Record<keyof Limits, LimitRange>>;
 
 export type ConfigurableLimit = keyof typeof configurableLimits;

@@ -60,6 +60,8 @@ export const defaultLimits = {
   /** Initial safety reviews of guest comments per UTC day, for the whole deployment. */
   guestReviewsPerDay: 1_000,
   guestReportsPerSessionPerDay: 20,
+  /** A new session needs no CAPTCHA, so the per-session allowance alone would not bound one network. */
+  guestReportsPerNetworkPerDay: 100,
   /** An hCaptcha answer older than this is refused even if the verifier still accepts it. */
   captchaMaxAgeSeconds: 300,
   /** Official (operator) pins active at once on one board; outside the three community slots. */

@@ -835,6 +835,28 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
     }
   });
 
+  test("reports per network per day bound one network across sessions (a new session needs no CAPTCHA); another network still reports", async () => {
+    const limited = await startTestServer({ checker, showcaseActivatedAt: new Date(), limits: { guestReportsPerSessionPerDay: 1, guestReportsPerNetworkPerDay: 2 }, captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }), ownDatabase: true });
+    try {
+      const article = await publishedArticle(undefined, limited);
+      const network = uniqueNetwork();
+      const report = async (guest: Guest) => guest.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam" } });
+      const sessions = [new Guest(limited.baseUrl, network), new Guest(limited.baseUrl, network), new Guest(limited.baseUrl, network)];
+      for (const guest of sessions) await guest.start();
+      expect((await report(sessions[0]!)).status).toBe(200);
+      expect((await report(sessions[1]!)).status).toBe(200);
+      const third = await report(sessions[2]!);
+      expect([third.status, third.body.error.code, third.body.error.details]).toMatchObject([429, "DAILY_LIMIT", { scope: "reports per network", limit: 2 }]);
+      expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await limited.app.deps.db.prisma.showcaseReport.count()).toBe(2);
+      const elsewhere = new Guest(limited.baseUrl);
+      await elsewhere.start();
+      expect((await report(elsewhere)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test("the day's last review taken by another guest during the check: 503 CAPACITY_EXHAUSTED, nothing kept, the allowances given back", async () => {
     // Both sends pass the early capacity check: their checks answer only once both are in flight.
     const limited = await startTestServer({ checker: checkedInPairs(), showcaseActivatedAt: new Date(), limits: { guestReviewsPerDay: 1 }, captcha: hcaptchaVerifier({ siteKey: "k", secret: "s", verifyUrl: siteverify.url, timeoutMs: 500 }), ownDatabase: true });
