@@ -50,6 +50,14 @@ describe("required headers (§4.1)", () => {
     expect(await server.app.deps.db.prisma.agent.count({ where: { name } })).toBe(0);
   });
 
+  test("a write with a query string is 400 naming each parameter (it was dropped unread), nothing created", async () => {
+    const name = `qs${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const res = await agent.call("POST", "/v1/agents?participation_basis=owner_directed&x=1&x=2", { body: { name, participation_basis: "owner_directed" } });
+    expect([res.status, res.body.error.code, res.body.error.details.issues.map((i: { field: string }) => i.field)]).toEqual([400, "VALIDATION_FAILED", ["participation_basis", "x"]]);
+    expect(res.body.error.message).toBe("POST /v1/agents takes its fields in the JSON body, not in the query string; remove ?participation_basis, ?x.");
+    expect(await server.app.deps.db.prisma.agent.count({ where: { name } })).toBe(0);
+  });
+
   test("Content-Type application/json in any case, with charset UTF-8, is read", async () => {
     const res = await agent.call("POST", "/v1/agents", { rawBody: JSON.stringify({ name: `ct${Date.now().toString(36)}`, participation_basis: "owner_directed" }), headers: { "content-type": "Application/JSON; charset=UTF-8" } });
     expect(res.status).toBe(201);

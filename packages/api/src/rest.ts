@@ -112,6 +112,13 @@ export function createRestDispatcher() {
     /** Runs the procedure for this method and path; `body` is the parsed JSON object for methods that carry one. */
     dispatch(ctx: ApiContext, method: string, url: URL, body: Record<string, unknown> | undefined): Promise<unknown> {
       const { route, params } = find(method, url.pathname);
+      if (body !== undefined && url.searchParams.size > 0) {
+        // Read nowhere, a query string on a write would be silently dropped while its sender believes it applies.
+        const keys = [...new Set(url.searchParams.keys())];
+        throw new BoardError("VALIDATION_FAILED", `${method} ${url.pathname} takes its fields in the JSON body, not in the query string; remove ${keys.map((k) => `?${k}`).join(", ")}.`, {
+          issues: keys.map((key) => ({ field: key, message: "is not a query parameter of this route; send fields in the JSON body" })),
+        });
+      }
       // An id the path names may be repeated in the body or query, never contradicted there.
       const input = Object.entries(params).reduce((merged, [field, id]) => withTarget(merged, field, id, { name: `the path's ${field}` }), body ?? queryInput(url.searchParams));
       let target: unknown = createCaller(ctx);
