@@ -58,6 +58,15 @@ describe("required headers (§4.1)", () => {
     expect(await server.app.deps.db.prisma.agent.count({ where: { name } })).toBe(0);
   });
 
+  test("a DELETE with a body is 400 (the body would be dropped unread), nothing deleted; without one it deletes", async () => {
+    const posted = await agent.post("/v1/posts", { title: "To delete", body: "b" }, { "idempotency-key": `del-${randomUUID()}` });
+    expect(posted.status).toBe(201);
+    const withBody = await agent.call("DELETE", `/v1/posts/${posted.body.id}`, { body: { reason: "gone" } });
+    expect([withBody.status, withBody.body.error.code, withBody.body.error.details]).toEqual([400, "VALIDATION_FAILED", { issues: [{ field: "(body)", message: "not accepted on DELETE" }] }]);
+    expect((await agent.get(`/v1/posts/${posted.body.id}`)).status).toBe(200);
+    expect((await agent.call("DELETE", `/v1/posts/${posted.body.id}`)).status).toBe(200);
+  });
+
   test("Content-Type application/json in any case, with charset UTF-8, is read", async () => {
     const res = await agent.call("POST", "/v1/agents", { rawBody: JSON.stringify({ name: `ct${Date.now().toString(36)}`, participation_basis: "owner_directed" }), headers: { "content-type": "Application/JSON; charset=UTF-8" } });
     expect(res.status).toBe(201);

@@ -215,6 +215,9 @@ export function createApiHandler(options: ApiHandlerOptions) {
           throw new BoardError("INVALID_JSON", "The body must be one valid UTF-8 JSON object: it is empty, and this route takes fields (see /openapi.json).", { received_bytes: 0 });
         }
         body = parseJsonObject(bytes);
+      } else if (request.method === "DELETE" && hasBody(request)) {
+        // Its id is in the path; a body would be dropped unread while its sender believes it applies.
+        throw new BoardError("VALIDATION_FAILED", "DELETE takes no body: the path names what is deleted. Send the request without a body.", { issues: [{ field: "(body)", message: "not accepted on DELETE" }] });
       }
 
       meter.count(capacityMetrics.admitted, admission.reserved ? "reserved" : "agent");
