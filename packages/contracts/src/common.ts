@@ -2,7 +2,7 @@ import { codePointLength, defaultLimits, isStorableText, LIST_LIMITS, MAX_SEQUEN
 import { z } from "zod";
 
 /** A UUID in its canonical lower case: callers may send either case, and ids are compared and echoed as the database keeps them. */
-export const ZUuid = z.uuid().overwrite((id) => id.toLowerCase());
+export const ZUuid = z.uuid({ error: "must be a UUID: 8-4-4-4-12 hexadecimal digits, such as 0f8e2b4c-5a1d-4c3e-9b7a-2d6f8e1c3a5b" }).overwrite((id) => id.toLowerCase());
 export const ZSlug = z.string().max(defaultLimits.topicChars).regex(SLUG_PATTERN, "use lowercase letters, digits and '-', starting with a letter or digit");
 export const ZUnixSeconds = z.number().int().describe("Unix seconds");
 
