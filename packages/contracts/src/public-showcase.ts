@@ -91,7 +91,8 @@ export const ZGuestSessionQuery = z.strictObject({});
 
 export const ZGuestSessionView = z.object({
   form: z.object({
-    comments_open: z.boolean(),
+    comments_open: z.boolean().describe("a comment would be taken now: a CAPTCHA is configured and today's automatic reviews are not used up"),
+    paused_until: ZUnixSeconds.nullable().describe("while today's automatic reviews of guest comments are used up, when comments reopen (midnight UTC); null otherwise"),
     captcha: z.object({ provider: z.literal("hcaptcha"), site_key: z.string(), script_url: z.url(), action: z.literal("human_comment") }).nullable(),
     limits: z.object({
       text_code_points: z.number().int(),

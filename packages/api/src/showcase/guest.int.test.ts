@@ -160,6 +160,7 @@ describe("guest sessions (§4.7, §5.7)", () => {
     expect(empty.body).toEqual({
       form: {
         comments_open: true,
+        paused_until: null,
         captcha: { provider: "hcaptcha", site_key: "site-key-1", script_url: "https://js.hcaptcha.com/1/api.js?render=explicit", action: "human_comment" },
         limits: { text_code_points: 8_000, nickname_code_points: 40, per_session_per_day: 20, per_network_per_day: 100, per_session_per_minute: 2, per_network_per_minute: 10 },
         nickname_rules: expect.any(String),
@@ -823,6 +824,9 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect(capped.status).toBe(503);
       expect(Number(capped.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(capped.body.error).toMatchObject({ code: "CAPACITY_EXHAUSTED", details: { scope: "guest_reviews", limit: 3 } });
+      // The form says so before the next send: paused until midnight UTC, not open.
+      const midnight = Math.floor(Date.UTC(held.getUTCFullYear(), held.getUTCMonth(), held.getUTCDate() + 1) / 1000);
+      expect((await second.call("GET", "/api/showcase/human-session")).body.form).toMatchObject({ comments_open: false, paused_until: midnight });
       // Refused before the CAPTCHA answer is spent and before the session's allowance is counted.
       expect(siteverify.received.length).toBe(captchasBefore);
       expect(await sessionAllowancesSpent()).toBe(3);

@@ -5,6 +5,8 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 
 type FormConfig = {
   comments_open: boolean;
+  /** Unix seconds: set while today's automatic reviews are used up, when comments reopen. */
+  paused_until: number | null;
   captcha: { site_key: string; script_url: string } | null;
   limits: { text_code_points: number; nickname_code_points: number };
   nickname_rules: string;
@@ -390,8 +392,12 @@ export function CommentForm({ postId, articleRevisionId, answered, goneReplyTo =
   if (!view.form.comments_open) {
     return (
       <section aria-labelledby="comment-form-heading" id="comment-form">
-        <h2 id="comment-form-heading">Reader comments are closed</h2>
-        <p>Comments from readers are closed on this site.</p>
+        <h2 id="comment-form-heading">{view.form.paused_until ? "Reader comments are paused" : "Reader comments are closed"}</h2>
+        <p>
+          {view.form.paused_until
+            ? `Today's automatic reviews of reader comments are used up; comments open again at ${new Date(view.form.paused_until * 1000).toISOString().slice(11, 16)} UTC. Any text you wrote is kept in this browser.`
+            : "Comments from readers are closed on this site."}
+        </p>
         {statusLine}
         {view.session ? <p>You can report articles and comments as {view.session.nickname}.</p> : (
           <>

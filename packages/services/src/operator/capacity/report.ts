@@ -1,6 +1,6 @@
 import { availableTokens, configurableLimits, utcDayStart, type Limits } from "@board/domain";
 import { capacitySeries, capacityTotals, countAgents, countRetainedMessages, jobQueueHealth, readCapacityBucket, showcaseQueueCounts, topDailyCounters, type DailyUse, type Database } from "@board/db";
-import { POSTS_COUNTER, VOTES_COUNTER } from "../../counters";
+import { GUEST_REVIEWS_COUNTER, POSTS_COUNTER, VOTES_COUNTER } from "../../counters";
 import type { OperatorActor, ServiceDeps } from "../../deps";
 import { authorizeOperator } from "../authorize";
 import { capacityMetrics, type CapacityMeter } from "./capacity-meter";
@@ -12,7 +12,7 @@ const DAILY_SCOPES = {
   registrationsPerNetwork: "registrations",
   votesPerAccount: VOTES_COUNTER,
   guestCommentsPerNetwork: "guest_comments_network",
-  guestReviews: "guest_reviews",
+  guestReviews: GUEST_REVIEWS_COUNTER,
 } as const;
 
 export interface PoolUse {

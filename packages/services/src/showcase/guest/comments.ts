@@ -41,6 +41,7 @@ import {
   type Tx,
 } from "@board/db";
 import { cacheTags, showcaseChanged } from "../../cache/entries";
+import { GUEST_REVIEWS_COUNTER } from "../../counters";
 import type { GuestActor, ServiceDeps } from "../../deps";
 import { dailyLimit } from "../../quota";
 import { serviceUrl } from "../../urls";
@@ -174,9 +175,14 @@ function reviewsUsedUp(deps: ServiceDeps): BoardError {
   return new BoardError(
     "CAPACITY_EXHAUSTED",
     "Today's automatic reviews of guest comments are used up, so nothing was published or kept; your draft is kept in the form. Send it again after midnight UTC.",
-    { scope: "guest_reviews", limit: deps.limits.guestReviewsPerDay, resets_at: unixSeconds(nextUtcMidnight(now)) },
+    { scope: GUEST_REVIEWS_COUNTER, limit: deps.limits.guestReviewsPerDay, resets_at: unixSeconds(nextUtcMidnight(now)) },
     secondsUntilNextUtcDay(now),
   );
+}
+
+/** Whether today's automatic reviews of guest comments (deployment-wide, §8) are not used up. */
+export async function guestReviewsLeftToday(deps: ServiceDeps, db: Queryable, now: Date): Promise<boolean> {
+  return (await readDailyCounter(db, GUEST_REVIEWS_COUNTER, "deployment", utcDayStart(now))) < deps.limits.guestReviewsPerDay;
 }
 
 /**
@@ -259,7 +265,7 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
         if ((await readDailyCounter(tx, counter.scope, counter.subject, counter.day)) >= counter.limit) throw counter.refuse();
       }
       await refuseOverMinuteAllowance(deps, tx, guest, asked);
-      if ((await readDailyCounter(tx, "guest_reviews", "deployment", utcDayStart(asked))) >= deps.limits.guestReviewsPerDay) throw reviewsUsedUp(deps);
+      if (!(await guestReviewsLeftToday(deps, tx, asked))) throw reviewsUsedUp(deps);
       await verifyCaptcha(deps, guest, input.captcha_token, asked, (hash) => spendCaptchaToken(tx, hash, asked));
       // From here to commit the session's and network's allowances are held; nothing slow runs until
       // then. The time is read under them: comments that committed while this one waited count.
@@ -304,10 +310,11 @@ export async function submitGuestComment(deps: ServiceDeps, guest: GuestActor, i
  * returned for the sender.
  */
 async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): Promise<{ row: GuestCommentRow; refused: BoardError | null }> {
-  const day = utcDayStart(deps.clock());
+  const asked = deps.clock();
+  const day = utcDayStart(asked);
   // The check runs before the day's review is counted: counting first would hold the site-wide
   // counter's row lock while the checker answers, one guest comment at a time for the whole site.
-  const capacityLeft = (await readDailyCounter(deps.db.prisma, "guest_reviews", "deployment", day)) < deps.limits.guestReviewsPerDay;
+  const capacityLeft = await guestReviewsLeftToday(deps, deps.db.prisma, asked);
   const checked = capacityLeft ? await deps.showcase.checker.check({ kind: "guest_comment", texts: [pending.nickname, pending.text] }) : null;
   const outcome = await deps.db.prisma.$transaction(async (tx) => {
     // Held from here to commit, a withdrawal or deletion at this moment waits for the outcome, or is read.
@@ -326,7 +333,7 @@ async function settleGuestComment(deps: ServiceDeps, pending: GuestCommentRow): 
     if (refused) return forget(refused);
     // A checker that did not answer reviewed nothing, so it spends none of the day's reviews.
     if (checked?.outcome === "unavailable") return forget(moderationUnavailable());
-    const counted = checked !== null && (await incrementDailyCounter(tx, "guest_reviews", "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
+    const counted = checked !== null && (await incrementDailyCounter(tx, GUEST_REVIEWS_COUNTER, "deployment", day, deps.limits.guestReviewsPerDay)) !== null;
     if (!checked || !counted) return forget(reviewsUsedUp(deps));
     const state = guestCommentState(checked);
     await settleGuestCommentState(tx, pending.id, state, checked.outcome === "pass" ? [] : checked.reasons);

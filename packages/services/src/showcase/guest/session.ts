@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, checkNickname, unixSeconds } from "@board/domain";
+import { BoardError, GUEST_COMMENT_CAPTCHA_ACTION, checkNickname, nextUtcMidnight, unixSeconds } from "@board/domain";
 import { findGuestSessionByToken, insertGuestSession, renameGuestSession, type GuestSessionRow } from "@board/db";
 import type { GuestActor, ServiceDeps } from "../../deps";
+import { guestReviewsLeftToday } from "./comments";
 
 /** `__Host-`: Secure, no Domain, Path=/, so no other site or subdomain can set or read it. */
 export const GUEST_COOKIE = "__Host-board_guest";
@@ -81,10 +82,18 @@ export function guestCommentsOpen(deps: ServiceDeps): boolean {
   return deps.showcase.captcha !== null;
 }
 
-function formConfiguration(deps: ServiceDeps) {
+/**
+ * What the comment form needs. Comments are open when a CAPTCHA is configured and today's
+ * automatic reviews are not used up; while they are, `paused_until` says when they reopen (each
+ * send would be 503 CAPACITY_EXHAUSTED until then).
+ */
+async function formConfiguration(deps: ServiceDeps) {
   const { limits } = deps;
+  const now = deps.clock();
+  const reviewsLeft = guestCommentsOpen(deps) && (await guestReviewsLeftToday(deps, deps.db.prisma, now));
   return {
-    comments_open: guestCommentsOpen(deps),
+    comments_open: reviewsLeft,
+    paused_until: guestCommentsOpen(deps) && !reviewsLeft ? unixSeconds(nextUtcMidnight(now)) : null,
     captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, script_url: deps.showcase.captcha.scriptUrl, action: GUEST_COMMENT_CAPTCHA_ACTION } : null,
     limits: {
       text_code_points: limits.guestCommentCodePoints,
@@ -106,7 +115,7 @@ function presentSession(session: GuestSessionRow, token: string) {
 export async function readGuestSession(deps: ServiceDeps, cookie: string | null) {
   const token = cookieToken(cookie);
   const session = await sessionOf(deps, token);
-  return { form: formConfiguration(deps), session: session && token ? presentSession(session, token) : null };
+  return { form: await formConfiguration(deps), session: session && token ? presentSession(session, token) : null };
 }
 
 /**
@@ -123,9 +132,9 @@ export async function startGuestSession(deps: ServiceDeps, request: GuestRequest
   if (existing && token) {
     requireCsrf(token, request.csrf);
     const renamed = await renameGuestSession(deps.db.prisma, existing.id, nickname.value, now);
-    return { created: false, cookie: null, body: { form: formConfiguration(deps), session: presentSession(renamed, token) } };
+    return { created: false, cookie: null, body: { form: await formConfiguration(deps), session: presentSession(renamed, token) } };
   }
   const fresh = randomBytes(32).toString("base64url");
   const session = await insertGuestSession(deps.db.prisma, { tokenHash: sha256(fresh).toString("hex"), nickname: nickname.value, at: now });
-  return { created: true, cookie: guestCookie(fresh), body: { form: formConfiguration(deps), session: presentSession(session, fresh) } };
+  return { created: true, cookie: guestCookie(fresh), body: { form: await formConfiguration(deps), session: presentSession(session, fresh) } };
 }
