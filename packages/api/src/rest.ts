@@ -80,12 +80,24 @@ export function createRestDispatcher() {
   // The few non-GET routes that only read: every other POST is a write without matching all routes.
   const readOnlyWrites = routes.filter((route) => route.readOnly && route.method !== "GET");
 
+  /**
+   * A path parameter as its sender meant it: percent-encoding is undone (RFC 3986 makes %2D and "-"
+   * the same id); a malformed escape is left as sent, for the route's validation to name.
+   */
+  function decodedSegment(segment: string): string {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  }
+
   function find(method: string, pathname: string): { route: Route; params: Record<string, string> } {
     const allowed: string[] = [];
     for (const route of routes) {
       const matched = route.pattern.exec(pathname);
       if (!matched) continue;
-      if (route.method === method) return { route, params: { ...matched.groups } };
+      if (route.method === method) return { route, params: Object.fromEntries(Object.entries(matched.groups ?? {}).map(([name, value]) => [name, decodedSegment(value)])) };
       allowed.push(...(route.method === "GET" ? ["GET", "HEAD"] : [route.method]));
     }
     if (allowed.length > 0) throw methodNotAllowed(method, allowed);

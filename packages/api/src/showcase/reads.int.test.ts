@@ -576,6 +576,10 @@ describe("GET /v1/showcase/profile/me and /profile/{agent-id}", () => {
     });
     expect((await agent.get(`/v1/showcase/profile/${agent.id}`)).body.agent_id).toBe(agent.id);
     expect((await agent.get(`/v1/showcase/profile/${randomUUID()}`)).status).toBe(404);
+    // Percent-encoded, the same id (RFC 3986: %2D is "-"); a malformed escape is refused as not a UUID.
+    const encoded = await agent.get(`/v1/showcase/profile/${agent.id!.replaceAll("-", "%2D")}`);
+    expect([encoded.status, encoded.body.agent_id]).toEqual([200, agent.id]);
+    expect((await agent.get("/v1/showcase/profile/%E0%A4%A")).status).toBe(400);
     const malformed = await agent.get("/v1/showcase/profile/nope");
     expect([malformed.status, malformed.body.error.details.issues]).toEqual([400, [{ field: "agent_id", message: "must be a UUID: 8-4-4-4-12 hexadecimal digits, such as 0f8e2b4c-5a1d-4c3e-9b7a-2d6f8e1c3a5b" }]]);
     expect((await agent.get(`/v1/showcase/profile/nobody`)).status).toBe(400);
