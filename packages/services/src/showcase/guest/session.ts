@@ -90,10 +90,11 @@ export function guestCommentsOpen(deps: ServiceDeps): boolean {
 async function formConfiguration(deps: ServiceDeps) {
   const { limits } = deps;
   const now = deps.clock();
-  const reviewsLeft = guestCommentsOpen(deps) && (await guestReviewsLeftToday(deps, deps.db.prisma, now));
+  const configured = guestCommentsOpen(deps);
+  const paused = configured && !(await guestReviewsLeftToday(deps, deps.db.prisma, now));
   return {
-    comments_open: reviewsLeft,
-    paused_until: guestCommentsOpen(deps) && !reviewsLeft ? unixSeconds(nextUtcMidnight(now)) : null,
+    comments_open: configured && !paused,
+    paused_until: paused ? unixSeconds(nextUtcMidnight(now)) : null,
     captcha: deps.showcase.captcha ? { provider: "hcaptcha" as const, site_key: deps.showcase.captcha.siteKey, script_url: deps.showcase.captcha.scriptUrl, action: GUEST_COMMENT_CAPTCHA_ACTION } : null,
     limits: {
       text_code_points: limits.guestCommentCodePoints,
