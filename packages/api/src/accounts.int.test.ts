@@ -231,7 +231,7 @@ describe("limits on accounts (§8)", () => {
       expect((await on().post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed" })).status).toBe(201);
       const third = await on().post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed" });
       expect(third.status).toBe(429);
-      expect(third.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2, resets_at: Date.UTC(2026, 10, 23) / 1000 } });
+      expect(third.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2, scope: "registrations_per_network", resets_at: Date.UTC(2026, 10, 23) / 1000 } });
       expect(third.headers.get("retry-after")).toBe(String(Date.UTC(2026, 10, 23) / 1000 - fixedNow.getTime() / 1000));
       expect((await new BoardClient(capped.baseUrl).post("/v1/agents", { name: uniqueName(), participation_basis: "owner_directed" })).status).toBe(201);
     } finally {

@@ -51,7 +51,7 @@ describe("capacity dashboard", () => {
     expect(report.guest).toEqual({ comments_today: 0, reviews_today: 0, reviews_per_day: limits.guestReviewsPerDay });
     expect(report.database.reserved.size).toBe(server.board.config.reservedDbPoolSize);
     expect(report.database.shed_when_waiting).toBe(limits.databaseQueueShedDepth);
-    expect(report.refusals_24h).toEqual([{ status: 429, limit: "posts and replies per account", count: 1 }]);
+    expect(report.refusals_24h).toEqual([{ status: 429, limit: "posts_per_account", count: 1 }]);
     const network = report.edge.find((w) => w.policy === "network")!;
     expect(network.points).toBe(limits.credentialCallsPerMinutePerNetwork);
     expect(network.top.map((row) => row.key)).toContain(busy.network);
@@ -67,7 +67,7 @@ describe("capacity dashboard", () => {
     const admitted = chart(day.charts, "admitted").lines.find((l) => l.name === "agent")!;
     // Two registrations, four posts and the refused fifth all passed the gate.
     expect(admitted.values.reduce((a, b) => a + b, 0)).toBe(7);
-    expect(chart(day.charts, "refused-429").lines).toEqual([{ name: "posts and replies per account", values: expect.arrayContaining([1]) }]);
+    expect(chart(day.charts, "refused-429").lines).toEqual([{ name: "posts_per_account", values: expect.arrayContaining([1]) }]);
     expect(chart(week.charts, "retention").lines.map((l) => [l.name, Math.max(...l.values)])).toEqual([
       ["retained_accounts", 2],
       ["retained_posts", POSTS_PER_DAY + 1],

@@ -108,7 +108,7 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
       await tight.board.deps.capacity.meter.flush();
       const made = await tight.board.deps.db.prisma.operator.create({ data: { email: `viewer-${Date.now()}@example.test`, passwordHash: "not-used-here", role: "viewer" }, select: { id: true } });
       const { report } = await readCapacityDashboard(tight.board.deps, { kind: "operator", operatorId: made.id, role: "viewer", sessionVersion: 1 }, "24h");
-      expect(report.refusals_24h).toContainEqual({ status: 429, limit: "pending showcase articles per account", count: 1 });
+      expect(report.refusals_24h).toContainEqual({ status: 429, limit: "showcase_pending_articles", count: 1 });
       await session.close();
     } finally {
       await tight.close();

@@ -448,14 +448,14 @@ describe("quotas and capacity (§8)", () => {
       const accountSpent = await first!.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
       expect(accountSpent.status).toBe(429);
       expect(accountSpent.headers.get("retry-after")).toBe("10");
-      expect(accountSpent.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 1, scope: "posts and replies per account", resets_at: midnight } });
+      expect(accountSpent.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 1, scope: "posts_per_account", resets_at: midnight } });
       expect((await first!.get("/v1/me")).body.posting_quota).toEqual({ limit: 1, used: 1, remaining: 0, as_of: midnight - 10, resets_at: midnight });
 
       await post(second!);
       const networkSpent = await third!.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
       expect(networkSpent.status).toBe(429);
       expect(networkSpent.headers.get("retry-after")).toBe("10");
-      expect(networkSpent.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2, scope: "posts and replies per network", resets_at: midnight } });
+      expect(networkSpent.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2, scope: "posts_per_network", resets_at: midnight } });
       expect((await third!.get("/v1/me")).body.posting_quota.used).toBe(0);
 
       now = new Date("2026-12-01T00:00:01.000Z");
@@ -502,7 +502,7 @@ describe("quotas and capacity (§8)", () => {
       await reply(agent, root.id, "two");
       const over = await agent.post(`/v1/posts/${root.id}/replies`, { body: "three" }, { "idempotency-key": newKey() });
       expect(over.status).toBe(429);
-      expect(over.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3, scope: "posts and replies per account" } });
+      expect(over.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3, scope: "posts_per_account" } });
       expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await agent.get("/v1/me")).body.posting_quota).toMatchObject({ limit: 3, used: 3, remaining: 0 });
       const again = await agent.post(`/v1/posts/${root.id}/replies`, { body: "one" }, { "idempotency-key": key });
@@ -542,7 +542,7 @@ describe("quotas and capacity (§8)", () => {
       await post(b);
       const res = await a.post("/v1/posts", { title: "T", body: "B" }, { "idempotency-key": newKey() });
       expect(res.status).toBe(429);
-      expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "posts and replies per network" } });
+      expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "posts_per_network" } });
       expect((await a.get("/v1/me")).body.posting_quota).toMatchObject({ used: 1, remaining: 499 });
     } finally {
       await capped.close();
@@ -575,7 +575,7 @@ describe("quotas and capacity (§8)", () => {
       expect(refused).toHaveLength(7);
       for (const res of refused) {
         expect(res.status).toBe(429);
-        expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 5, scope: "posts and replies per network" } });
+        expect(res.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 5, scope: "posts_per_network" } });
       }
       expect(await capped.app.deps.db.prisma.message.count({ where: { agentId: { in: ids } } })).toBe(5);
       const used = await Promise.all(accounts.map(async (c) => (await c.get("/v1/me")).body.posting_quota.used as number));

@@ -158,7 +158,7 @@ describe("daily vote allowance (shared across boards)", () => {
       expect((await voter.post("/ballot", { board: "b", post_id: anon.body.id, value: 1 })).status).toBe(200);
       const third = await voter.post("/ballot", { board: "named", post_id: b.id, value: 1 });
       expect(third.status).toBe(429);
-      expect(third.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2 } });
+      expect(third.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 2, scope: "votes_per_account" } });
       expect(third.headers.get("retry-after")).toMatch(/^\d+$/);
       expect((await voter.post("/ballot", { board: "named", post_id: a.id, value: 1 })).status).toBe(200);
     } finally {

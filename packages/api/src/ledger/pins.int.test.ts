@@ -99,7 +99,7 @@ describe("community pins (§3.4, §4.4)", () => {
     expect(second.details).toMatchObject({ reason_code: "PIN_LIMIT_PER_VETERAN" });
     expect(await pin(v.actor, a.id, false)).toMatchObject({ pinned: false });
     const again = await pinError(pin(v.actor, b.id));
-    expect(again.code).toBe("DAILY_LIMIT");
+    expect([again.code, again.details]).toMatchObject(["DAILY_LIMIT", { scope: "pins_per_account", limit: 1 }]);
     expect(again.retryAfterSeconds).toBeGreaterThan(0);
     now = new Date("2031-03-02T00:00:01Z");
     expect(await pin(v.actor, b.id)).toMatchObject({ pinned: true });

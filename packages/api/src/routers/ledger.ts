@@ -90,7 +90,7 @@ export const ledgerRouter = router({
     }),
 
   anonReply: publicProcedure
-    .meta({ openapi: { method: "POST", path: "/b/threads/{id}/replies", tags: ["b"], summary: "Reply in a /b thread without an account (no idempotency key: a retry posts again)", errorResponses: [400, 404, 409, 413, 429] }, created: true })
+    .meta({ openapi: { method: "POST", path: "/b/threads/{id}/replies", tags: ["b"], summary: "Reply in a /b thread without an account (no idempotency key: a retry posts again)", errorResponses: [400, 404, 413, 429] }, created: true })
     .input(ZAnonReplyRequest)
     .output(responseContract(ZAnonReceipt))
     .mutation(async ({ ctx, input }) => {

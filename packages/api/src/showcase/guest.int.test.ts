@@ -811,7 +811,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect((await guest.comment(article)).status).toBe(201);
       const third = await guest.comment(article);
       expect(third.status).toBe(429);
-      expect(third.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_session_minute", limit: 2 } });
+      expect(third.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_comments_per_session_minute", limit: 2, window_seconds: 60 } });
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
 
       const second = new Guest(limited.baseUrl);
@@ -833,7 +833,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect((await second.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam" } })).status).toBe(200);
       const tooMany = await second.call("POST", "/api/showcase/reports", { body: { target_id: article.item_id, reason: "spam again" } });
       expect(tooMany.status).toBe(429);
-      expect(tooMany.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "reports per guest session", limit: 1 } });
+      expect(tooMany.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "guest_reports_per_session", limit: 1 } });
     } finally {
       await limited.close();
     }
@@ -850,7 +850,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect((await report(sessions[0]!)).status).toBe(200);
       expect((await report(sessions[1]!)).status).toBe(200);
       const third = await report(sessions[2]!);
-      expect([third.status, third.body.error.code, third.body.error.details]).toMatchObject([429, "DAILY_LIMIT", { scope: "reports per network", limit: 2 }]);
+      expect([third.status, third.body.error.code, third.body.error.details]).toMatchObject([429, "DAILY_LIMIT", { scope: "guest_reports_per_network", limit: 2 }]);
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await limited.app.deps.db.prisma.showcaseReport.count()).toBe(2);
       const elsewhere = new Guest(limited.baseUrl);
@@ -919,7 +919,7 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       now = new Date(now.getTime() + 3_000);
       const refused = await guest.comment(article, { text: "Early in the next minute." });
       expect(refused.status).toBe(429);
-      expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_session_minute", limit: 2 } });
+      expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_comments_per_session_minute", limit: 2 } });
       // The first comment leaves the window 60 s after it was sent: 56 s from now.
       expect(refused.headers.get("retry-after")).toBe("56");
       now = new Date(now.getTime() + 56_000);
@@ -946,16 +946,16 @@ describe("guest limits and closed comments (§8 guest rows)", () => {
       expect((await guest.comment(article, { text: "Sent meanwhile." })).status).toBe(201);
       const refused = await slowVerify;
       expect(refused.status).toBe(429);
-      expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_session_minute", limit: 2 } });
+      expect(refused.body.error).toMatchObject({ code: "BOARD_RATE_LIMIT", details: { scope: "guest_comments_per_session_minute", limit: 2 } });
     } finally {
       await limited.close();
     }
   });
 
   test.each([
-    ["per session per day", { guestCommentsPerSessionPerDay: 2 }, "session", { code: "DAILY_LIMIT", details: { scope: "guest comments per session", limit: 2 } }],
-    ["per network per day", { guestCommentsPerNetworkPerDay: 2 }, "network", { code: "DAILY_LIMIT", details: { scope: "guest comments per network", limit: 2 } }],
-    ["per network per minute", { guestCommentsPerNetworkPerMinute: 2 }, "network", { code: "BOARD_RATE_LIMIT", details: { scope: "guest_network_minute", limit: 2 } }],
+    ["per session per day", { guestCommentsPerSessionPerDay: 2 }, "session", { code: "DAILY_LIMIT", details: { scope: "guest_comments_per_session", limit: 2 } }],
+    ["per network per day", { guestCommentsPerNetworkPerDay: 2 }, "network", { code: "DAILY_LIMIT", details: { scope: "guest_comments_per_network", limit: 2 } }],
+    ["per network per minute", { guestCommentsPerNetworkPerMinute: 2 }, "network", { code: "BOARD_RATE_LIMIT", details: { scope: "guest_comments_per_network_minute", limit: 2 } }],
   ] as const)("the allowance %s: the third comment is 429 with Retry-After, from the same %s", async (_label, limits, shared, error) => {
     const held = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
     const limited = await startTestServer({

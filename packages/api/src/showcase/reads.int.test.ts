@@ -482,7 +482,7 @@ describe("action templates lead where they say", () => {
       const comments = (await commenter.get(`/v1/showcase/posts/${article.post_id}/comments`)).body.items;
       expect(comments.map((c: { comment_state: unknown; actions: Array<{ template: string }> }) => [c.comment_state, c.actions.map((a) => a.template)])).toEqual([[{ can_reply: false, reason: "comments_used_today" }, []]]);
       const refusedComment = await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody());
-      expect([refusedComment.status, refusedComment.body.error.code]).toEqual([429, "DAILY_LIMIT"]);
+      expect([refusedComment.status, refusedComment.body.error.code, refusedComment.body.error.details.scope]).toEqual([429, "DAILY_LIMIT", "showcase_comments_per_account"]);
 
       const seenByAuthor = (await author.get("/v1/showcase/posts")).body;
       expect(seenByAuthor.viewer.showcase).toMatchObject({ can_submit: true, can_submit_article: false, can_comment: true, reasons: ["article_revisions_used_today"] });

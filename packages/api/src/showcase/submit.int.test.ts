@@ -334,7 +334,7 @@ describe("author quotas (§8)", () => {
       const results = await Promise.all(Array.from({ length: 5 }, () => author.post("/v1/showcase/posts", articleBody())));
       expect(results.map((r) => r.status).sort()).toEqual([202, 202, 202, 429, 429]);
       const refused = results.find((r) => r.status === 429)!;
-      expect(refused.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3 } });
+      expect(refused.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { limit: 3, scope: "showcase_article_revisions_per_account" } });
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await tight.app.deps.db.prisma.showcaseItem.count({ where: { authorId: author.id } })).toBe(3);
     } finally {
@@ -352,7 +352,7 @@ describe("author quotas (§8)", () => {
       expect(results.filter((r) => r.status === 202)).toHaveLength(5);
       const refused = results.filter((r) => r.status === 429);
       expect(refused).toHaveLength(3);
-      expect(refused[0]!.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "pending showcase articles per account", limit: 5, pending: 5 } });
+      expect(refused[0]!.body.error).toMatchObject({ code: "DAILY_LIMIT", details: { scope: "showcase_pending_articles", limit: 5, pending: 5 } });
       expect(refused[0]!.headers.get("retry-after")).toBe("3600");
       // The viewer block says so before the next try: a revision of a pending article is still taken, a new article is not.
       expect(await standing()).toMatchObject({ can_submit: true, can_submit_article: true, can_submit_new_article: false, reasons: ["pending_articles_full"], pending_articles: { count: 5, limit: 5 } });

@@ -33,7 +33,7 @@ export async function registerAgent(deps: ServiceDeps, network: string, input: R
       }
       const count = await incrementDailyCounter(tx, "registrations", network, utcDayStart(now), deps.limits.registrationsPerNetworkPerDay);
       if (count === null) {
-        throw dailyLimit("registrations per network", deps.limits.registrationsPerNetworkPerDay, now);
+        throw dailyLimit("registrations_per_network", deps.limits.registrationsPerNetworkPerDay, now);
       }
       return createAgent(tx, {
         name: input.name,

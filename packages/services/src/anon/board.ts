@@ -4,7 +4,6 @@ import type { ServiceDeps } from "../deps";
 import { dailyLimit } from "../quota";
 import { assemblePage, presentPins } from "../board/read";
 import { cacheEntries } from "../cache/entries";
-import { notARootThread } from "../board/write";
 import { serviceUrl } from "../urls";
 
 /**
@@ -13,7 +12,6 @@ import { serviceUrl } from "../urls";
  */
 export const ANON_LOCK = "anon-board";
 const ANON_NETWORK_COUNTER = "b-network-posts";
-
 
 function present(row: AnonRow, withBody: boolean) {
   return {
@@ -34,7 +32,7 @@ function present(row: AnonRow, withBody: boolean) {
 
 function checkText(deps: ServiceDeps, body: string, title?: string) {
   if (title !== undefined && (codePointLength(title) < 1 || codePointLength(title) > deps.limits.titleChars)) {
-    throw new BoardError("VALIDATION_FAILED", `title must be 1-${deps.limits.titleChars} characters.`, { issues: [{ field: "title", message: "1-160 characters" }] });
+    throw new BoardError("VALIDATION_FAILED", `title must be 1-${deps.limits.titleChars} characters.`, { issues: [{ field: "title", message: `1-${deps.limits.titleChars} characters` }] });
   }
   const bytes = utf8ByteLength(body);
   if (bytes > deps.limits.bodyBytes) {
@@ -48,11 +46,16 @@ async function publishAnon(deps: ServiceDeps, network: string, data: { rootId?: 
     if (data.rootId) {
       const root = await findAnonMessage(tx, data.rootId);
       if (!root) throw new BoardError("NOT_FOUND", `No /b thread ${data.rootId}.`, { field: "id" });
-      if (root.rootId) throw notARootThread(data.rootId, root.rootId);
+      if (root.rootId) {
+        throw new BoardError("VALIDATION_FAILED", `${data.rootId} is a /b reply; /b replies attach to its root thread: post to /b/threads/${root.rootId}/replies.`, {
+          issues: [{ field: "id", message: "is a reply, not a root thread" }],
+          root_id: root.rootId,
+        });
+      }
     }
     const now = deps.clock();
     if ((await incrementDailyCounter(tx, ANON_NETWORK_COUNTER, network, utcDayStart(now), deps.limits.postsPerNetworkPerDay)) === null) {
-      throw dailyLimit("/b posts and replies per network", deps.limits.postsPerNetworkPerDay, now);
+      throw dailyLimit("anonymous_posts_per_network", deps.limits.postsPerNetworkPerDay, now);
     }
     const created = await insertAnonMessage(tx, {
       seq: await nextAnonMessageSeq(tx),

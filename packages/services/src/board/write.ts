@@ -86,10 +86,10 @@ async function admitWrite(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Dat
   await requireAccountMayWrite(tx, actor.agentId);
   const day = utcDayStart(now);
   if ((await incrementDailyCounter(tx, POSTS_COUNTER, actor.agentId, day, deps.limits.postsPerAccountPerDay)) === null) {
-    throw dailyLimit("posts and replies per account", deps.limits.postsPerAccountPerDay, now);
+    throw dailyLimit("posts_per_account", deps.limits.postsPerAccountPerDay, now);
   }
   if ((await incrementDailyCounter(tx, NETWORK_POSTS_COUNTER, actor.network, day, deps.limits.postsPerNetworkPerDay)) === null) {
-    throw dailyLimit("posts and replies per network", deps.limits.postsPerNetworkPerDay, now);
+    throw dailyLimit("posts_per_network", deps.limits.postsPerNetworkPerDay, now);
   }
   if ((await countRetainedMessages(tx)) >= deps.limits.retainedMessages) {
     throw new BoardError(

@@ -56,7 +56,7 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
     const { decision, own, now, held } = await decidePinNow(deps, actor, input, tx);
     const day = utcDayStart(now);
     if (decision.kind === "error") {
-      if (decision.boardCode === "DAILY_LIMIT") throw dailyLimit("new pins per account", 1, now);
+      if (decision.boardCode === "DAILY_LIMIT") throw dailyLimit("pins_per_account", 1, now);
       throw new BoardError(decision.boardCode as ErrorCode, decision.reason, { reason_code: decision.code, board: input.board, thread_id: input.thread_id, ...decisionDetails(decision.code, held) });
     }
     const same = unchanged(decision);
@@ -66,7 +66,7 @@ export async function changePin(deps: ServiceDeps, actor: AgentActor, input: Pin
       return { ...base, pinned: false, replayed: false, expires_at: null };
     }
     if (decision.kind !== "create") throw new Error(`unexpected pin decision ${decision.kind}`);
-    if ((await incrementDailyCounter(tx, PINS_COUNTER, actor.agentId, day, 1)) === null) throw dailyLimit("new pins per account", 1, now);
+    if ((await incrementDailyCounter(tx, PINS_COUNTER, actor.agentId, day, 1)) === null) throw dailyLimit("pins_per_account", 1, now);
     await insertPin(tx, { board: input.board, threadId: input.thread_id, kind: "community", ownerId: actor.agentId, createdAt: now, expiresAt: decision.expiresAt });
     return { ...base, pinned: true, replayed: false, expires_at: unixSeconds(decision.expiresAt) };
   });

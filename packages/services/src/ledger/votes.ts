@@ -98,13 +98,13 @@ export async function castLedgerVote(deps: ServiceDeps, actor: AgentActor, ledge
       const { now, target, voter, used, facts, decision, replay } = (await evaluate(tx, true))!;
       const day = utcDayStart(now);
       if (decision.kind === "error") {
-        if (decision.code === "DAILY_LIMIT") throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
+        if (decision.code === "DAILY_LIMIT") throw dailyLimit("votes_per_account", deps.limits.votesPerAccountPerDay, now);
         const details = decision.code === "VOTING_SUSPENDED" && facts ? { voting: votingDescriptor(voter, facts, used, deps.limits.votesPerAccountPerDay, now) } : { board: ledger.board, target_id: ledger.id };
         throw new BoardError(decision.code as ErrorCode, decision.reason, details);
       }
       if (replay) return replay;
       if ((await incrementDailyCounter(tx, VOTES_COUNTER, actor.agentId, day, deps.limits.votesPerAccountPerDay)) === null) {
-        throw dailyLimit("new votes per account", deps.limits.votesPerAccountPerDay, now);
+        throw dailyLimit("votes_per_account", deps.limits.votesPerAccountPerDay, now);
       }
       // Karma and standing sit in both accounts' snapshots.
       changed = [...ledger.changes(target), cacheTags.account(actor.agentId), ...(target.authorId ? [cacheTags.account(target.authorId)] : [])];

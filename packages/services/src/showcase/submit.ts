@@ -277,7 +277,7 @@ async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor, 
     throw new BoardError(
       "DAILY_LIMIT",
       `You have ${pending} articles awaiting checks or review, the most an account may have pending. Wait until one is published, expires or is withdrawn; do not register more accounts.`,
-      { scope: "pending showcase articles per account", limit: deps.limits.showcasePendingArticles, pending },
+      { scope: "showcase_pending_articles", limit: deps.limits.showcasePendingArticles, pending },
       3600,
     );
   }
@@ -285,7 +285,7 @@ async function requirePendingRoom(deps: ServiceDeps, tx: Tx, actor: AgentActor, 
 
 async function countArticleRevision(deps: ServiceDeps, tx: Tx, actor: AgentActor, now: Date): Promise<void> {
   if ((await incrementDailyCounter(tx, SHOWCASE_ARTICLE_REVISIONS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseArticleRevisionsPerDay)) === null) {
-    throw dailyLimit("showcase article revisions per account", deps.limits.showcaseArticleRevisionsPerDay, now);
+    throw dailyLimit("showcase_article_revisions_per_account", deps.limits.showcaseArticleRevisionsPerDay, now);
   }
 }
 
@@ -476,7 +476,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
       throw notFound("post_id", input.post_id, "article revision to comment on");
     }
     if ((await incrementDailyCounter(tx, SHOWCASE_COMMENTS_COUNTER, actor.agentId, utcDayStart(now), deps.limits.showcaseCommentsPerDay)) === null) {
-      throw dailyLimit("showcase comments per account", deps.limits.showcaseCommentsPerDay, now);
+      throw dailyLimit("showcase_comments_per_account", deps.limits.showcaseCommentsPerDay, now);
     }
     const itemId = randomUUID();
     const newItem = { id: itemId, kind: "comment" as const, authorId: actor.agentId, postId: article.id, parentId: parent.parentId, depth: placement.depth, articleRevisionId: placement.articleRevisionId, createdAt: now };

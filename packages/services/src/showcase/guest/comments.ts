@@ -159,8 +159,8 @@ function dailyAllowances(deps: ServiceDeps, guest: { sessionId: string; network:
   const { limits } = deps;
   const day = utcDayStart(now);
   return [
-    { scope: "guest_comments_session", subject: guest.sessionId, limit: limits.guestCommentsPerSessionPerDay, day, refuse: () => dailyLimit("guest comments per session", limits.guestCommentsPerSessionPerDay, now, "guest") },
-    { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, day, refuse: () => dailyLimit("guest comments per network", limits.guestCommentsPerNetworkPerDay, now, "guest") },
+    { scope: "guest_comments_session", subject: guest.sessionId, limit: limits.guestCommentsPerSessionPerDay, day, refuse: () => dailyLimit("guest_comments_per_session", limits.guestCommentsPerSessionPerDay, now, "guest") },
+    { scope: "guest_comments_network", subject: guest.network, limit: limits.guestCommentsPerNetworkPerDay, day, refuse: () => dailyLimit("guest_comments_per_network", limits.guestCommentsPerNetworkPerDay, now, "guest") },
   ];
 }
 
@@ -202,14 +202,14 @@ const moderationUnavailable = () =>
 async function refuseOverMinuteAllowance(deps: ServiceDeps, tx: Tx, guest: GuestActor, now: Date): Promise<void> {
   const since = new Date(now.getTime() - MINUTE_SECONDS * 1000);
   const windows = [
-    { sender: { sessionId: guest.sessionId }, limit: deps.limits.guestCommentsPerSessionPerMinute, scope: "guest_session_minute", who: "" },
-    { sender: { network: guest.network }, limit: deps.limits.guestCommentsPerNetworkPerMinute, scope: "guest_network_minute", who: " from one network" },
+    { sender: { sessionId: guest.sessionId }, limit: deps.limits.guestCommentsPerSessionPerMinute, scope: "guest_comments_per_session_minute", who: "" },
+    { sender: { network: guest.network }, limit: deps.limits.guestCommentsPerNetworkPerMinute, scope: "guest_comments_per_network_minute", who: " from one network" },
   ];
   for (const window of windows) {
     const room = slidingWindowRoom(await recentGuestCommentTimes(tx, window.sender, since, window.limit), now, window.limit, MINUTE_SECONDS);
     if (!room.ok) {
       const wait = room.retryAfterSeconds;
-      throw new BoardError("BOARD_RATE_LIMIT", `At most ${window.limit} comments a minute${window.who}; wait ${wait} seconds. Your draft is kept.`, { scope: window.scope, limit: window.limit }, wait);
+      throw new BoardError("BOARD_RATE_LIMIT", `At most ${window.limit} comments a minute${window.who}; wait ${wait} seconds. Your draft is kept.`, { scope: window.scope, limit: window.limit, window_seconds: MINUTE_SECONDS }, wait);
     }
   }
 }

@@ -54,10 +54,10 @@ export async function reportAsGuest(deps: ServiceDeps, guest: GuestActor, input:
     const now = deps.clock();
     const day = utcDayStart(now);
     if ((await incrementDailyCounter(tx, "guest_reports_session", guest.sessionId, day, deps.limits.guestReportsPerSessionPerDay)) === null) {
-      throw dailyLimit("reports per guest session", deps.limits.guestReportsPerSessionPerDay, now, "guest");
+      throw dailyLimit("guest_reports_per_session", deps.limits.guestReportsPerSessionPerDay, now, "guest");
     }
     if ((await incrementDailyCounter(tx, "guest_reports_network", guest.network, day, deps.limits.guestReportsPerNetworkPerDay)) === null) {
-      throw dailyLimit("reports per network", deps.limits.guestReportsPerNetworkPerDay, now, "guest");
+      throw dailyLimit("guest_reports_per_network", deps.limits.guestReportsPerNetworkPerDay, now, "guest");
     }
     const created = await insertReport(tx, { revisionId: target.id, targetKind: target.kind, reporterAgentId: null, reporterSessionId: guest.sessionId, reason: reason.value, createdAt: now });
     const first = await claimReportReview(tx, target.id, day, now);
