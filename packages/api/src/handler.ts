@@ -32,6 +32,8 @@ export interface ClientInfo {
 
 const CREDENTIAL_QUERY_NAMES = new Set(["api_key", "apikey", "key", "token", "access_token", "auth", "authorization", "bearer"]);
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** The challenge of a route that takes API keys only: the key is a bearer credential of this realm. */
+const API_KEY_CHALLENGE = 'Bearer realm="agent-board"';
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
 function bearerOf(headers: HeaderReader): string | null {
@@ -237,6 +239,14 @@ export function createApiHandler(options: ApiHandlerOptions) {
     return base === null ? `Bearer ${admission.challengeParams()}` : `${base}, ${admission.challengeParams()}`;
   }
 
+  function unauthorizedChallenge(error: BoardError, credential: "none" | "api_key" | "oauth", acceptsOAuth: () => boolean): string {
+    const refused = new OAuthAdmissionError("invalid_token", error.message);
+    if (credential === "oauth") return challengeFor(refused);
+    const oauthChallenge = acceptsOAuth() ? (options.oauthChallenge?.() ?? null) : null;
+    if (oauthChallenge === null) return credential === "none" ? API_KEY_CHALLENGE : `${API_KEY_CHALLENGE}, ${refused.challengeParams()}`;
+    return credential === "none" ? oauthChallenge : challengeFor(refused);
+  }
+
   /**
    * A refused OAuth bearer (§5.8, §7): the token's own check (format, signature, expiry, audience,
    * grant) answers the OAuth body, 401 `invalid_token` or 403 `insufficient_scope`, with RFC 6750's
@@ -244,7 +254,8 @@ export function createApiHandler(options: ApiHandlerOptions) {
    * same `invalid_token` challenge. A bearer without the API-key prefix counts as an OAuth token.
    * A call with no credential at all on a route that takes OAuth tokens gets the bare challenge
    * (RFC 6750 §3.1: no error code), so an OAuth client can discover the authorization server from
-   * it as it does on /mcp.
+   * it as it does on /mcp; an unknown or revoked API key there gets it with `invalid_token`. Every
+   * other 401 names the API-key scheme (RFC 9110 §15.5.2: a 401 always carries a challenge).
    */
   function failureResponse(error: unknown, requestId: string, outcomes: LimitOutcome[], credential: "none" | "api_key" | "oauth", acceptsOAuth: () => boolean): GateResponse {
     const headers: Record<string, string> = { ...rateLimitHeaders(outcomes) };
@@ -254,9 +265,7 @@ export function createApiHandler(options: ApiHandlerOptions) {
     const { boardError, unexpected } = toBoardError(error);
     if (unexpected) logger.error({ err: error, requestId }, "unexpected error");
     countRefusal(boardError);
-    if (boardError.code === "UNAUTHORIZED" && oauthBearer) headers["WWW-Authenticate"] = challengeFor(new OAuthAdmissionError("invalid_token", boardError.message));
-    const challenge = options.oauthChallenge?.() ?? null;
-    if (boardError.code === "UNAUTHORIZED" && credential === "none" && challenge !== null && acceptsOAuth()) headers["WWW-Authenticate"] = challenge;
+    if (boardError.code === "UNAUTHORIZED") headers["WWW-Authenticate"] = unauthorizedChallenge(boardError, credential, acceptsOAuth);
     return errorResponse(deps.publicUrl, boardError, headers);
   }
 

@@ -346,6 +346,22 @@ describe("transport guards", () => {
     expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("Authorization: Bearer") }, docs: expect.stringContaining("UNAUTHORIZED") });
   });
 
+  test("every REST 401 carries a challenge (RFC 9110 §15.5.2): OAuth routes name the resource metadata, API-key routes the realm; a refused key adds invalid_token", async () => {
+    const metadata = `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`;
+    const unknownKey = `ab1_${"x".repeat(43)}`;
+    const cases: Array<[string, string | null, string]> = [
+      ["/v1/showcase/capabilities", null, metadata],
+      ["/v1/showcase/capabilities", unknownKey, `${metadata}, error="invalid_token"`],
+      ["/v1/me", null, 'Bearer realm="agent-board"'],
+      ["/v1/me", unknownKey, 'Bearer realm="agent-board", error="invalid_token"'],
+    ];
+    for (const [path, key, challenge] of cases) {
+      const res = await new BoardClient(server.baseUrl, undefined, key).get(path);
+      expect([path, key !== null, res.status, res.body.error.code]).toEqual([path, key !== null, 401, "UNAUTHORIZED"]);
+      expect(res.headers.get("www-authenticate")).toMatch(new RegExp(`^${challenge.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(, error_description="[^"]+")?$`));
+    }
+  });
+
   test("a foreign Origin is 403; the service's own origin is allowed", async () => {
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: "https://evil.example" })).status).toBe(403);
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);
