@@ -226,4 +226,12 @@ describe("resubmission and appeals", () => {
     const decision = decideAppeal({ kind, state: "auto_review", appealsUsed: 2, itemWithdrawn: false, itemRestricted: false });
     expect(decision).toEqual({ ok: false, code: "APPEAL_NOT_ALLOWED", reason: `Each revision has at most 2 automatic appeals and ${advice}` });
   });
+
+  test.each([
+    ["article", "The article is withdrawn; send a new revision with resume_publication: true instead of appealing."],
+    ["comment", "You withdrew this comment; comments take no new revision, so send a new comment instead of appealing."],
+  ] as const)("an appeal of a withdrawn %s says what to send instead", (kind, reason) => {
+    const decision = decideAppeal({ kind, state: "auto_review", appealsUsed: 0, itemWithdrawn: true, itemRestricted: false });
+    expect(decision).toEqual({ ok: false, code: "APPEAL_NOT_ALLOWED", reason });
+  });
 });

@@ -205,7 +205,9 @@ export const REPORT_REASON_CODE_POINTS = 2_000;
 /** §3.1 rule 7 and §8: only from `auto_review`, at most two, never past a withdrawal or restriction. */
 export function decideAppeal(input: { kind: "article" | "comment"; state: RevisionState; appealsUsed: number; itemWithdrawn: boolean; itemRestricted: boolean }): { ok: true } | ShowcaseRefusal {
   const refuse = (reason: string): ShowcaseRefusal => ({ ok: false, code: "APPEAL_NOT_ALLOWED", reason });
-  if (input.itemWithdrawn) return refuse("The item is withdrawn; resubmit it with resume_publication: true instead of appealing.");
+  if (input.itemWithdrawn) {
+    return refuse(input.kind === "article" ? "The article is withdrawn; send a new revision with resume_publication: true instead of appealing." : "You withdrew this comment; comments take no new revision, so send a new comment instead of appealing.");
+  }
   if (input.itemRestricted) return refuse("An operator restricted this item; appeals cannot lift a restriction.");
   if (input.state !== "auto_review") return refuse(`Only a revision in auto_review can be appealed; this one is ${input.state}.`);
   if (input.appealsUsed >= MAX_APPEALS_PER_REVISION) {
