@@ -46,9 +46,10 @@ function describeTool(tool: ToolDefinition): Tool {
 }
 
 /** A refusal's `details.field` and `details.issues[].field` in the tool's own argument names. */
-function inArgumentNames(details: Record<string, unknown> | undefined, names: Readonly<Record<string, string>> | undefined): Record<string, unknown> | undefined {
+function inArgumentNames(details: Record<string, unknown> | undefined, names: ToolDefinition["argumentNames"]): Record<string, unknown> | undefined {
   if (!details || !names) return details;
-  const rename = (field: unknown) => (typeof field === "string" && Object.hasOwn(names, field) ? names[field] : field);
+  const renamed = typeof names === "function" ? names : (field: string) => (Object.hasOwn(names, field) ? names[field]! : field);
+  const rename = (field: unknown) => (typeof field === "string" ? renamed(field) : field);
   const issues = Array.isArray(details.issues) ? details.issues.map((issue: Record<string, unknown>) => ({ ...issue, field: rename(issue.field) })) : details.issues;
   return { ...details, ...("field" in details ? { field: rename(details.field) } : {}), ...(issues !== undefined ? { issues } : {}) };
 }

@@ -310,7 +310,27 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect((await server.app.deps.db.prisma.showcaseAppeal.findUniqueOrThrow({ where: { id: appeal.structuredContent.appeal_id } })).state).toBe("void");
     const other = await agentSession();
     const notYours = await call(other.session, "showcase_withdraw", { item_id: receipt.item_id });
-    expect(notYours.structuredContent.error.code).toBe("NOT_AUTHOR");
+    expect(notYours.structuredContent.error).toMatchObject({ code: "NOT_AUTHOR", details: { field: "item_id" } });
+    const notYourAppeal = await call(other.session, "showcase_appeal", { revision_id: receipt.revision_id, reason: "Not mine.", request_key: `other-${receipt.revision_id}` });
+    expect(notYourAppeal.structuredContent.error).toMatchObject({ code: "NOT_AUTHOR", details: { field: "revision_id" } });
+    await Promise.all([session.close(), other.session.close()]);
+  });
+
+  test("a refusal from the service names the argument the caller sent: target_id for the target, publication.* for the body's fields", async () => {
+    const { session } = await agentSession();
+    const other = await agentSession();
+    const article = (await call(session, "showcase_submit", { kind: "article", publication: articleBody() })).structuredContent;
+    const unknownPost = await call(session, "showcase_submit", { kind: "comment", target_id: "00000000-0000-4000-8000-000000000000", publication: commentBody() });
+    expect(unknownPost.structuredContent.error).toMatchObject({ code: "NOT_FOUND", details: { field: "target_id" } });
+    const notYourArticle = await call(other.session, "showcase_submit", { kind: "revision", target_id: article.item_id, publication: articleBody() });
+    expect(notYourArticle.structuredContent.error).toMatchObject({ code: "NOT_AUTHOR", details: { field: "target_id" } });
+    const key = `mcp-names-${article.item_id}`;
+    await call(session, "showcase_submit", { kind: "article", publication: articleBody({ idempotency_key: key }) });
+    const reused = await call(session, "showcase_submit", { kind: "article", publication: articleBody({ idempotency_key: key, title: "Another title" }) });
+    expect(reused.structuredContent.error).toMatchObject({ code: "IDEMPOTENCY_CONFLICT", details: { field: "publication.idempotency_key" } });
+    const wrongRevision = await call(session, "showcase_submit", { kind: "comment", target_id: article.post_id, publication: commentBody({ article_revision_id: "00000000-0000-4000-8000-000000000000" }) });
+    expect(wrongRevision.isError).toBe(true);
+    expect(JSON.stringify(wrongRevision.structuredContent.error.details)).toContain('"publication.article_revision_id"');
     await Promise.all([session.close(), other.session.close()]);
   });
 

@@ -33,7 +33,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends T
    * The tool's names for fields the service's refusals name by the REST twin's (a path segment `id`
    * that the tool takes as `revision_id`), so a refusal points at an argument the caller sent.
    */
-  argumentNames?: Readonly<Record<string, string>>;
+  argumentNames?: Readonly<Record<string, string>> | ((field: string) => string);
   /** What to do instead when a call does not fit the 32 KiB tool-protocol envelope, for tools with a way around it. */
   oversized?: { advice: string; useTool?: string };
   /**

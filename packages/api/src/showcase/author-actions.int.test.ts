@@ -223,7 +223,7 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     const other = await registeredClient(server.baseUrl);
     const stranger = await other.post(url, { reason: "not mine", request_key: showcaseKey() });
     expect(stranger.status).toBe(403);
-    expect(stranger.body.error.code).toBe("NOT_AUTHOR");
+    expect(stranger.body.error).toMatchObject({ code: "NOT_AUTHOR", details: { field: "id" } });
 
     const key = showcaseKey();
     expect((await author.post(url, { reason: "first", request_key: key })).status).toBe(202);

@@ -155,6 +155,8 @@ export const showcaseSubmit = defineTool({
     advice: "Send the submission with showcase_upload: open {expected_hash, expected_bytes, metadata}, part {upload_id, part_number, data} for each 18,000 bytes, then commit {upload_id}.",
     useTool: "showcase_upload",
   },
+  // The services name the REST body's fields; here that body is `publication`, and its target is `target_id`.
+  argumentNames: (field) => (field === "post_id" || field === "item_id" ? "target_id" : field === "" || Object.hasOwn(ZShowcaseSubmitRequest.shape, field) || field.startsWith("publication.") ? field : `publication.${field}`),
   run: async (deps, actor, input) => {
     if (input.kind === "article") {
       if (input.target_id) throw new BoardError("VALIDATION_FAILED", "A new article takes no target_id; a revision of your article is kind revision.", { issues: [{ field: "target_id", message: "not used by kind article" }] });

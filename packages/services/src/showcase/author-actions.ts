@@ -40,8 +40,9 @@ export const REPORT_REVIEW_TASK = "showcase_report_review";
 /** Preview links live this long: enough to open and read, short enough that a leaked one dies soon. */
 export const PREVIEW_SECONDS = 15 * 60;
 
-function notAuthor(what: string): BoardError {
-  return new BoardError("NOT_AUTHOR", `Only the author may ${what}.`, { field: "item_id" });
+/** `field`: the request's name for the id that named someone else's item. */
+function notAuthor(what: string, field: "item_id" | "id"): BoardError {
+  return new BoardError("NOT_AUTHOR", `Only the author may ${what}.`, { field });
 }
 
 /**
@@ -55,7 +56,7 @@ export async function withdrawItem(deps: ServiceDeps, actor: AgentActor, itemId:
     await lockShowcaseItem(tx, itemId);
     const item = await findShowcaseItem(tx, itemId);
     if (!item) throw new BoardError("NOT_FOUND", `No showcase item ${itemId}.`, { field: "item_id" });
-    if (item.authorId !== actor.agentId) throw notAuthor("withdraw it");
+    if (item.authorId !== actor.agentId) throw notAuthor("withdraw it", "item_id");
     const now = deps.clock();
     const alreadyWithdrawn = item.withdrawnAt !== null;
     const moved = alreadyWithdrawn ? await revisionsWithdrawnWith(tx, itemId, item.withdrawnAt!) : await withdrawItemRows(tx, itemId, now);
@@ -130,7 +131,7 @@ export async function appealRevision(deps: ServiceDeps, actor: AgentActor, input
     }
     const revision = await findRevisionMeta(tx, input.id);
     if (!revision) throw new BoardError("NOT_FOUND", `No showcase revision ${input.id}.`, { field: "id" });
-    if (revision.authorId !== actor.agentId) throw notAuthor("appeal its automatic review");
+    if (revision.authorId !== actor.agentId) throw notAuthor("appeal its automatic review", "id");
     const item = (await findShowcaseItem(tx, revision.itemId))!;
     const state = effectiveRevisionState(revision.state as RevisionState, revision.stateEnteredAt, deps.clock());
     const decision = decideAppeal({ kind: item.kind, state, appealsUsed: revision.appealsUsed, itemWithdrawn: item.withdrawnAt !== null, itemRestricted: item.restrictedAt !== null });
