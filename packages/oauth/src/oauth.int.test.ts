@@ -177,6 +177,28 @@ describe("metadata", () => {
     expect(exchanged.body.scope).toBe("board:read board:write");
   });
 
+  test("a client registered for board:read alone that asks for no scope gets board:read (its registered scope), not a refusal of board:write", async () => {
+    const agent = await makeAgent(server.app.deps.db);
+    const client = await register({ scope: "board:read" });
+    expect([client.status, client.body.scope]).toEqual([201, "board:read"]);
+    const clientId = client.body.client_id as string;
+    const { verifier, challenge } = pkce();
+    const step = await openConsentPage(authorizeUrl(clientId, { scope: undefined, code_challenge: challenge, code_challenge_method: "S256" }));
+    expect(step.html).toContain("<code>board:read</code>");
+    expect(step.html).not.toContain("<code>board:write</code>");
+    const { redirect } = await submitConsent(step, { api_key: agent.apiKey, decision: "approve" });
+    expect(redirect!.searchParams.get("error")).toBeNull();
+    const exchanged = await exchange(clientId, redirect!.searchParams.get("code")!, verifier);
+    expect([exchanged.status, exchanged.body.scope]).toEqual([200, "board:read"]);
+  });
+
+  test.each([["openid"], ["board:read openid"], ["board:admin"]])("registering scope %j is 400 invalid_client_metadata naming what to remove (no client could ever get a token)", async (scope) => {
+    const res = await register({ scope });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_client_metadata");
+    expect(res.body.error_description).toBe(`scope: this server grants only board:read and board:write; remove '${scope.split(" ").at(-1)}'`);
+  });
+
   test("a client asking to authenticate with a secret is refused: only public clients are advertised", async () => {
     const res = await register({ token_endpoint_auth_method: "client_secret_basic" });
     expect(res.status).toBe(400);
@@ -218,11 +240,11 @@ describe("metadata", () => {
     expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
   });
 
-  test("a route that takes API keys only answers a credential-less 401 without an OAuth challenge", async () => {
+  test("a route that takes API keys only answers a credential-less 401 with the realm's challenge, not the OAuth one", async () => {
     const res = await new BoardClient(server.baseUrl).get("/v1/me");
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("UNAUTHORIZED");
-    expect(res.headers.get("www-authenticate")).toBeNull();
+    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="agent-board"');
   });
 });
 

@@ -39,6 +39,19 @@ function checkRedirectUris(metadata: ClientMetadata): void {
   }
 }
 
+/**
+ * RFC 7591 §2: `scope` is what the client may ask for. oidc-provider also allows `openid`, which
+ * every authorization request then refuses, so a client registered for it could never get a token.
+ */
+function checkRegisteredScope(metadata: ClientMetadata): void {
+  if (metadata.scope === undefined) return;
+  if (typeof metadata.scope !== "string") throw new errors.InvalidClientMetadata("scope must be a string of space-separated scopes");
+  const unknown = metadata.scope.split(" ").filter((scope) => scope !== "" && !isScope(scope));
+  if (unknown.length > 0) {
+    throw new errors.InvalidClientMetadata(`scope: this server grants only ${SCOPES.join(" and ")}; remove ${unknown.map((scope) => `'${scope}'`).join(", ")}`);
+  }
+}
+
 /** PostgreSQL text and JSON cannot hold a NUL character, in a value or in a key. */
 function holdsNul(value: unknown): boolean {
   if (typeof value === "string") return value.includes("\u0000");
@@ -154,6 +167,7 @@ export function createProvider(options: ProviderOptions): Provider {
         // Registrations are stored as JSON in PostgreSQL, which cannot hold a NUL character: refuse it here, not as a 500 there.
         if (holdsNul(metadata)) throw new errors.InvalidClientMetadata("client metadata must not contain NUL characters (\\u0000)");
         checkRedirectUris(metadata);
+        checkRegisteredScope(metadata);
       },
     },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import type { AccessTokenVerifier, ServiceDeps } from "@board/services";
 import type Provider from "oidc-provider";
-import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_ENDPOINTS, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES } from "./constants";
+import { AUTHORIZATION_METADATA_PATH, INTERACTION_PREFIX, OAUTH_ENDPOINTS, OAUTH_PREFIX, PROTECTED_RESOURCE_METADATA_PREFIX, SCOPES, isScope } from "./constants";
 import { createInteractionHandler } from "./interactions";
 import { loadSigningKeys } from "./keys";
 import { writeOAuthError } from "./oauth-error";
@@ -118,14 +118,19 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   });
 
   /**
-   * RFC 6749 §3.3: an authorization request without a scope gets a predefined default, both board
-   * scopes, which the consent page lists for the owner to approve. Without it the owner approved a
-   * grant of nothing and the client received a bare access_denied.
+   * RFC 6749 §3.3: an authorization request without a scope gets a predefined default, which the
+   * consent page lists for the owner to approve: the scope the client registered, or both board
+   * scopes for a client that registered none. Without it the owner approved a grant of nothing and
+   * the client received a bare access_denied; with both scopes always, a client registered for
+   * board:read alone was refused the board:write it never asked for.
    */
-  function withDefaultScope(req: http.IncomingMessage): void {
+  async function withDefaultScope(req: http.IncomingMessage): Promise<void> {
     const url = new URL(req.url ?? "/", publicUrl);
     if (url.searchParams.getAll("scope").some((value) => value.trim() !== "")) return;
-    url.searchParams.set("scope", SCOPES.join(" "));
+    const clientId = url.searchParams.get("client_id");
+    const client = clientId ? await provider.Client.find(clientId).catch(() => undefined) : undefined;
+    const registered = typeof client?.scope === "string" ? client.scope.split(" ").filter(isScope) : [];
+    url.searchParams.set("scope", (registered.length > 0 ? registered : SCOPES).join(" "));
     req.url = `${url.pathname}${url.search}`;
   }
 
@@ -144,7 +149,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       await handleInteraction(req, res, interactionUid(path.slice(INTERACTION_PREFIX.length)));
       return true;
     }
-    if (path === OAUTH_ENDPOINTS.authorization && req.method === "GET") withDefaultScope(req);
+    if (path === OAUTH_ENDPOINTS.authorization && req.method === "GET") await withDefaultScope(req);
     if (path === OAUTH_ENDPOINTS.registration && req.method === "POST") await withPublicClientDefault(req);
     if (path === OAUTH_ENDPOINTS.token && req.method === "POST") {
       const foreign = await foreignResource(req, resource);
