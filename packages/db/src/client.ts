@@ -46,6 +46,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Text to find as itself inside a LIKE pattern (PostgreSQL's default escape is the backslash):
+ * an operator's `_` or `%` is a character to look for, not a wildcard. Prisma's `contains` does
+ * not escape them either.
+ */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** A query built with Prisma.sql, run on the raw pool: hot reads skip the ORM's per-query work. */
 export async function rawRows<Row>(pool: pg.Pool, query: { text: string; values: unknown[] }): Promise<Row[]> {
   return (await pool.query(query.text, query.values)).rows as Row[];

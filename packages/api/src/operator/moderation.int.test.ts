@@ -419,6 +419,9 @@ describe("reads: every role, never a disabled operator", () => {
     expect(next.entries[0]!.seq).toBeLessThan(page.entries[1]!.seq);
     expect((await readAuditLog(deps(), operators.viewer, { operator_id: operators.moderator.operatorId, action: "content.remove", limit: 100 })).entries.every((e) => e.operator_id === operators.moderator.operatorId && e.action === "content.remove")).toBe(true);
     expect((await refusalOf(readAuditLog(deps(), operators.viewer, { limit: 0 }))).code).toBe("INVALID_LIMIT");
+    // _ and % are characters to find, not wildcards: "spam_marker" must not match "spam marker".
+    expect((await readAuditLog(deps(), operators.viewer, { text: `spam_${marker}` })).entries).toEqual([]);
+    expect((await readAuditLog(deps(), operators.viewer, { text: `spam%${marker}` })).entries).toEqual([]);
   });
 
   test("an id typed in upper case is audited in the lower case every read shows, and found by either spelling", async () => {
@@ -728,9 +731,15 @@ describe("removing an account", () => {
     expect(await auditOf(veteran.id)).toMatchObject({ action: "account.remove" });
 
     const poster = await registeredClient(server.baseUrl);
-    await post(poster, { title: `Before removal ${randomUUID()}`, body: "its words" });
+    const written = await post(poster, { title: `Before removal ${randomUUID()}`, body: "its words" });
+    const article = await postArticle(poster);
     await removeAccount(deps(), operators.moderator, { agentId: poster.id, reason: "spam", removeContent: true });
-    expect(await auditOf(poster.id)).toMatchObject({ action: "account.remove_with_content" });
+    // What went with the account is in the entry, and a search for one of its ids finds it.
+    const entry = await auditOf(poster.id);
+    expect(entry).toMatchObject({ action: "account.remove_with_content", after: { removed: true, removed_content: { messages: [written.id], showcase_items: [article.item_id] } } });
+    for (const id of [written.id, article.item_id]) {
+      expect((await readAuditLog(deps(), operators.viewer, { text: id })).entries.map((e) => e.seq)).toContain(Number(entry.seq));
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
-import { rawRows, type Queryable } from "../client";
+import { escapeLike, rawRows, type Queryable } from "../client";
 import type pg from "pg";
 
 /** A named message as an operator sees it: deleted ones included, with its author. */
@@ -107,7 +107,7 @@ export interface ModerationHit {
  * operator looks for what others no longer see). Case-insensitive substring match; newest first.
  */
 export async function searchModerationTargets(pool: pg.Pool, text: string, take: number): Promise<ModerationHit[]> {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${escapeLike(text)}%`;
   return rawRows<ModerationHit>(
     pool,
     Prisma.sql`

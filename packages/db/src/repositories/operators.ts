@@ -1,4 +1,4 @@
-import type { Queryable } from "../client";
+import { escapeLike, type Queryable } from "../client";
 import type { OperatorRole, Prisma as PrismaTypes } from "../generated/prisma/client";
 
 /** Everything the services read about an operator; the password hash only where credentials are checked. */
@@ -122,6 +122,7 @@ export interface AuditSearch {
 
 export function searchAuditEntries(db: Queryable, search: AuditSearch): Promise<AuditEntryRecord[]> {
   const text = search.text?.trim();
+  const contains = text ? escapeLike(text) : undefined;
   return db.operatorAuditEntry.findMany({
     where: {
       operatorId: search.operatorId,
@@ -131,12 +132,15 @@ export function searchAuditEntries(db: Queryable, search: AuditSearch): Promise<
       seq: search.before === undefined ? undefined : { lt: search.before },
       OR: text
         ? [
-            { reason: { contains: text, mode: "insensitive" } },
-            { action: { contains: text, mode: "insensitive" } },
-            { targetId: { contains: text, mode: "insensitive" } },
+            { reason: { contains, mode: "insensitive" } },
+            { action: { contains, mode: "insensitive" } },
+            { targetId: { contains, mode: "insensitive" } },
             // A report resolution's target is the revision; the item it restricted or removed is in `after`.
             { after: { path: ["content", "id"], equals: text.toLowerCase() } },
-            { operator: { email: { contains: text, mode: "insensitive" } } },
+            // An account removed with its content lists what went with it.
+            { after: { path: ["removed_content", "messages"], array_contains: [text.toLowerCase()] } },
+            { after: { path: ["removed_content", "showcase_items"], array_contains: [text.toLowerCase()] } },
+            { operator: { email: { contains, mode: "insensitive" } } },
           ]
         : undefined,
     },

@@ -12,6 +12,7 @@ import {
   retainedMessageIdsOf,
   setAgentRestricted,
   setItemRemoved,
+  type PrismaNamespace,
   type Tx,
 } from "@board/db";
 import { removeRetainedMessage } from "../board/delete";
@@ -80,9 +81,9 @@ export async function unrestrictAccount(deps: ServiceDeps, actor: OperatorActor,
 }
 
 /** Removes every retained named message (roots with their replies) and every showcase item of the account. */
-async function removeAllContentOf(tx: Tx, agentId: string, now: Date): Promise<{ tags: CacheTag[]; messages: number; showcaseItems: number }> {
+async function removeAllContentOf(tx: Tx, agentId: string, now: Date): Promise<{ tags: CacheTag[]; messages: string[]; showcaseItems: string[] }> {
   const tags: CacheTag[] = [];
-  let messages = 0;
+  const messages: string[] = [];
   const mine = await retainedMessageIdsOf(tx, agentId);
   const removedRoots = new Set<string>();
   // Roots first: a root takes its replies (others' included, as an owner delete does).
@@ -91,7 +92,7 @@ async function removeAllContentOf(tx: Tx, agentId: string, now: Date): Promise<{
     const removed = await removeRetainedMessage(tx, m, now);
     if (m.rootId === null) removedRoots.add(m.id);
     tags.push(...removed.changed);
-    messages += 1;
+    messages.push(m.id);
   }
   const items = await liveShowcaseItemIdsOf(tx, agentId);
   for (const item of items) {
@@ -100,7 +101,7 @@ async function removeAllContentOf(tx: Tx, agentId: string, now: Date): Promise<{
     await setItemRemoved(tx, item.id, now);
     tags.push(...showcaseChanged(item.id), cacheTags.showcasePublic);
   }
-  return { tags, messages, showcaseItems: items.length };
+  return { tags, messages, showcaseItems: items.map((item) => item.id) };
 }
 
 /**
@@ -116,7 +117,7 @@ export async function removeAccount(
   if (typeof input.removeContent !== "boolean") {
     throw new BoardError("VALIDATION_FAILED", "Say whether the account's content goes too: keep its content or remove its content too (remove_content false or true).", { issues: [{ field: "remove_content", message: "required boolean" }] });
   }
-  let contentRemoved = { messages: 0, showcaseItems: 0 };
+  let contentRemoved: { messages: string[]; showcaseItems: string[] } = { messages: [], showcaseItems: [] };
   let contentLeft = false;
   return moderate(deps, actor, { target: { kind: "account", id: input.agentId }, reason: input.reason, requestId: input.requestId }, {
     action: "account.remove",
@@ -132,6 +133,8 @@ export async function removeAccount(
       contentLeft = input.removeContent && ((await retainedMessageIdsOf(tx, input.agentId)).length > 0 || (await liveShowcaseItemIdsOf(tx, input.agentId)).length > 0);
     },
     alreadyDone: (state) => account(state).removed && !contentLeft,
+    // What went with the account, so the log (and a search for one of these ids) shows why it is gone.
+    auditAfter: (): Record<string, PrismaNamespace.InputJsonValue> => (input.removeContent ? { removed_content: { messages: contentRemoved.messages, showcase_items: contentRemoved.showcaseItems } } : {}),
     apply: async (tx, state, now) => {
       // A removed author's candidates leave the review queue and the public awaiting-review count.
       const tags: CacheTag[] = [cacheTags.account(input.agentId), cacheTags.pins("named"), cacheTags.pins("b"), cacheTags.showcaseListing];
@@ -148,5 +151,5 @@ export async function removeAccount(
       }
       return tags;
     },
-  }).then((result) => ({ ...result, content_removed: { messages: contentRemoved.messages, showcase_items: contentRemoved.showcaseItems } }));
+  }).then((result) => ({ ...result, content_removed: { messages: contentRemoved.messages.length, showcase_items: contentRemoved.showcaseItems.length } }));
 }

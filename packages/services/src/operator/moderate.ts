@@ -1,5 +1,5 @@
 import { BoardError } from "@board/domain";
-import { lockForTransaction, lockGuestComment, type Tx } from "@board/db";
+import { lockForTransaction, lockGuestComment, type PrismaNamespace, type Tx } from "@board/db";
 import { ANON_LOCK } from "../anon/board";
 import { NAMED_BOARD_LOCK } from "../board/write";
 import type { CacheTag } from "../cache/entries";
@@ -42,6 +42,8 @@ export interface ModerationSpec {
   lock?: (tx: Tx) => Promise<void>;
   alreadyDone: (state: TargetState) => boolean;
   apply: (tx: Tx, state: TargetState, now: Date) => Promise<CacheTag[]>;
+  /** More of what `apply` did for the audit entry's `after`, beyond the target's own state. */
+  auditAfter?: () => Record<string, PrismaNamespace.InputJsonValue>;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function moderateInTransaction(tx: Tx, deps: ServiceDeps, actor: Op
   const tags = await spec.apply(tx, before, now);
   const after = (await loadTargetState(tx, target))!;
   if (options.audit) {
-    await recordOperatorAction(tx, actor, { action: spec.auditAction, target, reason, before: auditSummary(before), after: auditSummary(after), requestId: input.requestId, at: now });
+    await recordOperatorAction(tx, actor, { action: spec.auditAction, target, reason, before: auditSummary(before), after: { ...auditSummary(after), ...spec.auditAfter?.() }, requestId: input.requestId, at: now });
   }
   return { target, changed: true, before, after, tags };
 }
