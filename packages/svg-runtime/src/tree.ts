@@ -17,12 +17,32 @@ export interface SvgTextNode {
 
 export type SvgChildNode = SvgElementNode | SvgTextNode;
 
-const canonicalAttributeOrder = (a: string, b: string) => (a === "id" ? -1 : b === "id" ? 1 : a < b ? -1 : a > b ? 1 : 0);
-
 /** Canonical attribute order: id first, then by code-unit order of the name. */
-export function orderedAttributeNames(attributes: Map<string, string>): string[] {
-  const names = [...attributes.keys()];
-  return names.length < 2 ? names : names.sort(canonicalAttributeOrder);
+const precedes = (a: string, b: string) => (a === "id" ? b !== "id" : b !== "id" && a < b);
+
+/**
+ * One element's attributes in canonical order, in two arrays the serializer reuses: an element
+ * has a few attributes and a picture thousands of elements, so a fresh array of names per element
+ * and a call of Array#sort's comparator per pair were a large share of serialisation.
+ */
+const sortedNames: string[] = [];
+const sortedValues: string[] = [];
+
+function sortAttributes(attributes: Map<string, string>): number {
+  let count = 0;
+  for (const [name, value] of attributes) {
+    // Insertion sort: stable and allocation-free, and the names of one element are distinct.
+    let at = count;
+    while (at > 0 && precedes(name, sortedNames[at - 1] as string)) {
+      sortedNames[at] = sortedNames[at - 1] as string;
+      sortedValues[at] = sortedValues[at - 1] as string;
+      at--;
+    }
+    sortedNames[at] = name;
+    sortedValues[at] = value;
+    count++;
+  }
+  return count;
 }
 
 // Most text and values need no escaping: a test is much cheaper than a replace with a callback.
@@ -74,9 +94,11 @@ export function serialize(root: SvgElementNode): { canonical: string; staticMark
     if (cut) cuts.push(cut);
     out += `<${node.name}`;
     if (isRoot) out += ` xmlns="${SVG_NAMESPACE}"`;
-    for (const name of orderedAttributeNames(node.attributes)) {
+    const count = sortAttributes(node.attributes);
+    for (let i = 0; i < count; i++) {
+      const name = sortedNames[i] as string;
       const attributeStart = out.length;
-      out += ` ${name}="${escapeAttribute(node.attributes.get(name) ?? "")}"`;
+      out += ` ${name}="${escapeAttribute(sortedValues[i] as string)}"`;
       if (name === "tabindex") cuts.push([attributeStart, out.length]);
     }
     if (node.children.length === 0) {
