@@ -46,25 +46,40 @@ interface RawAttribute {
   value: string;
 }
 
-type RawChild = RawElement | { text: string; cdata: boolean };
+/** How the walk goes on inside an element it has checked, until the element closes. */
+type ContentCheck =
+  | {
+      kind: "children";
+      node: SvgElementNode;
+      /** False when the element's rule admits no text ("none"). */
+      textAllowed: boolean;
+      /** The filter whose primitives the children count against. */
+      filterCount: { value: number } | null;
+      /** Whether the run of text being read was already refused: one error per run, as a run is one node. */
+      runRefused: boolean;
+    }
+  /** A `<style>`: its text is one style sheet, checked whole when the element closes. */
+  | { kind: "css"; node: SvgElementNode; css: string; holdsElement: boolean }
+  /** The `<script>`: what it holds must be one CDATA section, checked when the element closes. */
+  | { kind: "script"; sections: number; body: string; stray: boolean };
 
 /**
- * An element as parsed. Its path (`/svg[1]/g[2]/rect[5]`) is built only when an error names it;
- * most pictures pass, and a path string and a sibling-count map for each of their elements were
- * a large share of admission's allocations.
+ * An element while it is open. Each element is checked as the parser reads it, so nothing of the
+ * source is kept past its element: a parsed copy of the whole document, kept for a second pass,
+ * was copied by every young-generation collection during the parse and was most of admission's
+ * garbage-collection work. The path (`/svg[1]/g[2]/rect[5]`) is built only when an error names it.
  */
-class RawElement {
-  readonly children: RawChild[] = [];
+class OpenElement {
   /** How many children of each name this element has had so far; made with its first child element. */
   childCounts: Map<string, number> | null = null;
+  /** Whether the last thing read inside it was text outside CDATA, which more text continues. */
+  inTextRun = false;
+  /** Null when its content is not checked: the element or one around it was refused, or it was never reached. */
+  check: ContentCheck | null = null;
 
   constructor(
-    readonly uri: string,
     readonly name: string,
-    readonly prefix: string,
-    /** In source order; saxes has set each one's namespace by the time the element opens. */
-    readonly attributes: RawAttribute[],
-    readonly parent: RawElement | null,
+    readonly parent: OpenElement | null,
     /** Position among the parent's children of the same name, from 1. */
     readonly index: number,
     readonly line: number,
@@ -76,6 +91,7 @@ class RawElement {
     return `${this.parent?.path ?? ""}/${this.name}[${this.index}]`;
   }
 }
+
 
 export function utf8Length(text: string): number {
   let bytes = 0;
@@ -148,11 +164,40 @@ export class AdmissionParser extends SaxesParser<{ xmlns: true; position: true; 
   }
 }
 
-function parseDocument(source: string, errors: ErrorCollector): RawElement {
+
+interface WalkState {
+  policy: Policy;
+  /** The walk's own errors: an XML error found later replaces them all. */
+  errors: ErrorCollector;
+  /** Set once the walk has stopped (enough errors, or a budget); the parse goes on alone. */
+  stopped: boolean;
+  /** The root's canonical node, once the root has closed and passed. */
+  tree: SvgElementNode | null;
+  ids: Set<string>;
+  pathCommands: number;
+  nodes: number;
+  elements: number;
+  depth: number;
+  filterPrimitives: number;
+  script: string | null;
+  scriptBytes: number;
+  cssChars: number;
+}
+
+function stopWalk(state: WalkState, error: unknown): void {
+  if (!(error instanceof AdmissionAbort)) throw error;
+  state.stopped = true;
+}
+
+/**
+ * Parses the document and checks each element as it is read, into `state`. XML errors and the
+ * parse's own budgets stop admission through `errors`, whatever the walk has found before them.
+ */
+function parseAndCheck(source: string, errors: ErrorCollector, state: WalkState): void {
   const parser = new AdmissionParser();
   const here = (path: string) => ({ path, line: parser.line, column: parser.column + 1 });
-  const stack: RawElement[] = [];
-  let root: RawElement | undefined;
+  const stack: OpenElement[] = [];
+  let sawRoot = false;
   let nodes = 0;
   let startLine = 1;
   let startColumn = 1;
@@ -170,14 +215,18 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
       if (text.trim() !== "") errors.stop("SVG_MALFORMED_XML", here("/"), "Text outside the root element; remove it.");
       return;
     }
-    const last = parent.children.at(-1);
-    if (last && !(last instanceof RawElement) && !last.cdata && !cdata) {
-      last.text += text;
-      return;
+    const continuesRun = parent.inTextRun && !cdata;
+    if (!continuesRun) {
+      // Whitespace between elements is dropped unless its element holds text; the walk counts what is kept.
+      if (cdata || text.trim() !== "") countNode();
+      parent.inTextRun = !cdata;
     }
-    // Whitespace between elements is dropped unless its element holds text; the walk counts what is kept.
-    if (cdata || text.trim() !== "") countNode();
-    parent.children.push({ text, cdata });
+    if (state.stopped) return;
+    try {
+      checkText(state, parent, text, cdata, continuesRun);
+    } catch (error) {
+      stopWalk(state, error);
+    }
   };
 
   parser.on("error", (error) => {
@@ -213,42 +262,120 @@ function parseDocument(source: string, errors: ErrorCollector): RawElement {
       const counts = parent.childCounts ??= new Map<string, number>();
       index = (counts.get(tag.local) ?? 0) + 1;
       counts.set(tag.local, index);
+      parent.inTextRun = false;
     }
-    const element = new RawElement(tag.uri, tag.local, tag.prefix, attributes, parent, index, startLine, startColumn, stack.length + 1);
+    const element = new OpenElement(tag.local, parent, index, startLine, startColumn, stack.length + 1);
     if (element.depth > SVG_BUDGETS.depth) {
       errors.stop("SVG_BUDGET_DEPTH", element, `Elements are nested more than ${SVG_BUDGETS.depth} levels deep; flatten the groups.`);
     }
-    if (parent) parent.children.push(element);
-    else root = element;
+    sawRoot = true;
     stack.push(element);
+    if (state.stopped) return;
+    try {
+      openElement(state, element, tag, attributes);
+    } catch (error) {
+      stopWalk(state, error);
+    }
   });
   parser.on("closetag", () => {
-    stack.pop();
+    const element = stack.pop();
+    if (!element || state.stopped) return;
+    try {
+      closeElement(state, element);
+    } catch (error) {
+      stopWalk(state, error);
+    }
   });
   parser.on("text", (text) => appendText(text, false));
   parser.on("cdata", (text) => appendText(text, true));
 
   parser.write(source).close();
-  if (!root) errors.stop("SVG_ROOT", DOCUMENT, "The document has no root element; start with <svg xmlns=\"http://www.w3.org/2000/svg\">.");
-  return root;
+  if (!sawRoot) errors.stop("SVG_ROOT", DOCUMENT, "The document has no root element; start with <svg xmlns=\"http://www.w3.org/2000/svg\">.");
 }
 
-interface WalkState {
-  policy: Policy;
-  errors: ErrorCollector;
-  ids: Set<string>;
-  pathCommands: number;
-  nodes: number;
-  elements: number;
-  depth: number;
-  filterPrimitives: number;
-  script: string | null;
-  scriptBytes: number;
-  cssChars: number;
+/** Checks an element that has just opened, unless what holds it is not checked element by element. */
+function openElement(state: WalkState, element: OpenElement, tag: SaxesTagNS, attributes: RawAttribute[]): void {
+  const { parent } = element;
+  if (parent === null) {
+    element.check = checkElement(state, element, tag, attributes, null, null);
+    return;
+  }
+  const around = parent.check;
+  if (around?.kind === "children") {
+    element.check = checkElement(state, element, tag, attributes, parent.name, around.filterCount);
+  } else if (around?.kind === "script") {
+    around.stray = true;
+  } else if (around?.kind === "css" && !around.holdsElement) {
+    around.holdsElement = true;
+    state.errors.add("SVG_CSS_SYNTAX", parent, "<style> may hold only CSS text; move the elements out of it.");
+  }
 }
 
-function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean {
-  for (const attribute of element.attributes) {
+/**
+ * Text or a CDATA section inside `element`. `continuesRun`: text that follows text, with nothing
+ * but comments between, which the document holds as one node.
+ */
+function checkText(state: WalkState, element: OpenElement, text: string, cdata: boolean, continuesRun: boolean): void {
+  const { check } = element;
+  if (check === null) return;
+  if (check.kind === "script") {
+    if (cdata) {
+      if (check.sections === 0) check.body = text;
+      check.sections++;
+    } else if (text.trim() !== "") {
+      check.stray = true;
+    }
+    return;
+  }
+  if (check.kind === "css") {
+    check.css += text;
+    return;
+  }
+  if (!check.textAllowed) {
+    if (!continuesRun) check.runRefused = false;
+    if (check.runRefused || text.trim() === "") return;
+    // A CDATA section is a run of its own: the next text starts another.
+    check.runRefused = !cdata;
+    state.errors.add("SVG_UNEXPECTED_TEXT", element, `<${element.name}> cannot hold text; put text inside <text>, <tspan>, <title> or <desc>.`);
+    return;
+  }
+  // An empty CDATA section is no text at all; keeping it would serialize <text></text>, which re-reads as <text/>.
+  if (text === "") return;
+  const previous = check.node.children.at(-1);
+  if (previous?.type === "text") previous.text += text;
+  else {
+    chargeNode(state, element);
+    check.node.children.push({ type: "text", text, cdata: false });
+  }
+}
+
+/** Finishes the check of an element that has closed, and gives its node to its parent's. */
+function closeElement(state: WalkState, element: OpenElement): void {
+  const { check } = element;
+  if (check === null) return;
+  let node: SvgElementNode | null;
+  if (check.kind === "script") {
+    node = checkScriptContent(state, element, check);
+  } else if (check.kind === "css") {
+    if (!check.holdsElement) checkStyleContent(state, element, check.node, check.css);
+    node = check.node;
+  } else {
+    // Checked on the merged runs: canonical form writes text and CDATA sections side by side as one
+    // node, and it must pass again when re-admitted.
+    node = check.node;
+    if (node.children.some((child) => child.type === "text" && child.text.length > SVG_BUDGETS.textNodeChars)) {
+      state.errors.add("SVG_BUDGET_TEXT", element, `A run of text is longer than ${SVG_BUDGETS.textNodeChars} characters; shorten it or split it with <tspan> elements.`);
+      return;
+    }
+  }
+  if (node === null) return;
+  const around = element.parent?.check;
+  if (around?.kind === "children") around.node.children.push(node);
+  else state.tree = node;
+}
+
+function namespaceProblem(errors: ErrorCollector, element: OpenElement, tag: SaxesTagNS, attributes: RawAttribute[]): boolean {
+  for (const attribute of attributes) {
     if (!declaresNamespace(attribute)) continue;
     // Declaring XML Events only serves event handlers, so it is refused as one.
     if (attribute.value === XML_EVENTS_NAMESPACE) {
@@ -263,17 +390,18 @@ function namespaceProblem(errors: ErrorCollector, element: RawElement): boolean 
       return true;
     }
   }
-  if (element.uri === XML_EVENTS_NAMESPACE) {
+  if (tag.uri === XML_EVENTS_NAMESPACE) {
     errors.add("SVG_EVENT_ATTRIBUTE", element, XML_EVENTS_MESSAGE);
     return true;
   }
-  if (element.uri !== SVG_NAMESPACE) {
-    const what = element.uri === HTML_NAMESPACE ? "HTML" : element.uri === "" ? "no namespace" : `the namespace "${element.uri.slice(0, 80)}"`;
-    errors.add("SVG_FOREIGN_NAMESPACE", element, `<${element.prefix ? `${element.prefix}:` : ""}${element.name}> is in ${what}; every element must be SVG (xmlns="${SVG_NAMESPACE}" on the root).`);
+  if (tag.uri !== SVG_NAMESPACE) {
+    const what = tag.uri === HTML_NAMESPACE ? "HTML" : tag.uri === "" ? "no namespace" : `the namespace "${tag.uri.slice(0, 80)}"`;
+    errors.add("SVG_FOREIGN_NAMESPACE", element, `<${tag.prefix ? `${tag.prefix}:` : ""}${element.name}> is in ${what}; every element must be SVG (xmlns="${SVG_NAMESPACE}" on the root).`);
     return true;
   }
   return false;
 }
+
 
 /** Canonical name for an attribute, or an error when its namespace is not allowed. */
 function canonicalAttributeName(attribute: RawAttribute): string | { code: AdmissionCode; message: string } {
@@ -293,7 +421,8 @@ function canonicalAttributeName(attribute: RawAttribute): string | { code: Admis
   };
 }
 
-function checkScript(state: WalkState, element: RawElement, isRootChild: boolean): SvgElementNode | null {
+
+function checkScript(state: WalkState, element: OpenElement, attributes: RawAttribute[], isRootChild: boolean): ContentCheck | null {
   const { errors } = state;
   if (!isRootChild) {
     errors.add("SVG_SCRIPT_PLACEMENT", element, "The script must be a direct child of the root <svg>; move it there.");
@@ -303,7 +432,7 @@ function checkScript(state: WalkState, element: RawElement, isRootChild: boolean
     errors.add("SVG_SCRIPT_PLACEMENT", element, "Only one <script> is allowed; merge the scripts into one.");
     return null;
   }
-  for (const attribute of element.attributes) {
+  for (const attribute of attributes) {
     if (declaresNamespace(attribute)) continue;
     const name = canonicalAttributeName(attribute);
     if (typeof name !== "string") {
@@ -316,28 +445,37 @@ function checkScript(state: WalkState, element: RawElement, isRootChild: boolean
       errors.add("SVG_SCRIPT_ATTRIBUTE", element, `The script attribute "${attribute.name}" is not allowed; a script takes no attributes.`);
     }
   }
-  const sections = element.children.filter((child) => !(child instanceof RawElement) && child.cdata);
-  const stray = element.children.some((child) => child instanceof RawElement || (!child.cdata && child.text.trim() !== ""));
-  const only = sections[0];
-  if (stray || sections.length !== 1 || !only || only instanceof RawElement) {
-    errors.add("SVG_SCRIPT_FORM", element, "A script must hold exactly one CDATA section and nothing else: <script><![CDATA[ code ]]></script>.");
-    return null;
-  }
-  state.script = only.text;
-  state.scriptBytes = utf8Length(only.text);
-  chargeNode(state, element);
-  return { type: "element", name: "script", attributes: new Map(), children: [{ type: "text", text: only.text, cdata: true }] };
+  return { kind: "script", sections: 0, body: "", stray: false };
 }
 
-function checkElement(state: WalkState, element: RawElement, parentName: string | null, filterCount: { value: number } | null): SvgElementNode | null {
+function checkScriptContent(state: WalkState, element: OpenElement, check: { sections: number; body: string; stray: boolean }): SvgElementNode | null {
+  if (check.stray || check.sections !== 1) {
+    state.errors.add("SVG_SCRIPT_FORM", element, "A script must hold exactly one CDATA section and nothing else: <script><![CDATA[ code ]]></script>.");
+    return null;
+  }
+  state.script = check.body;
+  state.scriptBytes = utf8Length(check.body);
+  chargeNode(state, element);
+  return { type: "element", name: "script", attributes: new Map(), children: [{ type: "text", text: check.body, cdata: true }] };
+}
+
+/** Checks an element and its attributes; null when it is refused, and what it holds is then not checked. */
+function checkElement(
+  state: WalkState,
+  element: OpenElement,
+  tag: SaxesTagNS,
+  attributes: RawAttribute[],
+  parentName: string | null,
+  filterCount: { value: number } | null,
+): ContentCheck | null {
   const { errors, policy } = state;
-  if (namespaceProblem(errors, element)) return null;
+  if (namespaceProblem(errors, element, tag, attributes)) return null;
   const { name } = element;
   if (parentName === null && name !== "svg") {
     errors.add("SVG_ROOT", element, `The root element must be <svg>, not <${name}>.`);
     return null;
   }
-  if (name === "script") return checkScript(state, element, parentName !== null && element.depth === 2);
+  if (name === "script") return checkScript(state, element, attributes, parentName !== null && element.depth === 2);
   const rule = elementRule(policy, name);
   if (!rule) {
     const reason = ownEntry(FORBIDDEN_ELEMENTS, name);
@@ -351,7 +489,7 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
 
   const node: SvgElementNode = { type: "element", name, attributes: new Map(), children: [] };
   // Most elements declare no namespace: they keep their list rather than copy it.
-  const ownAttributes = element.attributes.some(declaresNamespace) ? element.attributes.filter((attribute) => !declaresNamespace(attribute)) : element.attributes;
+  const ownAttributes = attributes.some(declaresNamespace) ? attributes.filter((attribute) => !declaresNamespace(attribute)) : attributes;
   if (ownAttributes.length > SVG_BUDGETS.attributesPerElement) {
     errors.add("SVG_BUDGET_ATTRIBUTES", element, tooManyAttributesMessage(name));
     return null;
@@ -406,49 +544,11 @@ function checkElement(state: WalkState, element: RawElement, parentName: string 
     errors.stop("SVG_BUDGET_PATH_COMMANDS", element, `The picture has more than ${SVG_BUDGETS.pathCommands} path commands; simplify the paths.`);
   }
   checkFilterCaps(state, element, node, rule.filterPrimitive === true, filterCount);
-
-  const innerFilterCount = name === "filter" ? { value: 0 } : filterCount;
-  if (rule.content === "css") {
-    checkStyleContent(state, element, node);
-    return node;
-  }
-  for (const child of element.children) {
-    if (child instanceof RawElement) {
-      const checkedChild = checkElement(state, child, name, innerFilterCount);
-      if (checkedChild) node.children.push(checkedChild);
-      continue;
-    }
-    if (rule.content === "none") {
-      if (child.text.trim() !== "") errors.add("SVG_UNEXPECTED_TEXT", element, `<${name}> cannot hold text; put text inside <text>, <tspan>, <title> or <desc>.`);
-      continue;
-    }
-    // An empty CDATA section is no text at all; keeping it would serialize <text></text>, which re-reads as <text/>.
-    if (child.text === "") continue;
-    const previous = node.children.at(-1);
-    if (previous?.type === "text") previous.text += child.text;
-    else {
-      chargeNode(state, element);
-      node.children.push({ type: "text", text: child.text, cdata: false });
-    }
-  }
-  // Checked on the merged runs: canonical form writes text and CDATA sections side by side as one
-  // node, and it must pass again when re-admitted.
-  if (node.children.some((child) => child.type === "text" && child.text.length > SVG_BUDGETS.textNodeChars)) {
-    errors.add("SVG_BUDGET_TEXT", element, `A run of text is longer than ${SVG_BUDGETS.textNodeChars} characters; shorten it or split it with <tspan> elements.`);
-    return null;
-  }
-  return node;
+  if (rule.content === "css") return { kind: "css", node, css: "", holdsElement: false };
+  return { kind: "children", node, textAllowed: rule.content === "text", filterCount: name === "filter" ? { value: 0 } : filterCount, runRefused: false };
 }
 
-function checkStyleContent(state: WalkState, element: RawElement, node: SvgElementNode): void {
-  let css = "";
-  for (const child of element.children) {
-    if (child instanceof RawElement) {
-      state.errors.add("SVG_CSS_SYNTAX", element, "<style> may hold only CSS text; move the elements out of it.");
-      return;
-    }
-    css += child.text;
-  }
+function checkStyleContent(state: WalkState, element: OpenElement, node: SvgElementNode, css: string): void {
   chargeCss(state, element, css.length);
   const checked = checkStyleSheet(css);
   if (!checked.ok) {
@@ -466,12 +566,12 @@ function checkStyleContent(state: WalkState, element: RawElement, node: SvgEleme
  * the whitespace a text element keeps (each run a text node of the picture) from the whitespace
  * between elements that is dropped.
  */
-function chargeNode(state: WalkState, element: RawElement): void {
+function chargeNode(state: WalkState, element: OpenElement): void {
   state.nodes++;
   if (state.nodes > SVG_BUDGETS.nodes) state.errors.stop("SVG_BUDGET_NODES", element, TOO_MANY_NODES_MESSAGE);
 }
 
-function chargeCss(state: WalkState, element: RawElement, chars: number): void {
+function chargeCss(state: WalkState, element: OpenElement, chars: number): void {
   state.cssChars += chars;
   if (state.cssChars > SVG_BUDGETS.cssChars) {
     state.errors.stop("SVG_BUDGET_TEXT", element, `The picture holds more than ${SVG_BUDGETS.cssChars} characters of CSS; share styles through classes.`);
@@ -512,7 +612,7 @@ export function filterCapProblem(name: string, attributes: ReadonlyMap<string, s
   return null;
 }
 
-function checkFilterCaps(state: WalkState, element: RawElement, node: SvgElementNode, isPrimitive: boolean, filterCount: { value: number } | null): void {
+function checkFilterCaps(state: WalkState, element: OpenElement, node: SvgElementNode, isPrimitive: boolean, filterCount: { value: number } | null): void {
   const capProblem = filterCapProblem(node.name, node.attributes);
   if (capProblem) state.errors.add("SVG_FILTER_LIMIT", element, capProblem);
   if (!isPrimitive) return;
@@ -537,13 +637,13 @@ export function admitWithPolicy(source: string, maxBytes: number, policy: Policy
     if (bytes > maxBytes) {
       errors.stop("SVG_BUDGET_BYTES", DOCUMENT, `The SVG is ${bytes} bytes; the limit here is ${maxBytes}. Simplify paths or reuse shapes.`);
     }
-    const raw = parseDocument(source, errors);
     const state: WalkState = {
-      policy, errors, ids: new Set(), pathCommands: 0, nodes: 0, elements: 0, depth: 0, filterPrimitives: 0,
-      script: null, scriptBytes: 0, cssChars: 0,
+      policy, errors: new ErrorCollector(), stopped: false, tree: null, ids: new Set(), pathCommands: 0, nodes: 0, elements: 0, depth: 0,
+      filterPrimitives: 0, script: null, scriptBytes: 0, cssChars: 0,
     };
-    const tree = checkElement(state, raw, null, null);
-    if (errors.errors.length > 0 || !tree) return { ok: false, errors: errors.errors };
+    parseAndCheck(source, errors, state);
+    const { tree } = state;
+    if (state.errors.errors.length > 0 || !tree) return { ok: false, errors: state.errors.errors };
     const { canonical, staticMarkup } = serialize(tree);
     return {
       ok: true,
