@@ -5,12 +5,13 @@ import { checkStyleSheet } from "./css";
 import { AdmissionAbort, type AdmissionCode, type AdmissionError } from "./errors";
 import {
   animatableKind,
-  attributeKind,
   elementRule,
   FILTER_PARAMETER_CAPS,
   FORBIDDEN_ELEMENTS,
   ownEntry,
+  type ElementRule,
   type Policy,
+  ruleAttributeKind,
   SVG_NAMESPACE,
   XLINK_NAMESPACE,
   XML_NAMESPACE,
@@ -35,7 +36,6 @@ export type AdmissionResult =
 const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
 const XML_EVENTS_NAMESPACE = "http://www.w3.org/2001/xml-events";
 const SCRIPT_TYPES = new Set(["text/javascript", "application/javascript", "application/ecmascript", "text/ecmascript"]);
-const EVENT_ATTRIBUTE = /^on/i;
 const XML_EVENTS_MESSAGE = "XML Events (the http://www.w3.org/2001/xml-events namespace) are not allowed; register handlers in the script with showcase.on(id, type, callback).";
 
 interface RawAttribute {
@@ -403,10 +403,13 @@ function namespaceProblem(errors: ErrorCollector, element: OpenElement, tag: Sax
 }
 
 
+/** Whether the name starts with "on" in any case (ASCII letters only, as /^on/i would); tested on every attribute, so without a regular expression. */
+const isEventAttribute = (name: string) => (name.charCodeAt(0) | 0x20) === 0x6f && (name.charCodeAt(1) | 0x20) === 0x6e;
+
 /** Canonical name for an attribute, or an error when its namespace is not allowed. */
 function canonicalAttributeName(attribute: RawAttribute): string | { code: AdmissionCode; message: string } {
   if (attribute.uri === XML_EVENTS_NAMESPACE) return { code: "SVG_EVENT_ATTRIBUTE", message: XML_EVENTS_MESSAGE };
-  if (EVENT_ATTRIBUTE.test(attribute.local)) {
+  if (isEventAttribute(attribute.local)) {
     return {
       code: "SVG_EVENT_ATTRIBUTE",
       message: `The event attribute "${attribute.name}" is not allowed; register handlers in the script with showcase.on(id, type, callback).`,
@@ -513,7 +516,7 @@ function checkElement(
       errors.add("SVG_FORBIDDEN_ATTRIBUTE", element, `"${canonicalName}" is given twice (href and xlink:href are the same attribute); keep one.`);
       continue;
     }
-    const kind = attributeKind(policy, name, canonicalName);
+    const kind = ruleAttributeKind(rule, canonicalName);
     // A bad attributeName is already reported; its values cannot be judged without it.
     if (kind === "animationValues" && !animatedKind && animatedName !== undefined) continue;
     if (!kind) {
@@ -543,7 +546,7 @@ function checkElement(
   if (state.pathCommands > SVG_BUDGETS.pathCommands) {
     errors.stop("SVG_BUDGET_PATH_COMMANDS", element, `The picture has more than ${SVG_BUDGETS.pathCommands} path commands; simplify the paths.`);
   }
-  checkFilterCaps(state, element, node, rule.filterPrimitive === true, filterCount);
+  checkFilterCaps(state, element, node, rule, filterCount);
   if (rule.content === "css") return { kind: "css", node, css: "", holdsElement: false };
   return { kind: "children", node, textAllowed: rule.content === "text", filterCount: name === "filter" ? { value: 0 } : filterCount, runRefused: false };
 }
@@ -612,10 +615,27 @@ export function filterCapProblem(name: string, attributes: ReadonlyMap<string, s
   return null;
 }
 
-function checkFilterCaps(state: WalkState, element: OpenElement, node: SvgElementNode, isPrimitive: boolean, filterCount: { value: number } | null): void {
-  const capProblem = filterCapProblem(node.name, node.attributes);
+/** Attributes filterCapProblem reads before it can find anything. */
+const CAPPED_ATTRIBUTES = ["attributeName", ...FILTER_PARAMETER_CAPS.map((cap) => cap.attribute)];
+const mayHaveCapProblem = new WeakMap<ElementRule, boolean>();
+
+/**
+ * Whether an element with this rule can carry any attribute filterCapProblem looks at: most
+ * elements (every shape) cannot, and for them its map lookups were a share of each element's check.
+ */
+function capsMayApply(rule: ElementRule): boolean {
+  let known = mayHaveCapProblem.get(rule);
+  if (known === undefined) {
+    known = CAPPED_ATTRIBUTES.some((attribute) => ruleAttributeKind(rule, attribute) !== undefined);
+    mayHaveCapProblem.set(rule, known);
+  }
+  return known;
+}
+
+function checkFilterCaps(state: WalkState, element: OpenElement, node: SvgElementNode, rule: ElementRule, filterCount: { value: number } | null): void {
+  const capProblem = capsMayApply(rule) ? filterCapProblem(node.name, node.attributes) : null;
   if (capProblem) state.errors.add("SVG_FILTER_LIMIT", element, capProblem);
-  if (!isPrimitive) return;
+  if (rule.filterPrimitive !== true) return;
   state.filterPrimitives++;
   if (filterCount) filterCount.value++;
   if ((filterCount?.value ?? 0) > SVG_BUDGETS.filterPrimitivesPerFilter) {

@@ -384,7 +384,11 @@ export function elementRule(policy: Policy, element: string): ElementRule | unde
 /** The attribute kind for `attribute` on `element`, or undefined when not allowed. */
 export function attributeKind(policy: Policy, element: string, attribute: string): AttributeKind | undefined {
   const rule = elementRule(policy, element);
-  if (!rule) return undefined;
+  return rule ? ruleAttributeKind(rule, attribute) : undefined;
+}
+
+/** The attribute kind for `attribute` on an element with this rule, or undefined when not allowed. */
+export function ruleAttributeKind(rule: ElementRule, attribute: string): AttributeKind | undefined {
   const own = ownEntry(rule.attributes, attribute);
   if (own) return own;
   if (!rule.presentation) return undefined;
