@@ -92,7 +92,6 @@ class OpenElement {
   }
 }
 
-
 export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -163,7 +162,6 @@ export class AdmissionParser extends SaxesParser<{ xmlns: true; position: true; 
     slots.readyHandler = undefined;
   }
 }
-
 
 interface WalkState {
   policy: Policy;
@@ -402,7 +400,6 @@ function namespaceProblem(errors: ErrorCollector, element: OpenElement, tag: Sax
   return false;
 }
 
-
 /** Whether the name starts with "on" in any case (ASCII letters only, as /^on/i would); tested on every attribute, so without a regular expression. */
 const isEventAttribute = (name: string) => (name.charCodeAt(0) | 0x20) === 0x6f && (name.charCodeAt(1) | 0x20) === 0x6e;
 
@@ -423,7 +420,6 @@ function canonicalAttributeName(attribute: RawAttribute): string | { code: Admis
     message: `The attribute "${attribute.name}" is in a namespace that pictures may not use; use plain SVG attributes.`,
   };
 }
-
 
 function checkScript(state: WalkState, element: OpenElement, attributes: RawAttribute[], isRootChild: boolean): ContentCheck | null {
   const { errors } = state;
