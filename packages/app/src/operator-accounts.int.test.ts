@@ -139,6 +139,11 @@ describe("sign-in throttling", () => {
     expect(await attempt(PASSWORD)).toMatchObject({ kind: "operator" });
   });
 
+  test("an email longer than any operator's (254) is the same 401, not a database error from the throttle's key", async () => {
+    const refused = await refusalOf(verifyOperatorCredentials(server.app.deps, { email: `${"a".repeat(9_000)}@example.org`, password: PASSWORD, network: network(), now: new Date() }));
+    expect([refused.code, refused.message]).toEqual(["UNAUTHORIZED", "The email or password is wrong, or the operator is disabled."]);
+  });
+
   test("a burst of guesses sent at once gets no more than the same guesses one after another", async () => {
     const email = uniqueEmail("burst");
     await createOperator(server.app.deps, cli, { email, role: "viewer", password: PASSWORD });

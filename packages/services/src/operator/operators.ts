@@ -21,7 +21,7 @@ import { authorizeOperator, requireReason } from "./authorize";
 
 export const OPERATOR_PASSWORD_MIN_LENGTH = 12;
 export const OPERATOR_PASSWORD_MAX_LENGTH = 256;
-const MAX_EMAIL_LENGTH = 254;
+export const MAX_EMAIL_LENGTH = 254;
 
 /** Who may manage operators: an admin in the console, or the command line (which holds the database). */
 export type OperatorManager = OperatorActor | SystemActor;

@@ -2,7 +2,7 @@ import { verify } from "@node-rs/argon2";
 import { afterFailedSignIn, BoardError, isUuid, signInWaitSeconds, type SignInSubject } from "@board/domain";
 import { clearSignInThrottle, findOperatorById, findOperatorCredentials, findSignInThrottle, isOperatorSessionEnded, lockSignInSubject, recordEndedOperatorSession, recordOperatorSignIn, saveSignInThrottle } from "@board/db";
 import type { OperatorActor, ServiceDeps } from "../deps";
-import { hashOperatorPassword } from "./operators";
+import { hashOperatorPassword, MAX_EMAIL_LENGTH } from "./operators";
 
 export interface SignInAttempt {
   email: string;
@@ -22,6 +22,8 @@ function throttleSubjects(email: string, network: string): Array<{ kind: SignInS
   ];
 }
 
+const wrongCredentials = () => new BoardError("UNAUTHORIZED", "The email or password is wrong, or the operator is disabled.");
+
 type Failures = { failures: number; lastFailureAt: Date; blockedUntil: Date | null };
 
 const sameFailures = (a: Failures | null, b: Failures) =>
@@ -37,6 +39,8 @@ const sameFailures = (a: Failures | null, b: Failures) =>
  */
 export async function verifyOperatorCredentials(deps: ServiceDeps, attempt: SignInAttempt): Promise<OperatorActor> {
   const email = attempt.email.trim().toLowerCase();
+  // No operator has a longer email (createOperator refuses one), and the throttle's key could not hold it.
+  if (email.length > MAX_EMAIL_LENGTH) throw wrongCredentials();
   const subjects = throttleSubjects(email, attempt.network);
   const reservation = await deps.db.prisma.$transaction(async (tx) => {
     for (const subject of subjects) await lockSignInSubject(tx, subject.key);
@@ -53,9 +57,7 @@ export async function verifyOperatorCredentials(deps: ServiceDeps, attempt: Sign
   const operator = email.length > 0 ? await findOperatorCredentials(deps.db.prisma, email) : null;
   decoyHash ??= hashOperatorPassword("decoy password that matches nothing");
   const passwordMatches = await verify(operator?.passwordHash ?? (await decoyHash), attempt.password).catch(() => false);
-  if (!operator || !passwordMatches || operator.disabledAt) {
-    throw new BoardError("UNAUTHORIZED", "The email or password is wrong, or the operator is disabled.");
-  }
+  if (!operator || !passwordMatches || operator.disabledAt) throw wrongCredentials();
   await deps.db.prisma.$transaction(async (tx) => {
     for (const subject of subjects) await lockSignInSubject(tx, subject.key);
     await clearSignInThrottle(tx, subjects[0]!.key);

@@ -36,6 +36,7 @@ export interface ConsoleSession {
 
 /** A thrown sign-in refusal reaches the sign-in page as `?error=<code>`; the page words it. */
 export const SIGN_IN_THROTTLED = "SignInThrottled";
+export const SIGN_IN_UNAVAILABLE = "SignInUnavailable";
 
 /**
  * next-auth's configuration: credentials checked by the operator service, JWT sessions in a
@@ -71,7 +72,9 @@ export async function authOptions(): Promise<AuthOptions> {
             const { code, retryAfterSeconds } = error as { code?: string; retryAfterSeconds?: number };
             if (code === "SIGN_IN_THROTTLED") throw new Error(`${SIGN_IN_THROTTLED}:${retryAfterSeconds ?? ""}`);
             if (code === "UNAUTHORIZED" || code === "VALIDATION_FAILED") return null;
-            throw error;
+            // next-auth would put the error's own message (a database error's, say) in the redirect's URL.
+            console.error("operator sign-in failed unexpectedly", error);
+            throw new Error(SIGN_IN_UNAVAILABLE);
           }
         },
       }),

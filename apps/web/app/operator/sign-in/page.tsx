@@ -2,7 +2,7 @@ import { webContext } from "@board/app/web-context";
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { AUTH_CSRF_COOKIE, SIGN_IN_THROTTLED } from "../_lib/auth";
+import { AUTH_CSRF_COOKIE, SIGN_IN_THROTTLED, SIGN_IN_UNAVAILABLE } from "../_lib/auth";
 import { currentOperator } from "../_lib/session";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -15,6 +15,7 @@ function errorText(error: string | undefined): string | null {
     return `Too many failed sign-ins from this account or network: wait ${Number.isFinite(seconds) ? seconds : "a few"} seconds, then try again.`;
   }
   if (error === "SessionRequired") return "Sign in to use the console.";
+  if (error === SIGN_IN_UNAVAILABLE) return "Sign-in could not be checked just now; try again in a moment.";
   return "Sign-in failed; try again.";
 }
 
