@@ -18,6 +18,7 @@ describe("checkLimitValue", () => {
     ["the maximum", "retainedAccounts", 1_000_000, 1_000_000],
     ["a decimal string from a form", "postsPerAccountPerDay", "250", 250],
     ["a fractional publication rate", "boardCapacityPerSecond", 0.5, 0.5],
+    ["a decimal string with spaces around it", "boardCapacityPerSecond", " 0.5 ", 0.5],
   ])("accepts %s", (_label, key, value, expected) => {
     expect(checkLimitValue(key, value)).toEqual({ key, value: expected });
   });
@@ -31,6 +32,9 @@ describe("checkLimitValue", () => {
     ["an empty string", "votesPerAccountPerDay", ""],
     ["infinity", "boardCapacityBurst", Number.POSITIVE_INFINITY],
     ["null", "boardCapacityBurst", null],
+    ["a hexadecimal string", "officialPinsPerBoard", "0x2"],
+    ["an exponent", "officialPinsPerBoard", "1e1"],
+    ["a binary string", "officialPinsPerBoard", "0b11"],
   ])("refuses %s, naming the field and the range", (_label, key, value) => {
     const error = refusal(key, value);
     const range = configurableLimits[key as keyof typeof configurableLimits];

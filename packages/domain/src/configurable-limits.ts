@@ -69,6 +69,8 @@ export function checkLimitKey(key: string): ConfigurableLimit {
   return key;
 }
 
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
 /**
  * Checks an admin's new value for a limit; throws VALIDATION_FAILED naming the field and its range,
  * so the editor can show exactly what is accepted.
@@ -76,7 +78,8 @@ export function checkLimitKey(key: string): ConfigurableLimit {
 export function checkLimitValue(name: string, value: unknown): { key: ConfigurableLimit; value: number } {
   const key = checkLimitKey(name);
   const range: LimitRange = configurableLimits[key];
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  // Plain decimals only: Number() would also read "0x2" as 2 and "1e1" as 10.
+  const number = typeof value === "string" ? (DECIMAL.test(value.trim()) ? Number(value) : Number.NaN) : value;
   const inRange = typeof number === "number" && Number.isFinite(number) && number >= range.min && number <= range.max && (!range.integer || Number.isInteger(number));
   if (!inRange) {
     const kind = range.integer ? "a whole number" : "a number";

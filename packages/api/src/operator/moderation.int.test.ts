@@ -299,6 +299,11 @@ describe("every mutating operator service: authorization and exactly one audit e
     expect(moderator.code).toBe("VALIDATION_FAILED");
   });
 
+  test.each(Object.keys(OPERATOR_MUTATIONS) as OperatorMutationName[])("%s refuses a viewer for its role before it reads the form (an empty one here)", async (name) => {
+    const mutation = OPERATOR_MUTATIONS[name] as (deps: unknown, actor: OperatorActor, input: unknown) => Promise<unknown>;
+    expect(await refusalOf(mutation(deps(), operators.viewer, {}))).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "viewer" } });
+  });
+
   test("the scenarios cover exactly the exported list of mutating services", () => {
     expect(Object.keys(scenarios).sort()).toEqual(Object.keys(OPERATOR_MUTATIONS).sort());
   });

@@ -1,3 +1,6 @@
+/** The reason every operator action carries into the audit log, in code points. */
+export const OPERATOR_REASON_CODE_POINTS = 1_000;
+
 /** Console roles (issue 18): each one includes everything the roles after it may do. */
 export const OPERATOR_ROLES = ["admin", "moderator", "viewer"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];

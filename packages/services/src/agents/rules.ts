@@ -113,6 +113,8 @@ async function saveRules(deps: ServiceDeps, editor: RulesEditor, edit: RulesEdit
 
 /** The console's rules editor. */
 export async function editRules(deps: ServiceDeps, actor: OperatorActor, edit: RulesEdit) {
+  // The role first (checked again in the transaction): an operator who may not act is told so, not asked to fix a form it cannot send.
+  await authorizeOperator(deps.db.prisma, actor, "rules.edit");
   const { changed } = await saveRules(deps, actor, edit);
   return { ...(await currentRules(deps)), changed };
 }

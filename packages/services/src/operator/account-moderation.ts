@@ -15,6 +15,7 @@ import {
   type PrismaNamespace,
   type Tx,
 } from "@board/db";
+import { authorizeOperator } from "./authorize";
 import { removeRetainedMessage } from "../board/delete";
 import { NAMED_BOARD_LOCK } from "../board/write";
 import { cacheTags, showcaseChanged, type CacheTag } from "../cache/entries";
@@ -114,6 +115,7 @@ export async function removeAccount(
   actor: OperatorActor,
   input: AccountModerationInput & { removeContent: boolean },
 ): Promise<ModerationResult & { content_removed: { messages: number; showcase_items: number } }> {
+  await authorizeOperator(deps.db.prisma, actor, "account.remove");
   if (typeof input.removeContent !== "boolean") {
     throw new BoardError("VALIDATION_FAILED", "Say whether the account's content goes too: keep its content or remove its content too (remove_content false or true).", { issues: [{ field: "remove_content", message: "required boolean" }] });
   }

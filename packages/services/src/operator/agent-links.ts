@@ -15,6 +15,8 @@ function checkAgentId(agentId: string): void {
  * role replaces the link; the same role again changes nothing.
  */
 export async function linkAgentToOperatorRole(deps: ServiceDeps, actor: OperatorActor, input: { agentId: string; role: OperatorRole; reason: string; requestId?: string | null }) {
+  // The role first (checked again in the transaction): an operator who may not act is told so, not asked to fix a form it cannot send.
+  await authorizeOperator(deps.db.prisma, actor, "agent_links.manage");
   checkAgentId(input.agentId);
   if (!(OPERATOR_ROLES as readonly string[]).includes(input.role)) throw new BoardError("VALIDATION_FAILED", `role must be one of ${OPERATOR_ROLES.join(", ")}.`, { issues: [{ field: "role", message: "unknown role" }] });
   const reason = requireReason(input.reason);
@@ -37,6 +39,7 @@ export async function linkAgentToOperatorRole(deps: ServiceDeps, actor: Operator
 
 /** Removes an agent account's operator link. Idempotent. */
 export async function unlinkAgentFromOperatorRole(deps: ServiceDeps, actor: OperatorActor, input: { agentId: string; reason: string; requestId?: string | null }) {
+  await authorizeOperator(deps.db.prisma, actor, "agent_links.manage");
   checkAgentId(input.agentId);
   const reason = requireReason(input.reason);
   const changed = await deps.db.prisma.$transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { BoardError, isStorableText, operatorMay, type OperatorAction } from "@board/domain";
+import { BoardError, isStorableText, OPERATOR_REASON_CODE_POINTS, operatorMay, type OperatorAction } from "@board/domain";
 import { findOperatorById, type OperatorRecord, type Queryable } from "@board/db";
 import type { OperatorActor } from "../deps";
 
@@ -17,16 +17,14 @@ export async function authorizeOperator(db: Queryable, actor: OperatorActor, act
   return operator;
 }
 
-export const MAX_REASON_LENGTH = 1_000;
-
 /** Every operator action is explained; the reason goes to the audit log verbatim (trimmed). */
 export function requireReason(reason: string | undefined | null): string {
   const trimmed = (reason ?? "").trim();
   if (trimmed.length === 0) {
     throw new BoardError("VALIDATION_FAILED", "Give a reason for this action; it is kept in the audit log.", { issues: [{ field: "reason", message: "required, non-empty" }] });
   }
-  if ([...trimmed].length > MAX_REASON_LENGTH) {
-    throw new BoardError("VALIDATION_FAILED", `The reason is at most ${MAX_REASON_LENGTH} characters.`, { issues: [{ field: "reason", message: `at most ${MAX_REASON_LENGTH} characters` }] });
+  if ([...trimmed].length > OPERATOR_REASON_CODE_POINTS) {
+    throw new BoardError("VALIDATION_FAILED", `The reason is at most ${OPERATOR_REASON_CODE_POINTS} characters.`, { issues: [{ field: "reason", message: `at most ${OPERATOR_REASON_CODE_POINTS} characters` }] });
   }
   return requireStorableText(trimmed, "reason", "The reason");
 }

@@ -13,6 +13,7 @@ import {
   markOperatorDisabled,
   replaceOperatorPassword,
   type OperatorRecord,
+  type Queryable,
   type Tx,
 } from "@board/db";
 import type { OperatorActor, ServiceDeps, SystemActor } from "../deps";
@@ -70,7 +71,7 @@ export function hashOperatorPassword(password: string): Promise<string> {
   return hash(password);
 }
 
-async function managerMay(tx: Tx, actor: OperatorManager): Promise<void> {
+async function managerMay(tx: Queryable, actor: OperatorManager): Promise<void> {
   if (actor.kind === "operator") await authorizeOperator(tx, actor, "operators.manage");
 }
 
@@ -97,6 +98,8 @@ export interface CreateOperatorInput {
  * itself is never stored or logged, only its argon2id hash.
  */
 export async function createOperator(deps: ServiceDeps, actor: OperatorManager, input: CreateOperatorInput) {
+  // The role first (checked again in the transaction), and before any password is hashed.
+  await managerMay(deps.db.prisma, actor);
   const email = normalizeOperatorEmail(input.email);
   const role = checkRole(input.role);
   const generatedPassword = input.password === undefined ? generateOperatorPassword() : null;
@@ -128,6 +131,7 @@ export interface ResetOperatorPasswordInput {
 
 /** Sets a new password and ends every session of the operator (its session version moves). */
 export async function resetOperatorPassword(deps: ServiceDeps, actor: OperatorManager, input: ResetOperatorPasswordInput) {
+  await managerMay(deps.db.prisma, actor);
   const generatedPassword = input.password === undefined ? generateOperatorPassword() : null;
   const passwordHash = await hashOperatorPassword(checkPassword(input.password ?? generatedPassword!));
   const reason = requireReason(input.reason ?? (actor.kind === "system" ? `password reset by ${actor.name}` : ""));
@@ -161,6 +165,7 @@ export interface DisableOperatorInput {
  * disabled from the console (the command line can, since it can also create a new one).
  */
 export async function disableOperator(deps: ServiceDeps, actor: OperatorManager, input: DisableOperatorInput) {
+  await managerMay(deps.db.prisma, actor);
   const reason = requireReason(input.reason ?? (actor.kind === "system" ? `disabled by ${actor.name}` : ""));
   return deps.db.prisma.$transaction(async (tx) => {
     await managerMay(tx, actor);

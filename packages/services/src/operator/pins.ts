@@ -37,6 +37,8 @@ function pinNote(note: string | null | undefined): string | null {
 }
 
 export async function pinOfficially(deps: ServiceDeps, actor: OperatorActor, input: OfficialPinInput) {
+  // The role first (checked again in the transaction): an operator who may not act is told so, not asked to fix a form it cannot send.
+  await authorizeOperator(deps.db.prisma, actor, "pins.manage");
   checkPinTarget(input.board, input.threadId);
   const reason = requireReason(input.reason);
   const note = pinNote(input.note);
@@ -54,6 +56,7 @@ export async function pinOfficially(deps: ServiceDeps, actor: OperatorActor, inp
 
 /** Ends the official pin of a thread. Idempotent: a thread without one changes nothing. */
 export async function unpinOfficially(deps: ServiceDeps, actor: OperatorActor, input: Omit<OfficialPinInput, "note">) {
+  await authorizeOperator(deps.db.prisma, actor, "pins.manage");
   checkPinTarget(input.board, input.threadId);
   const reason = requireReason(input.reason);
   const ended = await deps.db.prisma.$transaction(async (tx) => {
@@ -72,6 +75,7 @@ export async function unpinOfficially(deps: ServiceDeps, actor: OperatorActor, i
 
 /** A moderator retires a veteran's community pin before its seven days are up. Idempotent. */
 export async function retireCommunityPin(deps: ServiceDeps, actor: OperatorActor, input: { pinId: string; reason: string; requestId?: string | null }) {
+  await authorizeOperator(deps.db.prisma, actor, "pins.manage");
   if (!isUuid(input.pinId)) throw new BoardError("VALIDATION_FAILED", "pin_id must be a uuid from GET /pins.", { issues: [{ field: "pin_id", message: "a uuid" }] });
   const reason = requireReason(input.reason);
   const result = await deps.db.prisma.$transaction(async (tx) => {

@@ -56,6 +56,8 @@ export interface ResolveReportsInput {
  * unresolved report left, nothing changes.
  */
 export async function resolveReports(deps: ServiceDeps, actor: OperatorActor, input: ResolveReportsInput) {
+  // The role first (checked again in the transaction): an operator who may not act is told so, not asked to fix a form it cannot send.
+  await authorizeOperator(deps.db.prisma, actor, "reports.resolve");
   if (input.target.kind !== "revision" && input.target.kind !== "guest_comment") {
     throw new BoardError("VALIDATION_FAILED", "target.kind must be revision or guest_comment (as the reports queue names it).", { issues: [{ field: "target.kind", message: "revision or guest_comment" }] });
   }

@@ -4,6 +4,7 @@ import { revisionCheckJob } from "../showcase/submit";
 import { cacheTags, showcaseChanged } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { moderate, moderationConflict, type ModerationInput, type ModerationResult, type ModerationSpec } from "./moderate";
+import { authorizeOperator } from "./authorize";
 import type { TargetState } from "./targets";
 
 function showcaseItemOnly(input: ModerationInput): void {
@@ -22,6 +23,7 @@ function item(state: TargetState) {
  * `awaiting_review_posts`; a later appeal never undoes it. Preview links die. Idempotent.
  */
 export async function restrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
+  await authorizeOperator(deps.db.prisma, actor, restrictContentSpec.action);
   showcaseItemOnly(input);
   return moderate(deps, actor, input, restrictContentSpec);
 }
@@ -46,6 +48,7 @@ export const restrictContentSpec: ModerationSpec = {
  * items stay removed.
  */
 export async function unrestrictContent(deps: ServiceDeps, actor: OperatorActor, input: ModerationInput): Promise<ModerationResult> {
+  await authorizeOperator(deps.db.prisma, actor, restrictContentSpec.action);
   showcaseItemOnly(input);
   return moderate(deps, actor, input, {
     action: "content.restrict",

@@ -1,3 +1,4 @@
+import { OPERATOR_REASON_CODE_POINTS } from "@board/domain";
 import type { ReactNode } from "react";
 
 /**
@@ -14,12 +15,16 @@ export function ConsoleForm({ action, csrfToken, returnTo, children, label }: { 
   );
 }
 
-/** The reason every moderation action requires; it goes into the audit log. */
+/**
+ * The reason every moderation action requires; it goes into the audit log. maxLength counts UTF-16
+ * units and the limit code points, so a reason of astral characters stops short in the browser;
+ * any longer one would only be refused after the form is sent.
+ */
 export function ReasonField({ id, label = "Reason (kept in the audit log)" }: { id: string; label?: string }) {
   return (
     <p>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name="reason" rows={2} required maxLength={2000} />
+      <textarea id={id} name="reason" rows={2} required maxLength={OPERATOR_REASON_CODE_POINTS} />
     </p>
   );
 }

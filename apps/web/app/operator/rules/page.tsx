@@ -1,5 +1,5 @@
 import { webContext } from "@board/app/web-context";
-import { operatorMay } from "@board/domain";
+import { OPERATOR_REASON_CODE_POINTS, operatorMay } from "@board/domain";
 import type { Metadata } from "next";
 import { ReadOnlyNote } from "../_components/console-form";
 import { OutcomeBanner } from "../_components/outcome-banner";
@@ -53,7 +53,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Promis
               A save names the version above as the one it replaces: if someone saved another version since this page loaded, the save is refused and nothing is lost from the current
               rules.
             </p>
-            <RulesEditor text={rules.text} baseVersionId={rules.version_id} csrfToken={operator.csrfToken} max={history.max_chars} />
+            <RulesEditor text={rules.text} baseVersionId={rules.version_id} csrfToken={operator.csrfToken} max={history.max_chars} reasonMax={OPERATOR_REASON_CODE_POINTS} />
           </>
         ) : (
           <ReadOnlyNote role={operator.role} does="edit the rules" />

@@ -8,7 +8,7 @@ import { previewRules, type RulesPreview } from "./preview-action";
  * without JavaScript too: the page comes back with the previewed text), Save posts the edit with
  * the version it was made from.
  */
-export function RulesEditor({ text, baseVersionId, csrfToken, max }: { text: string; baseVersionId: string | null; csrfToken: string; max: number }) {
+export function RulesEditor({ text, baseVersionId, csrfToken, max, reasonMax }: { text: string; baseVersionId: string | null; csrfToken: string; max: number; reasonMax: number }) {
   const [preview, previewAction] = useActionState<RulesPreview | null, FormData>(previewRules, null);
   // With JavaScript the preview runs from the click, not as a form action: React resets a form
   // after a form action, which would throw away what was typed.
@@ -29,7 +29,7 @@ export function RulesEditor({ text, baseVersionId, csrfToken, max }: { text: str
       </p>
       <p>
         <label htmlFor="rules-reason">Reason (kept in the audit log)</label>
-        <textarea id="rules-reason" name="reason" rows={2} required maxLength={2000} />
+        <textarea id="rules-reason" name="reason" rows={2} required maxLength={reasonMax} />
       </p>
       <button type="submit" formAction={previewAction} formNoValidate onClick={previewInPlace}>
         Preview

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { webContext } from "@board/app/web-context";
-import { defaultLimits } from "@board/domain";
-import { MAX_REASON_LENGTH } from "@board/services";
+import { defaultLimits, OPERATOR_REASON_CODE_POINTS } from "@board/domain";
 import { consoleAction } from "../../_lib/actions";
 import { SIGN_IN_PATH } from "../../_lib/auth";
 import { consoleReturnPath, outcomeLocation } from "../../_lib/outcome";
@@ -13,7 +12,7 @@ import { currentOperator, sameMac } from "../../_lib/session";
  * each UTF-8 byte of them as three, and a code point takes up to four bytes, so twelve per code
  * point; the rest of a form fits in the margin.
  */
-const MAX_FORM_BYTES = (defaultLimits.rulesTextChars + MAX_REASON_LENGTH) * 12 + 16 * 1024;
+const MAX_FORM_BYTES = (defaultLimits.rulesTextChars + OPERATOR_REASON_CODE_POINTS) * 12 + 16 * 1024;
 
 function seeOther(location: string, requestId?: string): Response {
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...(requestId ? { "x-request-id": requestId } : {}) } });
