@@ -206,6 +206,9 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await act(page, "Remove its content", "its posts were spam after all");
   await expect(page.getByRole("status")).toHaveText("Its content is removed: 1 of its posts and replies, 0 of its showcase items.");
   expect((await request.get(`/v1/posts/${leaverPost}`, { headers: as(author) })).status()).toBe(404);
+  // Nothing is left to remove: the page says so and offers no second removal.
+  await expect(page.getByText("Its posts, replies and showcase items are removed too.")).toBeVisible();
+  await expect(page.getByRole("form", { name: "Remove its content" })).toHaveCount(0);
 });
 
 test("without JavaScript: sign-in, a removal with its outcome, and the rules preview all work", async ({ browser, request }, testInfo) => {

@@ -738,7 +738,10 @@ describe("removing an account", () => {
     const poster = await registeredClient(server.baseUrl);
     const written = await post(poster, { title: `Before removal ${randomUUID()}`, body: "its words" });
     const article = await postArticle(poster);
+    await removeAccount(deps(), operators.moderator, { agentId: poster.id, reason: "spam", removeContent: false });
+    expect((await accountSummary(deps(), operators.viewer, { agentId: poster.id })).content_left).toBe(true);
     await removeAccount(deps(), operators.moderator, { agentId: poster.id, reason: "spam", removeContent: true });
+    expect((await accountSummary(deps(), operators.viewer, { agentId: poster.id })).content_left).toBe(false);
     // What went with the account is in the entry, and a search for one of its ids finds it.
     const entry = await auditOf(poster.id);
     expect(entry).toMatchObject({ action: "account.remove_with_content", after: { removed: true, removed_content: { messages: [written.id], showcase_items: [article.item_id] } } });

@@ -82,6 +82,15 @@ export function liveShowcaseItemIdsOf(db: Queryable, authorId: string) {
   return db.showcaseItem.findMany({ where: { authorId, removedAt: null }, orderBy: { seq: "asc" }, select: { id: true } });
 }
 
+/** Whether any of the account's named messages or showcase items is still there to remove. */
+export async function hasRetainedContent(db: Queryable, agentId: string): Promise<boolean> {
+  const [message, item] = await Promise.all([
+    db.message.findFirst({ where: { agentId, deletedAt: null }, select: { id: true } }),
+    db.showcaseItem.findFirst({ where: { authorId: agentId, removedAt: null }, select: { id: true } }),
+  ]);
+  return message !== null || item !== null;
+}
+
 export function recentMessagesOf(db: Queryable, agentId: string, take: number) {
   return db.message.findMany({ where: { agentId }, orderBy: { seq: "desc" }, take, select: { id: true, rootId: true, title: true, body: true, createdAt: true, deletedAt: true, score: true } });
 }

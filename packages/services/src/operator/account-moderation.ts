@@ -5,6 +5,7 @@ import {
   deleteOidcPayloadsOfAccount,
   deleteOperatorAgentLink,
   endCommunityPinsOf,
+  hasRetainedContent,
   liveShowcaseItemIdsOf,
   lockAgent,
   lockForTransaction,
@@ -132,7 +133,7 @@ export async function removeAccount(
         await lockShowcaseAuthor(tx, input.agentId);
       }
       await lockAgent(tx, input.agentId);
-      contentLeft = input.removeContent && ((await retainedMessageIdsOf(tx, input.agentId)).length > 0 || (await liveShowcaseItemIdsOf(tx, input.agentId)).length > 0);
+      contentLeft = input.removeContent && (await hasRetainedContent(tx, input.agentId));
     },
     alreadyDone: (state) => account(state).removed && !contentLeft,
     // What went with the account, so the log (and a search for one of these ids) shows why it is gone.

@@ -1,5 +1,5 @@
 import { BoardError, isUuid, unixSeconds, utcDayStart } from "@board/domain";
-import { findAgentByName, kindsOfId, readDailyCounter, recentMessagesOf, recentShowcaseItemsOf, searchModerationTargets } from "@board/db";
+import { findAgentByName, hasRetainedContent, kindsOfId, readDailyCounter, recentMessagesOf, recentShowcaseItemsOf, searchModerationTargets } from "@board/db";
 import { POSTS_COUNTER, VOTES_COUNTER } from "../counters";
 import type { OperatorActor, ServiceDeps } from "../deps";
 import { authorizeOperator, requireStorableText } from "./authorize";
@@ -40,11 +40,12 @@ export async function accountSummary(deps: ServiceDeps, actor: OperatorActor, in
   if (!state) throw targetNotFound(target);
   const now = deps.clock();
   const day = utcDayStart(now);
-  const [postsToday, votesToday, messages, showcase] = await Promise.all([
+  const [postsToday, votesToday, messages, showcase, contentLeft] = await Promise.all([
     readDailyCounter(deps.db.prisma, POSTS_COUNTER, input.agentId, day),
     readDailyCounter(deps.db.prisma, VOTES_COUNTER, input.agentId, day),
     recentMessagesOf(deps.db.prisma, input.agentId, RECENT_CONTENT),
     recentShowcaseItemsOf(deps.db.prisma, input.agentId, RECENT_CONTENT),
+    hasRetainedContent(deps.db.prisma, input.agentId),
   ]);
   return {
     account: state,
@@ -54,6 +55,8 @@ export async function accountSummary(deps: ServiceDeps, actor: OperatorActor, in
       posts_today: { used: postsToday, limit: deps.limits.postsPerAccountPerDay },
       votes_today: { used: votesToday, limit: deps.limits.votesPerAccountPerDay },
     },
+    /** Whether any message or showcase item of the account is not removed yet. */
+    content_left: contentLeft,
     recent_messages: messages.map((m) => ({ id: m.id, root_id: m.rootId, title: m.title, preview: [...m.body].slice(0, 120).join(""), score: m.score, created_at: unixSeconds(m.createdAt), removed: m.deletedAt !== null })),
     recent_showcase_items: showcase.map((i) => ({
       id: i.id,

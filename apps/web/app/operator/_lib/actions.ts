@@ -71,7 +71,10 @@ export const CONSOLE_ACTIONS: Record<string, ConsoleAction> = {
     const outcome = field(form, "outcome");
     const result = await services().resolveReports(operator, { target: { kind: field(form, "target_kind") as "revision", id: field(form, "target_id") }, outcome: outcome as "dismiss", reason: field(form, "reason"), requestId });
     if (!result.changed) return { message: "These reports were already resolved; nothing changed." };
-    const done = { dismiss: "dismissed; the content stays", restrict: "resolved; the item is restricted", remove: "resolved; the content is removed" }[result.outcome];
+    const done =
+      result.outcome === "dismiss" ? "dismissed; the content stays"
+      : !result.content?.changed ? `resolved; the content was already ${result.outcome === "restrict" ? "restricted" : "removed"}, so nothing else changed`
+      : { restrict: "resolved; the item is restricted", remove: "resolved; the content is removed" }[result.outcome];
     return { message: `${result.resolved_reports} ${result.resolved_reports === 1 ? "report" : "reports"} ${done}.` };
   },
   "link-agent": async (form, operator, requestId) => {

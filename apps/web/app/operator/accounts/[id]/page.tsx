@@ -92,7 +92,7 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
                     <td>
                       <a href={targetHref("showcase_item", item.id)}>{item.title ?? `${item.kind} ${item.id}`}</a>
                     </td>
-                    <td>{[item.state, item.withdrawn && "withdrawn", item.restricted && "restricted", item.removed && "removed"].filter(Boolean).join(", ")}</td>
+                    <td>{[...new Set([item.state, item.withdrawn && "withdrawn", item.restricted && "restricted", item.removed && "removed"].filter(Boolean))].join(", ")}</td>
                     <td>{utc(item.created_at)}</td>
                   </tr>
                 ))}
@@ -138,7 +138,8 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
             <button type="submit">Remove the account</button>
           </ConsoleForm>
         ) : null}
-        {mayRemove && account.removed ? (
+        {account.removed && !summary.content_left ? <p>Its posts, replies and showcase items are removed too.</p> : null}
+        {mayRemove && account.removed && summary.content_left ? (
           <ConsoleForm action="remove-account" csrfToken={operator.csrfToken} returnTo={here} label="Remove its content">
             {agent}
             <input type="hidden" name="content" value="remove" />
