@@ -107,8 +107,10 @@ test("an operator created on the command line signs in, removes a post, pins a n
   await page.getByRole("navigation", { name: "Console sections" }).getByRole("link", { name: "Official pins" }).click();
   const pinForm = page.getByRole("form", { name: "Pin a thread officially" });
   await pinForm.getByLabel("Root thread id").fill(noticeId);
+  await pinForm.getByLabel("Note for operators (optional)").fill("Until the maintenance ends");
   await act(page, "Pin a thread officially", "maintenance window announcement");
   await expect(page.getByRole("status")).toHaveText("Pinned as an official notice.");
+  await expect(page.getByText("Note: Until the maintenance ends")).toBeVisible();
   await capture(page, testInfo, "pins");
   const pins = (await (await request.get("/pins?board=named", { headers: as(author) })).json()) as { pins: Array<{ thread_id: string; kind: string }> };
   expect(pins.pins[0]).toMatchObject({ thread_id: noticeId, kind: "official" });

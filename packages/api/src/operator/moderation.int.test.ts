@@ -19,6 +19,7 @@ import {
   linkedOperatorRole,
   listAgentLinks,
   listOperatorAccounts,
+  listPinsForOperators,
   listReportGroups,
   OPERATOR_MUTATIONS,
   publicArticleStanding,
@@ -587,6 +588,18 @@ describe("effects on the public surfaces, over HTTP", () => {
     const pinned = await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, note: "  ", reason: "read this" });
     expect(pinned).toMatchObject({ changed: true });
     expect((await deps().db.prisma.pin.findUniqueOrThrow({ where: { id: pinned.pin_id } })).note).toBeNull();
+  });
+
+  test("an official pin's note is shown to operators, never on GET /pins", async () => {
+    const { root } = await namedThread();
+    const note = `Ends when the migration does ${randomUUID().slice(0, 8)}`;
+    const pinned = await OPERATOR_MUTATIONS.pinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, note, reason: "maintenance" });
+    const listed = await listPinsForOperators(deps(), operators.viewer, "named");
+    expect(listed.pins.find((pin) => pin.pin_id === pinned.pin_id)).toMatchObject({ thread_id: root.id, kind: "official", note });
+    const publicPins = (await (await registeredClient(server.baseUrl)).get("/pins?board=named")).body.pins as Array<Record<string, unknown>>;
+    expect(publicPins.find((pin) => pin.pin_id === pinned.pin_id)).not.toHaveProperty("note");
+    expect(JSON.stringify(publicPins)).not.toContain(note);
+    await OPERATOR_MUTATIONS.unpinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, reason: "over" });
   });
 
   test("an official pin is first in GET /pins and in the pinned block, outside community capacity; the cap holds", async () => {

@@ -27,6 +27,12 @@ export function activePins(db: Queryable, board: "named" | "b", now: Date): Prom
     ORDER BY (p.kind = 'official') DESC, p.created_at DESC`;
 }
 
+/** The operators' notes of these pins (official pins may carry one; it is never public). */
+export async function pinNotes(db: Queryable, pinIds: string[]): Promise<Map<string, string>> {
+  const rows = await db.pin.findMany({ where: { id: { in: pinIds }, note: { not: null } }, select: { id: true, note: true } });
+  return new Map(rows.map((row) => [row.id, row.note!]));
+}
+
 export async function endPin(db: Queryable, pinId: string, now: Date, reason: string): Promise<void> {
   await db.pin.update({ where: { id: pinId }, data: { endedAt: now, endReason: reason }, select: { id: true } });
 }

@@ -1,8 +1,8 @@
 import { BoardError, codePointLength, isUuid, OFFICIAL_PIN_NOTE_CHARS } from "@board/domain";
-import { activeOfficialPins, endPin, findActivePin, findPin, lockForTransaction, type BoardName } from "@board/db";
+import { activeOfficialPins, endPin, findActivePin, findPin, lockForTransaction, pinNotes, type BoardName } from "@board/db";
 import { cacheTags } from "../cache/entries";
 import type { OperatorActor, ServiceDeps } from "../deps";
-import { placeOfficialPin } from "../ledger/pins";
+import { listPins, placeOfficialPin } from "../ledger/pins";
 import { recordOperatorAction } from "./audit";
 import { authorizeOperator, requireReason, requireStorableText } from "./authorize";
 
@@ -34,6 +34,14 @@ function pinNote(note: string | null | undefined): string | null {
     throw new BoardError("VALIDATION_FAILED", `The note is at most ${OFFICIAL_PIN_NOTE_CHARS} characters; shorten it.`, { issues: [{ field: "note", message: `at most ${OFFICIAL_PIN_NOTE_CHARS} characters` }] });
   }
   return requireStorableText(trimmed, "note", "The note");
+}
+
+/** A board's active pins as GET /pins lists them, with the note an operator left on an official one. */
+export async function listPinsForOperators(deps: ServiceDeps, actor: OperatorActor, board: BoardName) {
+  await authorizeOperator(deps.db.prisma, actor, "moderation.read");
+  const listed = await listPins(deps, board);
+  const notes = await pinNotes(deps.db.prisma, listed.pins.map((pin) => pin.pin_id));
+  return { ...listed, pins: listed.pins.map((pin) => ({ ...pin, note: notes.get(pin.pin_id) ?? null })) };
 }
 
 export async function pinOfficially(deps: ServiceDeps, actor: OperatorActor, input: OfficialPinInput) {

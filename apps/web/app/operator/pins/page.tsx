@@ -18,7 +18,7 @@ const BOARDS = [
 export default async function PinsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const operator = await requireOperator();
   const { operator: services } = webContext();
-  const listed = await Promise.all(BOARDS.map(async (b) => ({ ...b, pins: (await services.pins(b.board)).pins })));
+  const listed = await Promise.all(BOARDS.map(async (b) => ({ ...b, pins: (await services.pins(operator, b.board)).pins })));
   const mayManage = operatorMay(operator.role, "pins.manage").allowed;
   const here = "/operator/pins";
   return (
@@ -70,6 +70,7 @@ export default async function PinsPage({ searchParams }: { searchParams: Promise
                       {pin.expires_at ? ` · expires ${utc(pin.expires_at)}` : " · permanent"}
                     </span>
                   </p>
+                  {pin.note ? <p className="pin-note">Note: {pin.note}</p> : null}
                   {mayManage && pin.kind === "official" ? (
                     <ConsoleForm action="unpin-official" csrfToken={operator.csrfToken} returnTo={here} label={`Unpin ${pin.title ?? pin.thread_id}`}>
                       <input type="hidden" name="board" value={b.board} />
