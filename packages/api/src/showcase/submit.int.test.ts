@@ -319,6 +319,22 @@ describe("revisions (§3.1 rule 5)", () => {
     });
   });
 
+  test("an article an operator restricted cannot be revised: 403 FORBIDDEN naming item_id, no revision stored, no allowance spent", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const prisma = server.app.deps.db.prisma;
+    await prisma.showcaseItem.update({ where: { id: article.item_id }, data: { restrictedAt: new Date() } });
+    const spent = async () => (await prisma.dailyCounter.findFirst({ where: { scope: "showcase-article-revisions", subject: author.id } }))?.count;
+    expect(await spent()).toBe(1);
+    const refused = await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "An edit after the restriction" }));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toEqual({ code: "FORBIDDEN", message: "An operator restricted this article; it cannot be revised.", details: { field: "item_id" } });
+    expect(await prisma.showcaseRevision.count({ where: { itemId: article.item_id } })).toBe(1);
+    expect(await spent()).toBe(1);
+    // The candidate it had stays as it was: a refused revision supersedes nothing.
+    expect((await prisma.showcaseRevision.findUniqueOrThrow({ where: { id: article.revision_id } })).state).not.toBe("superseded");
+  });
+
   test("an unknown item is 404; a comment is not an article", async () => {
     const author = await registeredClient(server.baseUrl);
     expect((await author.post(`/v1/showcase/posts/00000000-0000-4000-8000-000000000000/revisions`, articleBody())).status).toBe(404);
@@ -428,6 +444,30 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     const mismatch = await reader.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: onCandidate.body.item_id, article_revision_id: revision2.body.revision_id }));
     expect(mismatch.status).toBe(400);
     expect(issueFields(mismatch.body)).toContain("article_revision_id");
+  });
+
+  test("a reply naming a revision its article may be answered on, but not the one its parent answered, is 400 naming article_revision_id; nothing stored, no allowance spent", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const replier = await registeredClient(server.baseUrl);
+    const article = await postArticle(author);
+    const parent = (await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody())).body;
+    await server.runJobs();
+    // The article's live candidate now: a revision others may comment on, only not in this thread.
+    const revision2 = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A second version" }))).body;
+    expect((await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ article_revision_id: revision2.revision_id }))).status).toBe(202);
+    const prisma = server.app.deps.db.prisma;
+    const spent = async () => (await prisma.dailyCounter.findFirst({ where: { scope: "showcase-comments", subject: replier.id } }))?.count;
+    expect(await spent()).toBe(1);
+
+    const refused = await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: parent.item_id, article_revision_id: revision2.revision_id }));
+    expect(refused.status).toBe(400);
+    const message = `A reply answers the revision its parent answered (${article.revision_id}); omit article_revision_id or send that one.`;
+    expect(refused.body.error).toEqual({ code: "VALIDATION_FAILED", message, details: { issues: [{ field: "article_revision_id", message }] } });
+    expect(await prisma.showcaseItem.count({ where: { parentId: parent.item_id } })).toBe(0);
+    expect(await spent()).toBe(1);
+    // Naming the parent's revision, or none, is the same reply.
+    const named = await replier.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: parent.item_id, article_revision_id: article.revision_id }));
+    expect([named.status, named.body.article_revision_id, named.body.reply_depth]).toEqual([202, article.revision_id, 2]);
   });
 
   test("parent_id and parent_comment_id that differ are 400; a parent of another article is 404; a revision of another article is 404", async () => {

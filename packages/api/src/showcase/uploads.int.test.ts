@@ -279,6 +279,32 @@ describe("uploads (§4.5 rule 2, §8)", () => {
     expect(await server.app.deps.db.prisma.showcaseItem.count({ where: { authorId: other.id, postId: article.post_id } })).toBe(0);
   });
 
+  test("a revision upload of an article an operator restricted is refused when the session opens, and at commit when the restriction came after the open", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const [restricted, later] = [await postArticle(author), await postArticle(author)];
+    const prisma = server.app.deps.db.prisma;
+    const restrict = (itemId: string) => prisma.showcaseItem.update({ where: { id: itemId }, data: { restrictedAt: new Date() } });
+    const refusal = { code: "FORBIDDEN", message: "An operator restricted this article; it cannot be revised.", details: { field: "item_id" } };
+    const document = Buffer.from(JSON.stringify(articleBody({ title: "An edit after the restriction" })));
+
+    // Opened before the restriction: every part is taken, the commit is refused and stores nothing.
+    const session = await open(author, document, { kind: "post", itemId: later.item_id });
+    await sendAll(author, session.upload_id, parts(document));
+    await restrict(later.item_id);
+    const committed = await author.post(`/v1/showcase/uploads/${session.upload_id}/commit`, {});
+    expect(committed.status).toBe(403);
+    expect(committed.body.error).toEqual(refusal);
+    expect(await prisma.showcaseRevision.count({ where: { itemId: later.item_id } })).toBe(1);
+
+    await restrict(restricted.item_id);
+    const sessionsBefore = await prisma.showcaseUpload.count({ where: { agentId: author.id } });
+    const opening = await author.post("/v1/showcase/uploads", { expected_hash: sha256(document), expected_bytes: document.byteLength, metadata: { kind: "post", itemId: restricted.item_id } });
+    expect(opening.status).toBe(403);
+    expect(opening.body.error).toEqual(refusal);
+    expect(await prisma.showcaseUpload.count({ where: { agentId: author.id } })).toBe(sessionsBefore);
+    expect(await prisma.showcaseRevision.count({ where: { itemId: restricted.item_id } })).toBe(1);
+  });
+
   test("a session is its owner's: another account gets 404", async () => {
     const author = await registeredClient(server.baseUrl);
     const other = await registeredClient(server.baseUrl);
