@@ -488,6 +488,47 @@ describe("guest comments (§4.7, §2.8)", () => {
   });
 });
 
+describe("a guest's reply at the deepest level (§4.5 rule 4)", () => {
+  test("a reply to a level-32 comment is 400 COMMENT_TOO_DEEP with comment_state max_depth: nothing stored, no CAPTCHA or allowance spent; level 31 takes one", async () => {
+    const article = await publishedArticle();
+    // Two agents build the chain (20 comments a day each); each answers published comments or its own.
+    const [first, second] = [await registeredClient(server.baseUrl), await registeredClient(server.baseUrl)];
+    const chain: string[] = [];
+    for (let level = 1; level <= 32; level++) {
+      const agent = level <= 20 ? first : second;
+      if (level === 21) await server.runJobs();
+      const res = await agent.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody(chain.length ? { parent_id: chain.at(-1) } : {}));
+      expect(res.status).toBe(202);
+      chain.push(res.body.item_id);
+    }
+    await server.runJobs();
+    const [above, deepest] = chain.slice(-2) as [string, string];
+    expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: deepest } })).depth).toBe(32);
+    const shown = await fetch(`${server.baseUrl}/api/showcase/posts/${article.item_id}/comments?limit=50`, { headers: { "x-forwarded-for": uniqueNetwork() } }).then(readBody);
+    expect(shown.items.map((c: { item_id: string }) => c.item_id)).toEqual(chain);
+
+    const guest = new Guest(server.baseUrl);
+    await guest.start();
+    const captchasBefore = siteverify.received.length;
+    const refused = await guest.comment(article, { parent_comment_id: deepest, text: "One level too deep." });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "COMMENT_TOO_DEEP", message: "Comments nest at most 32 levels; reply to a shallower comment.", details: { comment_state: { reason: "max_depth", max_depth: 32 } } });
+    expect(siteverify.received.length).toBe(captchasBefore);
+    expect(await server.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
+
+    const atLimit = await guest.comment(article, { parent_comment_id: above });
+    expect(atLimit.status).toBe(201);
+    expect(atLimit.body).toMatchObject({ state: "published", reply_depth: 32, parent_comment_id: above, article_revision_id: article.revision_id });
+    // Only the stored comment counts against the session's and the network's day.
+    const { sessionId } = await server.app.deps.db.prisma.showcaseGuestComment.findUniqueOrThrow({ where: { id: atLimit.body.comment_id } });
+    const counters = await server.app.deps.db.prisma.dailyCounter.findMany({ where: { subject: { in: [sessionId, guest.network] } }, select: { scope: true, count: true } });
+    expect(counters.sort((a, b) => a.scope.localeCompare(b.scope))).toEqual([
+      { scope: "guest_comments_network", count: 1 },
+      { scope: "guest_comments_session", count: 1 },
+    ]);
+  });
+});
+
 describe("guest comments in the agents' activity stream (§2.8, §6)", () => {
   test("a published guest comment is an event: the text cut at 280 code points, then escaped and wrapped; deleted, it is omitted", async () => {
     const article = await publishedArticle();
