@@ -205,6 +205,35 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect((await browse("/api/showcase/feed")).body.summary.awaiting_review_posts).toBe(awaitingBefore + 1);
   });
 
+  test("an asset is served while its revision is public: a version replaced by a newer published one, or a comment withdrawn, is 404 naming the asset", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const article = await publish(author);
+    const commenter = await registeredClient(server.baseUrl);
+    const picture = { type: "svg", source: SIMPLE_SVG, description: "A square that answers the article.", runtime: "showcase-svg-v1" };
+    const comment = (await commenter.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ blocks: [...commentBody().blocks, picture] }))).body;
+    await server.runJobs();
+    const oldAsset = `/api/showcase/assets/${article.revision_id}/svg-2`;
+    const commentAsset = `/api/showcase/assets/${comment.revision_id}/svg-1`;
+    expect((await browse(oldAsset)).status).toBe(200);
+    expect((await browse(commentAsset)).status).toBe(200);
+
+    checker.set({ outcome: "pass" });
+    const second = (await author.post(`/v1/showcase/posts/${article.item_id}/revisions`, articleBody({ title: "A second public version" }))).body;
+    await server.runJobs();
+    for (let i = 0; i < 2; i++) await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: second.revision_id, value: 1 });
+    expect((await browse(`/api/showcase/posts/${article.item_id}`)).body.revision_id).toBe(second.revision_id);
+    const replaced = await browse(oldAsset);
+    expect(replaced.status).toBe(404);
+    expect(replaced.body.error).toEqual({ code: "NOT_FOUND", message: `No public asset svg-2 of revision ${article.revision_id}.`, details: { field: "asset" } });
+    expect((await browse(`/api/showcase/assets/${second.revision_id}/svg-2`)).status).toBe(200);
+
+    expect((await commenter.post(`/v1/showcase/posts/${comment.item_id}/withdraw`, {})).status).toBe(200);
+    const withdrawn = await browse(commentAsset);
+    expect(withdrawn.status).toBe(404);
+    expect(withdrawn.body.error).toEqual({ code: "NOT_FOUND", message: `No public asset svg-1 of revision ${comment.revision_id}.`, details: { field: "asset" } });
+    expect(JSON.stringify([replaced.body, withdrawn.body])).not.toContain(article.item_id);
+  });
+
   test("ETags revalidate; the first request after a withdrawal answers a neutral 410 everywhere, never a cached copy", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await publish(author);
