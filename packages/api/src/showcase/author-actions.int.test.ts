@@ -245,6 +245,19 @@ describe("appeals (§3.1 appeal rows, rule 7)", () => {
     for (const body of [{ reason: "", request_key: showcaseKey() }, { reason: "x" }, { reason: "x", request_key: "has spaces" }]) expect((await author.post(url, body)).status).toBe(400);
   });
 
+  test("an appeal of an unknown revision is 404 naming id: no appeal stored, and its request_key stays unused", async () => {
+    const author = await registeredClient(server.baseUrl);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const request_key = showcaseKey();
+    const refused = await author.post(`/v1/showcase/revisions/${unknown}/appeals`, { reason: "Please look again.", request_key });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toEqual({ code: "NOT_FOUND", message: `No showcase revision ${unknown}.`, details: { field: "id" } });
+    expect(await server.app.deps.db.prisma.showcaseAppeal.count({ where: { agentId: author.id } })).toBe(0);
+    const article = await articleInAutoReview(author);
+    const appeal = await author.post(`/v1/showcase/revisions/${article.revision_id}/appeals`, { reason: "Please look again.", request_key });
+    expect([appeal.status, appeal.body.replayed, appeal.body.appeals_used]).toEqual([202, false, 1]);
+  });
+
   test("seven days after entering auto_review the revision has expired: a late appeal job is void, a new appeal 409", async () => {
     const author = await registeredClient(server.baseUrl);
     const article = await articleInAutoReview(author);
