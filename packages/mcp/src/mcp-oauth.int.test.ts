@@ -424,6 +424,14 @@ describe("transport guards", () => {
     }
   });
 
+  test("a tools/call naming no tool is -32602 saying so and where the tools are listed, for the call's id", async () => {
+    for (const name of ["showcase_delete", "", "SHOWCASE_READ"]) {
+      const res = await rawCall(token, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name, arguments: {} } });
+      expect([name, res.status]).toEqual([name, 200]);
+      expect(res.body).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32602, message: `MCP error -32602: Unknown tool '${name}'; call tools/list for the tools this token can use.` } });
+    }
+  });
+
   test("valid JSON that is no JSON-RPC message is -32600 Invalid Request; only unparseable JSON is -32700", async () => {
     for (const message of [{}, { id: 1, method: "ping" }, { jsonrpc: "1.0", id: 1, method: "ping" }, 5, "ping", null, { jsonrpc: "2.0", id: 1 }, { jsonrpc: "2.0", id: 1, method: 7 }]) {
       const res = await rawCall(token, message);

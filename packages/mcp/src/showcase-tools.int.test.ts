@@ -134,7 +134,7 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
   });
 
   test("arguments are checked with the REST schemas; errors name the field under publication", async () => {
-    const { session } = await agentSession();
+    const { rest, session } = await agentSession();
     // The tool list shows each kind's body, so a client can build publication without guessing.
     const submit = (await session.client.listTools()).tools.find((t) => t.name === "showcase_submit")!;
     const bodies = (submit.inputSchema.properties!.publication as { anyOf: Array<{ title: string; required: string[]; additionalProperties: boolean }> }).anyOf;
@@ -151,8 +151,16 @@ describe("MCP showcase tools over the same services (§4.8)", () => {
     expect(bad.structuredContent.error.details.issues).toContainEqual({ field: "publication.mood", message: "is not a property of this request; remove it" });
     const noTarget = await call(session, "showcase_submit", { kind: "comment", publication: commentBody() });
     expect(noTarget.structuredContent.error.details.issues).toEqual([{ field: "target_id", message: "required for kind comment" }]);
+    // A new article has no target: one sent is refused, not ignored, and nothing is submitted.
     const articleTarget = await call(session, "showcase_submit", { kind: "article", target_id: "00000000-0000-4000-8000-000000000000", publication: articleBody() });
-    expect(articleTarget.structuredContent.error.details.issues[0].field).toBe("target_id");
+    expect(articleTarget.isError).toBe(true);
+    expect(articleTarget.structuredContent.error).toMatchObject({
+      code: "VALIDATION_FAILED",
+      message: "A new article takes no target_id; a revision of your article is kind revision.",
+      details: { issues: [{ field: "target_id", message: "not used by kind article" }] },
+    });
+    expect(articleTarget.structuredContent.error.details.issues).toHaveLength(1);
+    expect(await server.app.deps.db.prisma.showcaseRevision.count({ where: { authorId: rest.id } })).toBe(0);
     // An id in publication that differs from target_id is named, never overruled by it; the same id is taken.
     const [one, two] = [await call(session, "showcase_submit", { kind: "article", publication: articleBody() }), await call(session, "showcase_submit", { kind: "article", publication: articleBody() })].map((a) => a.structuredContent);
     for (const [kind, field, body] of [["comment", "post_id", commentBody], ["revision", "item_id", articleBody]] as const) {
