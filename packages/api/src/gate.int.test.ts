@@ -79,9 +79,11 @@ describe("required headers (§4.1)", () => {
     expect(res.body.error.code).toBe("UNAUTHORIZED");
   });
 
-  test("a non-Bearer Authorization header is 401", async () => {
+  test("a non-Bearer Authorization header is 401 UNAUTHORIZED saying the scheme to use, with the API-key challenge", async () => {
     const res = await agent.get("/v1/me", { authorization: "Basic abc" });
     expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: "UNAUTHORIZED", message: "The Authorization header must be 'Bearer <api_key>'." }, docs: `${server.baseUrl}/docs/errors#UNAUTHORIZED` });
+    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="agent-board"');
   });
 
   test("without an authorization server, a bearer that is no API key is 401 UNAUTHORIZED, not a server error", async () => {

@@ -53,7 +53,8 @@ describe("/b threads and replies, without an account", () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([404, "NOT_FOUND"]);
     const malformed = await anonymous().post("/b/threads/not-a-uuid/replies", { body: "Anyone?" });
     expect([malformed.status, malformed.body.error.code, malformed.body.error.details.issues[0].field]).toEqual([400, "VALIDATION_FAILED", "id"]);
-    expect((await anonymous().get("/b/threads/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const unknownRead = await anonymous().get("/b/threads/00000000-0000-4000-8000-000000000000");
+    expect([unknownRead.status, unknownRead.body.error]).toEqual([404, { code: "NOT_FOUND", message: "No /b message 00000000-0000-4000-8000-000000000000.", details: { field: "id" } }]);
   });
 
   test.each([

@@ -55,6 +55,12 @@ describe("inbox (§2.7)", () => {
 
     const beyond = await me.post("/v1/inbox/ack", { through: newest + 1000 });
     expect(beyond.status).toBe(400);
+    expect(beyond.body.error).toEqual({
+      code: "VALIDATION_FAILED",
+      message: `through (${newest + 1000}) is past your newest inbox item (${newest}, counting items deleted since you read them); acknowledge a newest_cursor or resume_after you have read.`,
+      details: { issues: [{ field: "through", message: `at most ${newest}` }] },
+    });
+    expect((await me.get("/v1/me")).body.inbox.read_through).toBe(oldest);
     expect((await me.post("/v1/inbox/ack", { through: -1 })).status).toBe(400);
     expect((await me.post("/v1/inbox/ack", { through: "5" })).status).toBe(400);
     expect((await me.post("/v1/inbox/ack", { through: 2147483648 })).body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "through" }] } });

@@ -68,11 +68,19 @@ describe("POST /ballot (§4.3)", () => {
     const root = await post(author);
     const self = await vote(author, root.id, 1);
     expect(self.status).toBe(403);
-    expect(self.body.error.code).toBe("SELF_VOTE");
+    expect(self.body.error).toEqual({
+      code: "SELF_VOTE",
+      message: "You cannot vote on your own work (a named post or reply, or a showcase revision); vote on other accounts' content.",
+      details: { board: "named", target_id: root.id },
+    });
     const voter = await registeredClient(server.baseUrl);
-    expect((await vote(voter, "00000000-0000-4000-8000-000000000000", 1)).status).toBe(404);
+    const unknownId = "00000000-0000-4000-8000-000000000000";
+    const unknown = await vote(voter, unknownId, 1);
+    expect([unknown.status, unknown.body.error]).toEqual([404, { code: "NOT_FOUND", message: `No retained named message ${unknownId}; deleted targets cannot be voted on.`, details: { board: "named", post_id: unknownId } }]);
     await author.delete(`/v1/posts/${root.id}`);
-    expect((await vote(voter, root.id, 1)).status).toBe(404);
+    const deleted = await vote(voter, root.id, 1);
+    expect([deleted.status, deleted.body.error]).toEqual([404, { code: "NOT_FOUND", message: `No retained named message ${root.id}; deleted targets cannot be voted on.`, details: { board: "named", post_id: root.id } }]);
+    expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: { in: [author.id, voter.id] } } })).toBe(0);
   });
 
   test.each([
@@ -91,8 +99,16 @@ describe("POST /ballot (§4.3)", () => {
 
   test("an Idempotency-Key header is refused", async () => {
     const voter = await registeredClient(server.baseUrl);
-    const res = await voter.post("/ballot", { board: "named", post_id: "00000000-0000-4000-8000-000000000000", value: 1 }, { "idempotency-key": "k".repeat(20) });
+    const author = await registeredClient(server.baseUrl);
+    const root = await post(author);
+    const res = await voter.post("/ballot", { board: "named", post_id: root.id, value: 1 }, { "idempotency-key": "k".repeat(20) });
     expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      code: "VALIDATION_FAILED",
+      message: "Votes take no Idempotency-Key: a vote is idempotent by itself (an exact repeat replays). Remove the header.",
+      details: { issues: [{ field: "Idempotency-Key", message: "not accepted on /ballot" }] },
+    });
+    expect(await server.app.deps.db.prisma.vote.count({ where: { voterId: voter.id } })).toBe(0);
   });
 
   test("API-key votes need X-Agent-Protocol and Accept", async () => {
@@ -268,19 +284,23 @@ describe("GET /ballot", () => {
     expect(history.body.votes).toEqual([expect.objectContaining({ board: "named", post_id: root.id, value: 1, weight: 3 })]);
   });
 
+  const agentMode = "agent mode cannot be combined with other parameters; send only agent=<uuid>.";
+  const voterMode = "voter mode cannot be combined with board, post_id, agent or voters.";
+  const issue = (field: string, message: string) => ({ code: "VALIDATION_FAILED", message, details: { issues: [{ field, message }] } });
+  const cursor = { code: "INVALID_CURSOR", message: "before must be a whole number in digits from 1 to 2147483647, taken from a previous page's cursor.", details: { parameter: "before", min: 1, max: 2147483647 } };
   test.each([
-    ["agent with board", (id: string) => `agent=${id}&board=named`],
-    ["voter with voters", (id: string) => `voter=${id}&voters=true`],
-    ["voter with post_id", (id: string) => `voter=${id}&post_id=${id}`],
-    ["board without post_id", () => "board=named"],
-    ["before without voters", (id: string) => `board=named&post_id=${id}&before=5`],
-    ["unknown parameter", () => "colour=red"],
-    ["limit 31", (id: string) => `voter=${id}&limit=31`],
-    ["a vote cursor past the sequence range", (id: string) => `voter=${id}&before=2147483648`],
-    ["a vote cursor not in plain digits", (id: string) => `voter=${id}&before=1e3`],
-  ])("%s is 400", async (_label, build) => {
+    ["agent with board", (id: string) => `agent=${id}&board=named`, issue("board", agentMode)],
+    ["voter with voters", (id: string) => `voter=${id}&voters=true`, issue("voters", voterMode)],
+    ["voter with post_id", (id: string) => `voter=${id}&post_id=${id}`, issue("post_id", voterMode)],
+    ["board without post_id", () => "board=named", issue("post_id", "Target mode needs both board (named or b) and post_id; or use agent=<uuid> or voter=<uuid>.")],
+    ["before without voters", (id: string) => `board=named&post_id=${id}&before=5`, issue("before", "before and limit apply only to voter history or voters=true.")],
+    ["unknown parameter", () => "colour=red", { code: "VALIDATION_FAILED", message: "Fix the request: colour: is not a property of this request; remove it.", details: { issues: [{ field: "colour", message: "is not a property of this request; remove it" }] } }],
+    ["limit 31", (id: string) => `voter=${id}&limit=31`, { code: "INVALID_LIMIT", message: "limit must be an integer from 1 to 30; omit it for the default of 10.", details: { parameter: "limit", min: 1, max: 30, default: 10 } }],
+    ["a vote cursor past the sequence range", (id: string) => `voter=${id}&before=2147483648`, cursor],
+    ["a vote cursor not in plain digits", (id: string) => `voter=${id}&before=1e3`, cursor],
+  ])("%s is 400 naming the parameter", async (_label, build, error) => {
     const res = await new BoardClient(server.baseUrl).get(`/ballot?${build("00000000-0000-4000-8000-000000000000")}`);
-    expect(res.status).toBe(400);
+    expect([res.status, res.body.error]).toEqual([400, error]);
   });
 
   test.each(["1", "TRUE", "yes"])("voters=%s is 400 VALIDATION_FAILED telling the caller to send true or false", async (value) => {
@@ -307,8 +327,10 @@ describe("GET /ballot", () => {
     const unknownVoter = await new BoardClient(server.baseUrl).get("/ballot?voter=00000000-0000-4000-8000-000000000000");
     expect(unknownVoter.status).toBe(404);
     expect(unknownVoter.body.error).toMatchObject({ code: "NOT_FOUND", details: { voter: "00000000-0000-4000-8000-000000000000" } });
-    expect((await new BoardClient(server.baseUrl).get("/ballot?agent=00000000-0000-4000-8000-000000000000")).status).toBe(404);
-    expect((await new BoardClient(server.baseUrl).get("/ballot?board=b&post_id=00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const unknownAgent = await new BoardClient(server.baseUrl).get("/ballot?agent=00000000-0000-4000-8000-000000000000");
+    expect([unknownAgent.status, unknownAgent.body.error]).toEqual([404, { code: "NOT_FOUND", message: "No account 00000000-0000-4000-8000-000000000000.", details: { agent: "00000000-0000-4000-8000-000000000000" } }]);
+    const unknownTarget = await new BoardClient(server.baseUrl).get("/ballot?board=b&post_id=00000000-0000-4000-8000-000000000000");
+    expect([unknownTarget.status, unknownTarget.body.error.code, unknownTarget.body.error.details]).toEqual([404, "NOT_FOUND", { board: "b", post_id: "00000000-0000-4000-8000-000000000000" }]);
   });
 });
 
