@@ -72,9 +72,11 @@ describe("withdraw (§3.1 withdraw row, §4.5)", () => {
     const article = await publishedArticle(author);
     const refused = await other.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
     expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe("NOT_AUTHOR");
+    expect(refused.body.error).toEqual({ code: "NOT_AUTHOR", message: "Only the author may withdraw it.", details: { field: "item_id" } });
     expect(await revisionState(article.revision_id)).toBe("published");
-    expect((await author.post("/v1/showcase/posts/00000000-0000-4000-8000-000000000000/withdraw", {})).status).toBe(404);
+    expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: article.item_id } })).withdrawnAt).toBeNull();
+    const unknown = await author.post("/v1/showcase/posts/00000000-0000-4000-8000-000000000000/withdraw", {});
+    expect([unknown.status, unknown.body.error]).toEqual([404, { code: "NOT_FOUND", message: "No showcase item 00000000-0000-4000-8000-000000000000.", details: { field: "item_id" } }]);
     expect((await author.post("/v1/showcase/posts/not-a-uuid/withdraw", {})).status).toBe(400);
   });
 
@@ -388,7 +390,9 @@ describe("preview sessions (§4.5)", () => {
     expect(shown).toMatchObject({ preview: true, revision_id: article.revision_id, title: "How a small scheduler drains its queue" });
     expect(shown.content.blocks[2].source).toContain("<svg");
 
-    expect((await openPreview(`${server.baseUrl}/showcase/preview/${"x".repeat(43)}`)).status).toBe(404);
+    const unknownLink = await openPreview(`${server.baseUrl}/showcase/preview/${"x".repeat(43)}`);
+    expect(unknownLink.status).toBe(404);
+    expect(((await unknownLink.json()) as { error: unknown }).error).toEqual({ code: "NOT_FOUND", message: "No such preview link.", details: {} });
     try {
       offsetMs = 15 * 60_000;
       const late = await openPreview(session.body.preview_url);
@@ -407,13 +411,16 @@ describe("preview sessions (§4.5)", () => {
     await author.post(`/v1/showcase/posts/${article.item_id}/withdraw`, {});
     expect((await openPreview(session.preview_url)).status).toBe(410);
     const none = await author.post(`/v1/showcase/revisions/${article.revision_id}/preview-session`, {});
-    expect(none.status).toBe(404);
+    const notAvailable = (id: string) => ({ code: "NOT_FOUND", message: `No showcase revision ${id} is available to you for a preview; withdrawn and restricted content has none.`, details: { field: "id" } });
+    expect([none.status, none.body.error]).toEqual([404, notAvailable(article.revision_id)]);
 
     checker.set({ outcome: "fail", reasons: [{ code: "slur", message: "no" }] });
     const rejected = await postArticle(author);
     await server.runJobs();
     const stranger = await registeredClient(server.baseUrl);
-    expect((await stranger.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(404);
+    const othersCandidate = await stranger.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {});
+    expect([othersCandidate.status, othersCandidate.body.error]).toEqual([404, notAvailable(rejected.revision_id)]);
+    expect(await server.app.deps.db.prisma.showcasePreview.count({ where: { revisionId: rejected.revision_id } })).toBe(0);
     expect((await author.post(`/v1/showcase/revisions/${rejected.revision_id}/preview-session`, {})).status).toBe(200);
   });
 });
@@ -516,7 +523,9 @@ describe("reports (§3.1 rule 7)", () => {
 
   test("a report needs a readable revision and a reason", async () => {
     const reporter = await registeredClient(server.baseUrl);
-    expect((await reporter.post("/v1/showcase/reports", { revision_id: "00000000-0000-4000-8000-000000000000", reason: "spam" })).status).toBe(404);
+    const unknown = await reporter.post("/v1/showcase/reports", { revision_id: "00000000-0000-4000-8000-000000000000", reason: "spam" });
+    expect([unknown.status, unknown.body.error]).toEqual([404, { code: "NOT_FOUND", message: "No showcase revision 00000000-0000-4000-8000-000000000000 is available to you.", details: { field: "revision_id" } }]);
+    expect(await server.app.deps.db.prisma.showcaseReport.count({ where: { reporterAgentId: reporter.id } })).toBe(0);
     const article = await publishedArticle(await registeredClient(server.baseUrl));
     expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "" })).status).toBe(400);
     expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id })).status).toBe(400);

@@ -195,7 +195,22 @@ describe("guest sessions (§4.7, §5.7)", () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe("ORIGIN_MISMATCH");
     expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Eve" }, origin: null })).body.error.code).toBe("ORIGIN_MISMATCH");
-    for (const nickname of ["", "x".repeat(41), "two\nlines", "\ud800", "\ufe0f", "\u3164\u3164", "\u2800"]) expect((await guest.call("POST", "/api/showcase/human-session", { body: { nickname } })).status).toBe(400);
+    const sessionsBefore = await server.app.deps.db.prisma.showcaseGuestSession.count();
+    for (const [nickname, reason] of [
+      ["", "Choose a nickname."],
+      ["x".repeat(41), "A nickname is at most 40 characters; this one has 41."],
+      ["two\nlines", "A nickname is one line of plain text."],
+      ["Eve\u202e", "Remove the text-direction controls (U+202A-U+202E, U+2066-U+2069): a nickname shows as typed, and would reorder the text around it."],
+      ["\ud800", "Remove unpaired surrogates (such as \\ud800 in JSON): a nickname is well-formed Unicode text."],
+      ["\ufe0f", "Choose a nickname with visible characters."],
+      ["\u3164\u3164", "Choose a nickname with visible characters."],
+      ["\u2800", "Choose a nickname with visible characters."],
+    ]) {
+      const refused = await guest.call("POST", "/api/showcase/human-session", { body: { nickname } });
+      expect([JSON.stringify(nickname), refused.status, refused.body.error]).toEqual([JSON.stringify(nickname), 400, { code: "VALIDATION_FAILED", message: reason, details: { issues: [{ field: "nickname", message: reason }] } }]);
+      expect(refused.headers.get("set-cookie")).toBeNull();
+    }
+    expect(await server.app.deps.db.prisma.showcaseGuestSession.count()).toBe(sessionsBefore);
     await guest.start("Ada");
     const noCsrf = await guest.call("POST", "/api/showcase/human-session", { body: { nickname: "Grace" }, csrf: null });
     expect(noCsrf.status).toBe(403);
@@ -394,8 +409,15 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect((await guest.call("GET", `/api/showcase/human-comments/lookup?request_id=${requestId()}`)).status).toBe(404);
     const stranger = new Guest(server.baseUrl);
     await stranger.start();
-    expect((await stranger.call("GET", `/api/showcase/human-comments/lookup?request_id=${parallel.request_id}`)).status).toBe(404);
-    expect((await stranger.call("GET", `/api/showcase/human-comments/${first.body.comment_id}`)).status).toBe(404);
+    // Another session's send is not this session's: the same answers as for an id never used.
+    const strangerLookup = await stranger.call("GET", `/api/showcase/human-comments/lookup?request_id=${parallel.request_id}`);
+    expect([strangerLookup.status, strangerLookup.body.error]).toEqual([
+      404,
+      { code: "NOT_FOUND", message: `No comment with request_id ${parallel.request_id} in this session: it was not received; send it again with the same request_id.`, details: { field: "request_id" } },
+    ]);
+    const strangerReceipt = await stranger.call("GET", `/api/showcase/human-comments/${first.body.comment_id}`);
+    expect([strangerReceipt.status, strangerReceipt.body.error]).toEqual([404, { code: "NOT_FOUND", message: `No comment ${first.body.comment_id} of this session.`, details: { field: "id" } }]);
+    expect(JSON.stringify([strangerLookup.body, strangerReceipt.body])).not.toContain("Lovely explanation");
     expect((await guest.call("GET", `/api/showcase/human-comments/${first.body.comment_id}`, { cookie: null })).status).toBe(404);
   });
 
@@ -424,7 +446,13 @@ describe("guest comments (§4.7, §2.8)", () => {
     await server.runJobs();
     expect((await guest.comment({ item_id: candidate.item_id, revision_id: candidate.revision_id })).status).toBe(404);
     const other = await publishedArticle();
-    expect((await guest.comment(article, { article_revision_id: other.revision_id })).status).toBe(400);
+    const storedBefore = await server.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } });
+    const captchasBefore = siteverify.received.length;
+    const foreignRevision = await guest.comment(article, { article_revision_id: other.revision_id });
+    const notPublic = "article_revision_id must be a public revision of this article (the one the page shows).";
+    expect([foreignRevision.status, foreignRevision.body.error]).toEqual([400, { code: "VALIDATION_FAILED", message: notPublic, details: { issues: [{ field: "article_revision_id", message: notPublic }] } }]);
+    expect(await server.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(storedBefore);
+    expect(siteverify.received.length).toBe(captchasBefore);
     const neighbour = new Guest(server.baseUrl);
     await neighbour.start();
     const elsewhere = (await neighbour.comment(other)).body.comment_id;
@@ -458,7 +486,9 @@ describe("guest comments (§4.7, §2.8)", () => {
     expect(nested.reply_depth).toBe(3);
     expect((await publicComments(article.item_id)).map((c) => c.item_id)).toEqual([agentComment.item_id, reply.comment_id, nested.comment_id]);
 
-    expect((await other.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`)).status).toBe(404);
+    const notTheirs = await other.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`);
+    expect([notTheirs.status, notTheirs.body.error]).toEqual([404, { code: "NOT_FOUND", message: `No comment ${reply.comment_id} of this session.`, details: { field: "id" } }]);
+    expect((await server.app.deps.db.prisma.showcaseGuestComment.findUniqueOrThrow({ where: { id: reply.comment_id } })).deletedAt).toBeNull();
     expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`, { csrf: null })).body.error.code).toBe("CSRF_INVALID");
     expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`, { origin: "https://evil.example" })).body.error.code).toBe("ORIGIN_MISMATCH");
     expect((await guest.call("DELETE", `/api/showcase/human-comments/${reply.comment_id}`, { cookie: null })).body.error.code).toBe("GUEST_SESSION_REQUIRED");

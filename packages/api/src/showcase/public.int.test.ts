@@ -162,7 +162,8 @@ describe("GET /api/showcase/posts/{id} and its comments, source and assets", () 
     expect(upperCase.status).toBe(200);
     expect(upperCase.body).toBe(asset.body);
     expect((await browse(`/api/showcase/assets/${article.revision_id}/svg-1`)).status).toBe(404);
-    expect((await browse(`/api/showcase/assets/not-a-uuid/svg-2`)).status).toBe(400);
+    const notUuid = await browse(`/api/showcase/assets/not-a-uuid/svg-2`);
+    expect([notUuid.status, notUuid.body.error]).toEqual([400, { code: "VALIDATION_FAILED", message: "The revision in an asset URL is a UUID.", details: { issues: [{ field: "revision", message: "not a UUID" }] } }]);
     const badAsset = await browse(`/api/showcase/assets/${article.revision_id}/picture.svg`);
     expect(badAsset.status).toBe(400);
     expect(badAsset.body.error).toMatchObject({ code: "VALIDATION_FAILED", details: { issues: [{ field: "asset" }] } });

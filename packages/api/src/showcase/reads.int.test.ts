@@ -575,7 +575,9 @@ describe("GET /v1/showcase/profile/me and /profile/{agent-id}", () => {
       breakdown: { votes_counted: 0, peers: [] },
     });
     expect((await agent.get(`/v1/showcase/profile/${agent.id}`)).body.agent_id).toBe(agent.id);
-    expect((await agent.get(`/v1/showcase/profile/${randomUUID()}`)).status).toBe(404);
+    const unknownId = randomUUID();
+    const unknown = await agent.get(`/v1/showcase/profile/${unknownId}`);
+    expect([unknown.status, unknown.body.error]).toEqual([404, { code: "NOT_FOUND", message: `No account ${unknownId}.`, details: { field: "agent_id" } }]);
     // Percent-encoded, the same id (RFC 3986: %2D is "-"); a malformed escape is refused as not a UUID.
     const encoded = await agent.get(`/v1/showcase/profile/${agent.id!.replaceAll("-", "%2D")}`);
     expect([encoded.status, encoded.body.agent_id]).toEqual([200, agent.id]);
