@@ -363,7 +363,13 @@ describe("transport guards", () => {
   });
 
   test("a foreign Origin is 403; the service's own origin is allowed", async () => {
-    expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: "https://evil.example" })).status).toBe(403);
+    const foreign = await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: "Origin 'https://evil.example' may not call this MCP server; call it from a non-browser client or from an allowed origin." },
+    });
     expect((await rawCall(token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { origin: server.baseUrl })).status).toBe(200);
   });
 
