@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { OperatorRole } from "@board/domain";
+import {
+  createOperator,
+  linkAgentToOperatorRole,
+  pinOfficially,
+  removeAccount,
+  retireCommunityPin,
+  unpinOfficially,
+  type OperatorActor,
+  type SystemActor,
+} from "@board/services";
+import { makeAgent, post, refusalOf, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
+
+/**
+ * The refusals of the operator services that no other test reaches: each is the exact code and
+ * details, and leaves the database as it was (no audit entry, no row changed).
+ */
+const checker = scriptedChecker();
+const cli: SystemActor = { kind: "system", name: "cli" };
+let server: TestServer;
+const operators = {} as Record<OperatorRole, OperatorActor>;
+
+beforeAll(async () => {
+  // The audit log, pins and report resolutions are counted board-wide: a database of its own keeps the counts exact.
+  server = await startTestServer({ ownDatabase: true, checker, showcaseActivatedAt: new Date() });
+  for (const role of ["admin", "moderator", "viewer"] as const) operators[role] = await operatorWith(role);
+});
+afterAll(() => server.close());
+
+const deps = () => server.app.deps;
+
+async function operatorWith(role: OperatorRole): Promise<OperatorActor> {
+  const { operator } = await createOperator(deps(), cli, { email: `${role}-${randomUUID().slice(0, 8)}@example.org`, role, password: "a long enough password" });
+  return { kind: "operator", operatorId: operator.id, role, sessionVersion: 1 };
+}
+
+const auditCount = () => deps().db.prisma.operatorAuditEntry.count();
+
+/**
+ * Runs a call that must be refused and returns the refusal, checking that it wrote nothing: no
+ * audit entry and `state` (rows the call would have changed) read the same afterwards.
+ */
+async function refusedWithoutWrites(call: () => Promise<unknown>, state: () => Promise<unknown> = async () => null) {
+  const audits = await auditCount();
+  const before = await state();
+  const refused = await refusalOf(call());
+  expect(await auditCount()).toBe(audits);
+  expect(await state()).toEqual(before);
+  return refused;
+}
+
+const allPins = () => deps().db.prisma.pin.findMany({ orderBy: { id: "asc" } });
+const allLinks = () => deps().db.prisma.operatorAgentLink.findMany({ orderBy: { agentId: "asc" } });
+
+async function namedRoot() {
+  const author = await registeredClient(server.baseUrl);
+  return post(author, { title: `Thread ${randomUUID()}`, body: "words to refuse actions on" });
+}
+
+async function officialPin() {
+  const root = await namedRoot();
+  const placed = await pinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, reason: "announcement" });
+  return { root, pinId: placed.pin_id };
+}
+
+describe("operator/pins.ts", () => {
+  test.each([
+    ["pin", "c"],
+    ["pin", "Named"],
+    ["pin", ""],
+    ["unpin", "showcase"],
+    ["unpin", "B"],
+  ] as const)("%s on board %j is 400 naming board; no pin or audit entry is written", async (action, board) => {
+    const root = await namedRoot();
+    const call = () =>
+      action === "pin"
+        ? pinOfficially(deps(), operators.moderator, { board: board as "named", threadId: root.id, reason: "announcement" })
+        : unpinOfficially(deps(), operators.moderator, { board: board as "named", threadId: root.id, reason: "over" });
+    const refused = await refusedWithoutWrites(call, allPins);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, message: "board must be named or b.", details: { issues: [{ field: "board", message: "named or b" }] } });
+  });
+
+  test.each([
+    ["a truncated id", (id: string) => id.slice(0, 35)],
+    ["an id with braces", (id: string) => `{${id}}`],
+    ["an empty id", () => ""],
+  ])("pin with thread_id as %s is 400 naming thread_id; the thread stays unpinned and nothing is audited", async (_label, spoil) => {
+    const root = await namedRoot();
+    const refused = await refusedWithoutWrites(() => pinOfficially(deps(), operators.moderator, { board: "named", threadId: spoil(root.id), reason: "announcement" }), allPins);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "thread_id", message: "a uuid" }] } });
+    expect(await deps().db.prisma.pin.count({ where: { threadId: root.id } })).toBe(0);
+  });
+
+  test("unpin with thread_id not a uuid is 400 naming thread_id; the official pin stays and nothing is audited", async () => {
+    const { root, pinId } = await officialPin();
+    const refused = await refusedWithoutWrites(() => unpinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id.slice(0, 35), reason: "over" }), allPins);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "thread_id", message: "a uuid" }] } });
+    expect(await deps().db.prisma.pin.findUniqueOrThrow({ where: { id: pinId } })).toMatchObject({ endedAt: null, kind: "official" });
+  });
+
+  test.each([["not-a-pin"], [""], ["00000000-0000-0000-0000-00000000000g"]])("retiring a community pin with pin_id %j is 400 naming pin_id; nothing is audited", async (pinId) => {
+    const refused = await refusedWithoutWrites(() => retireCommunityPin(deps(), operators.moderator, { pinId, reason: "off topic" }), allPins);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, message: "pin_id must be a uuid from GET /pins.", details: { issues: [{ field: "pin_id", message: "a uuid" }] } });
+  });
+
+  test("retiring an unknown pin is 404 with its pin_id; nothing is audited", async () => {
+    const pinId = randomUUID();
+    const refused = await refusedWithoutWrites(() => retireCommunityPin(deps(), operators.moderator, { pinId, reason: "off topic" }), allPins);
+    expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: `No pin ${pinId}; GET /pins lists the active ones.`, details: { pin_id: pinId } });
+  });
+
+  test("retiring an official pin as a community pin is 400 'a community pin'; the official pin stays and nothing is audited", async () => {
+    const { pinId } = await officialPin();
+    const refused = await refusedWithoutWrites(() => retireCommunityPin(deps(), operators.moderator, { pinId, reason: "off topic" }), allPins);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, message: "That is an official pin; end it with the official unpin action.", details: { issues: [{ field: "pin_id", message: "a community pin" }] } });
+    expect(await deps().db.prisma.pin.findUniqueOrThrow({ where: { id: pinId } })).toMatchObject({ endedAt: null, endReason: null });
+  });
+});
+
+describe("operator/agent-links.ts", () => {
+  test.each([["not-a-uuid"], [""], [" 6f1c9a52-2a5e-4c3b-9d1e-3f2a1b0c4d5e"]])("linking agent_id %j is 400 naming agent_id; no link or audit entry is written", async (agentId) => {
+    const refused = await refusedWithoutWrites(() => linkAgentToOperatorRole(deps(), operators.admin, { agentId, role: "moderator", reason: "rules bot" }), allLinks);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "agent_id", message: "a uuid" }] } });
+  });
+
+  test.each([["owner"], ["Admin"], ["disabled"], [""]])("linking an agent to role %j is 400 naming role; the agent stays unlinked and nothing is audited", async (role) => {
+    const agent = await makeAgent(deps().db);
+    const refused = await refusedWithoutWrites(() => linkAgentToOperatorRole(deps(), operators.admin, { agentId: agent.id, role: role as OperatorRole, reason: "rules bot" }), allLinks);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, message: "role must be one of admin, moderator, viewer.", details: { issues: [{ field: "role", message: "unknown role" }] } });
+  });
+
+  test.each([
+    ["an unknown agent", async () => randomUUID()],
+    [
+      "a removed (revoked) agent",
+      async () => {
+        const agent = await makeAgent(deps().db);
+        await removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse", removeContent: false });
+        return agent.id;
+      },
+    ],
+  ])("linking %s is 404 with its agent_id; no link or audit entry is written", async (_label, agentIdOf) => {
+    const agentId = await agentIdOf();
+    const refused = await refusedWithoutWrites(() => linkAgentToOperatorRole(deps(), operators.admin, { agentId, role: "moderator", reason: "rules bot" }), allLinks);
+    expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: `No live agent account ${agentId}.`, details: { agent_id: agentId } });
+  });
+});
