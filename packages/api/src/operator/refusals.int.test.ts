@@ -4,14 +4,17 @@ import type { OperatorRole } from "@board/domain";
 import {
   createOperator,
   linkAgentToOperatorRole,
+  listReportGroups,
   pinOfficially,
+  readRulesHistory,
   removeAccount,
+  resolveReports,
   retireCommunityPin,
   unpinOfficially,
   type OperatorActor,
   type SystemActor,
 } from "@board/services";
-import { makeAgent, post, refusalOf, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
+import { makeAgent, post, postArticle, refusalOf, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
 
 /**
  * The refusals of the operator services that no other test reaches: each is the exact code and
@@ -145,5 +148,59 @@ describe("operator/agent-links.ts", () => {
     const agentId = await agentIdOf();
     const refused = await refusedWithoutWrites(() => linkAgentToOperatorRole(deps(), operators.admin, { agentId, role: "moderator", reason: "rules bot" }), allLinks);
     expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: `No live agent account ${agentId}.`, details: { agent_id: agentId } });
+  });
+});
+
+async function publishedArticle() {
+  checker.set({ outcome: "pass" });
+  const writer = await registeredClient(server.baseUrl);
+  const article = await postArticle(writer, { title: `An article ${randomUUID().slice(0, 8)}` });
+  await server.runJobs();
+  for (let i = 0; i < 2; i++) expect((await (await registeredClient(server.baseUrl)).post("/v1/showcase/votes", { revision_id: article.revision_id, value: 1 })).status).toBe(200);
+  return article;
+}
+
+async function reportedRevision() {
+  const article = await publishedArticle();
+  const reporter = await registeredClient(server.baseUrl);
+  expect((await reporter.post("/v1/showcase/reports", { revision_id: article.revision_id, reason: "Spam links" })).status).toBe(200);
+  return article;
+}
+
+/** What a refused resolution must leave as it was: the item's flags and every resolution row. */
+const reportState = (itemId: string) => async () => ({
+  item: await deps().db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: itemId }, select: { restrictedAt: true, removedAt: true, withdrawnAt: true } }),
+  resolutions: await deps().db.prisma.showcaseReportResolution.count(),
+});
+
+describe("operator/reports.ts and agents/rules.ts", () => {
+  test.each([["showcase_revision"], ["showcase_item"], ["report_revision"], [""]])("resolving reports of target.kind %j is 400 naming target.kind; the reports stay unresolved and nothing is audited", async (kind) => {
+    const article = await reportedRevision();
+    const refused = await refusedWithoutWrites(
+      () => resolveReports(deps(), operators.moderator, { target: { kind: kind as "revision", id: article.revision_id }, outcome: "remove", reason: "spam" }),
+      reportState(article.item_id),
+    );
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "target.kind", message: "revision or guest_comment" }] } });
+    expect((await listReportGroups(deps(), operators.viewer, { limit: 100 })).groups.map((g) => g.target.id)).toContain(article.revision_id);
+  });
+
+  test.each([["ban"], ["Restrict"], ["dismissed"], [""]])("resolving reports with outcome %j is 400 naming outcome; the reports stay unresolved and nothing is audited", async (outcome) => {
+    const article = await reportedRevision();
+    const refused = await refusedWithoutWrites(
+      () => resolveReports(deps(), operators.moderator, { target: { kind: "revision", id: article.revision_id }, outcome: outcome as "dismiss", reason: "spam" }),
+      reportState(article.item_id),
+    );
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, message: "outcome must be one of dismiss, restrict, remove.", details: { issues: [{ field: "outcome", message: "dismiss, restrict or remove" }] } });
+    expect((await listReportGroups(deps(), operators.viewer, { limit: 100 })).groups.map((g) => g.target.id)).toContain(article.revision_id);
+  });
+
+  test.each([
+    ["the reports queue", (limit: number) => listReportGroups(deps(), operators.viewer, { limit })],
+    ["the rules history", (limit: number) => readRulesHistory(deps(), operators.viewer, { limit })],
+  ])("%s with limit 0, 101 or 2.5 is 400 INVALID_LIMIT with max 100; 1 and 100 are read", async (_label, read) => {
+    for (const limit of [0, 101, 2.5, -1]) {
+      expect(await refusalOf(read(limit)), `limit ${limit}`).toMatchObject({ code: "INVALID_LIMIT", status: 400, details: { max: 100 } });
+    }
+    for (const limit of [1, 100]) await read(limit);
   });
 });
