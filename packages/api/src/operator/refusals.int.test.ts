@@ -3,14 +3,21 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { OperatorRole } from "@board/domain";
 import {
   createOperator,
+  describeModerationTarget,
   linkAgentToOperatorRole,
   listReportGroups,
   pinOfficially,
   readRulesHistory,
   removeAccount,
+  removeContent,
   resolveReports,
+  restrictAccount,
+  restrictContent,
   retireCommunityPin,
+  unrestrictAccount,
   unpinOfficially,
+  unrestrictContent,
+  type ModerationTarget,
   type OperatorActor,
   type SystemActor,
 } from "@board/services";
@@ -202,5 +209,63 @@ describe("operator/reports.ts and agents/rules.ts", () => {
       expect(await refusalOf(read(limit)), `limit ${limit}`).toMatchObject({ code: "INVALID_LIMIT", status: 400, details: { max: 100 } });
     }
     for (const limit of [1, 100]) await read(limit);
+  });
+});
+
+describe("operator/restrict-content.ts, remove-content.ts and targets.ts", () => {
+  test.each([
+    ["restrict", restrictContent],
+    ["unrestrict", unrestrictContent],
+  ])("%s of a named_message is 400 naming target.kind (showcase_item only); the message is untouched and nothing is audited", async (_label, act) => {
+    const root = await namedRoot();
+    const message = () => deps().db.prisma.message.findUniqueOrThrow({ where: { id: root.id } });
+    const refused = await refusedWithoutWrites(() => act(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason: "misleading" }), message);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "target.kind", message: "showcase_item" }] } });
+  });
+
+  test.each([
+    ["a live account", async () => (await makeAgent(deps().db)).id],
+  ])("removeContent on %s (kind account) is 400 naming target.kind: accounts have their own action; nothing is audited", async (_label, agentIdOf) => {
+    const agentId = await agentIdOf();
+    const agents = () => deps().db.prisma.agent.findMany({ where: { id: agentId }, select: { revokedAt: true, restrictedAt: true } });
+    const refused = await refusedWithoutWrites(() => removeContent(deps(), operators.moderator, { target: { kind: "account", id: agentId }, reason: "abuse" }), agents);
+    expect(refused).toMatchObject({
+      code: "VALIDATION_FAILED",
+      status: 400,
+      message: "Accounts are removed with the account removal action, which also says whether their content goes too.",
+      details: { issues: [{ field: "target.kind", message: "content kinds only" }] },
+    });
+  });
+
+  test.each([["message"], ["Named_Message"], ["pin"], ["report_revision"]])("target.kind %j is 400 'unknown kind' for a read and a removal alike; nothing is audited", async (kind) => {
+    const root = await namedRoot();
+    const target = { kind: kind as "named_message", id: root.id };
+    const message = () => deps().db.prisma.message.findUniqueOrThrow({ where: { id: root.id }, select: { deletedAt: true } });
+    for (const call of [() => describeModerationTarget(deps(), operators.viewer, target), () => removeContent(deps(), operators.moderator, { target, reason: "spam" })]) {
+      const refused = await refusedWithoutWrites(call, message);
+      expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "target.kind", message: "unknown kind" }] } });
+      expect(refused.message).toBe("target.kind must be one of named_message, b_message, showcase_item, showcase_revision, guest_comment, account.");
+    }
+  });
+});
+
+describe("operator/moderate.ts: a well-formed id that names nothing", () => {
+  const removal = (kind: ModerationTarget["kind"]) => (id: string) => removeContent(deps(), operators.moderator, { target: { kind, id }, reason: "spam" });
+  test.each([
+    ["removeContent", "named_message", removal("named_message"), "named message"],
+    ["removeContent", "b_message", removal("b_message"), "b message"],
+    ["removeContent", "showcase_item", removal("showcase_item"), "showcase item"],
+    ["removeContent", "showcase_revision", removal("showcase_revision"), "showcase revision"],
+    ["removeContent", "guest_comment", removal("guest_comment"), "guest comment"],
+    ["restrictContent", "showcase_item", (id: string) => restrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id }, reason: "misleading" }), "showcase item"],
+    ["unrestrictContent", "showcase_item", (id: string) => unrestrictContent(deps(), operators.moderator, { target: { kind: "showcase_item", id }, reason: "fixed" }), "showcase item"],
+    ["restrictAccount", "account", (id: string) => restrictAccount(deps(), operators.moderator, { agentId: id, reason: "flooding" }), "account"],
+    ["unrestrictAccount", "account", (id: string) => unrestrictAccount(deps(), operators.moderator, { agentId: id, reason: "calmed down" }), "account"],
+    ["removeAccount", "account", (id: string) => removeAccount(deps(), operators.moderator, { agentId: id, reason: "abuse", removeContent: true }), "account"],
+  ] as const)("%s of an unknown %s is 404 with target_kind and target_id; nothing is audited", async (_service, kind, act, spoken) => {
+    const id = randomUUID();
+    const refused = await refusedWithoutWrites(() => act(id));
+    expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: `No ${spoken} ${id}; find targets with the console's search.` });
+    expect(refused.details).toEqual({ target_kind: kind, target_id: id });
   });
 });
