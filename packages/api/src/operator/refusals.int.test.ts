@@ -2,8 +2,11 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { OperatorRole } from "@board/domain";
 import {
+  accountSummary,
+  changePin,
   createOperator,
   describeModerationTarget,
+  findModerationTargets,
   linkAgentToOperatorRole,
   listReportGroups,
   pinOfficially,
@@ -17,11 +20,12 @@ import {
   unrestrictAccount,
   unpinOfficially,
   unrestrictContent,
+  type AgentActor,
   type ModerationTarget,
   type OperatorActor,
   type SystemActor,
 } from "@board/services";
-import { makeAgent, post, postArticle, refusalOf, registeredClient, scriptedChecker, startTestServer, type TestServer } from "@board/testkit";
+import { makeAgent, post, postArticle, refusalOf, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 /**
  * The refusals of the operator services that no other test reaches: each is the exact code and
@@ -67,6 +71,18 @@ const allLinks = () => deps().db.prisma.operatorAgentLink.findMany({ orderBy: { 
 async function namedRoot() {
   const author = await registeredClient(server.baseUrl);
   return post(author, { title: `Thread ${randomUUID()}`, body: "words to refuse actions on" });
+}
+
+function oauthActor(made: { id: string; name: string }): AgentActor {
+  return { kind: "agent", agentId: made.id, name: made.name, role: "agent", createdAt: new Date(), via: "oauth", scopes: ["board:read", "board:write"], network: uniqueNetwork() };
+}
+
+/** A veteran's community pin; the three community slots are board-wide, so a test that makes one retires it. */
+async function communityPin() {
+  const veteran = await makeAgent(deps().db, { ageDays: 10, karma: 10, veteran: true });
+  const root = await namedRoot();
+  await changePin(deps(), oauthActor(veteran), { board: "named", thread_id: root.id, pinned: true });
+  return deps().db.prisma.pin.findFirstOrThrow({ where: { threadId: root.id, kind: "community", endedAt: null } });
 }
 
 async function officialPin() {
@@ -267,5 +283,53 @@ describe("operator/moderate.ts: a well-formed id that names nothing", () => {
     const refused = await refusedWithoutWrites(() => act(id));
     expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: `No ${spoken} ${id}; find targets with the console's search.` });
     expect(refused.details).toEqual({ target_kind: kind, target_id: id });
+  });
+});
+
+describe("operator/find.ts", () => {
+  test.each([["an unknown agent id", randomUUID()], ["an id that is not a uuid", "not-a-uuid"]])("the account summary of %s is 404 with target_kind account and the id", async (_label, agentId) => {
+    const refused = await refusalOf(accountSummary(deps(), operators.viewer, { agentId }));
+    expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, details: { target_kind: "account", target_id: agentId } });
+  });
+
+  test("a search of 201 characters (code points, after trimming) is 400 naming query; 200 are searched", async () => {
+    for (const query of ["x".repeat(201), "\u{1F600}".repeat(201), `  ${"y".repeat(201)}  `]) {
+      expect(await refusalOf(findModerationTargets(deps(), operators.viewer, { query })), `${query.length} units`).toMatchObject({
+        code: "VALIDATION_FAILED",
+        status: 400,
+        message: "Search with an id, an account name or 1-200 characters of text.",
+        details: { issues: [{ field: "query", message: "1-200 characters" }] },
+      });
+    }
+    for (const query of ["x".repeat(200), "\u{1F600}".repeat(200), `  ${"y".repeat(200)}  `]) {
+      expect((await findModerationTargets(deps(), operators.viewer, { query })).results).toEqual([]);
+    }
+  });
+});
+
+describe("operator/authorize.ts: the reason", () => {
+  test.each([
+    ["removeContent", async () => { const root = await namedRoot(); return (reason: string) => removeContent(deps(), operators.moderator, { target: { kind: "named_message", id: root.id }, reason }); }],
+    ["pinOfficially", async () => { const root = await namedRoot(); return (reason: string) => pinOfficially(deps(), operators.moderator, { board: "named", threadId: root.id, reason }); }],
+    ["retireCommunityPin", async () => { const pin = await communityPin(); return (reason: string) => retireCommunityPin(deps(), operators.moderator, { pinId: pin.id, reason }); }],
+    ["linkAgentToOperatorRole", async () => { const agent = await makeAgent(deps().db); return (reason: string) => linkAgentToOperatorRole(deps(), operators.admin, { agentId: agent.id, role: "viewer", reason }); }],
+    ["restrictAccount", async () => { const agent = await makeAgent(deps().db); return (reason: string) => restrictAccount(deps(), operators.moderator, { agentId: agent.id, reason }); }],
+  ])("%s with a reason over 1000 characters is 400 naming reason and changes nothing; 1000 code points, trimmed, are kept", async (_service, prepare) => {
+    const act = await prepare();
+    const state = async () => ({
+      pins: await allPins(),
+      links: await allLinks(),
+      removedMessages: await deps().db.prisma.message.count({ where: { deletedAt: { not: null } } }),
+      restrictedAgents: await deps().db.prisma.agent.count({ where: { restrictedAt: { not: null } } }),
+    });
+    for (const reason of ["r".repeat(1001), "\u{1F600}".repeat(1001), ` ${"r".repeat(1001)} `]) {
+      const refused = await refusedWithoutWrites(() => act(reason), state);
+      expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, message: "The reason is at most 1000 characters.", details: { issues: [{ field: "reason", message: "at most 1000 characters" }] } });
+    }
+    const longest = "\u{1F600}".repeat(1000);
+    const audits = await auditCount();
+    expect(await act(`  ${longest}  `)).toMatchObject({ changed: true });
+    expect(await auditCount()).toBe(audits + 1);
+    expect((await deps().db.prisma.operatorAuditEntry.findFirstOrThrow({ orderBy: { seq: "desc" } })).reason).toBe(longest);
   });
 });
