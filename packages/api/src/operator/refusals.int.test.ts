@@ -6,6 +6,7 @@ import {
   changePin,
   createOperator,
   describeModerationTarget,
+  disableOperator,
   findModerationTargets,
   linkAgentToOperatorRole,
   listReportGroups,
@@ -13,6 +14,7 @@ import {
   readRulesHistory,
   removeAccount,
   removeContent,
+  resetOperatorPassword,
   resolveReports,
   restrictAccount,
   restrictContent,
@@ -331,5 +333,36 @@ describe("operator/authorize.ts: the reason", () => {
     expect(await act(`  ${longest}  `)).toMatchObject({ changed: true });
     expect(await auditCount()).toBe(audits + 1);
     expect((await deps().db.prisma.operatorAuditEntry.findFirstOrThrow({ orderBy: { seq: "desc" } })).reason).toBe(longest);
+  });
+});
+
+const allOperators = () => deps().db.prisma.operator.findMany({ orderBy: { id: "asc" } });
+
+describe("operator/operators.ts, as the command line calls it", () => {
+  test.each([["no-at-sign.example.org"], ["two@@example.org"], ["ops@localhost"], ["ops @example.org"], [""], [`${"a".repeat(243)}@example.org`]])("creating an operator with the email %j is 400 naming email; no operator or audit entry is written", async (email) => {
+    const refused = await refusedWithoutWrites(() => createOperator(deps(), cli, { email, role: "viewer", password: "a long enough password" }), allOperators);
+    expect(refused).toMatchObject({ code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "email", message: "an email address such as ops@example.org" }] } });
+  });
+
+  const passwordRefusal = { code: "VALIDATION_FAILED", status: 400, details: { issues: [{ field: "password", message: "12-256 characters (leave it out to have one generated)" }] } };
+
+  test("a password over 256 characters (code points) is 400 naming password, at creation and at reset; 256 are accepted", async () => {
+    const email = `long-${randomUUID().slice(0, 8)}@example.org`;
+    for (const password of ["p".repeat(257), "\u{1F511}".repeat(257)]) {
+      expect(await refusedWithoutWrites(() => createOperator(deps(), cli, { email, role: "viewer", password }), allOperators)).toMatchObject(passwordRefusal);
+    }
+    const existing = await operatorWith("viewer");
+    expect(await refusedWithoutWrites(() => resetOperatorPassword(deps(), cli, { operator: { operatorId: existing.operatorId }, password: "p".repeat(257) }), allOperators)).toMatchObject(passwordRefusal);
+    const created = await createOperator(deps(), cli, { email, role: "viewer", password: "\u{1F511}".repeat(256) });
+    expect(created.operator.email).toBe(email);
+  });
+
+  test.each([
+    ["reset-password", (email: string) => resetOperatorPassword(deps(), cli, { operator: { email } })],
+    ["disable", (email: string) => disableOperator(deps(), cli, { operator: { email } })],
+  ])("%s of an unknown email is 404 naming the email; no operator changes and nothing is audited", async (_command, act) => {
+    const email = `nobody-${randomUUID().slice(0, 8)}@example.org`;
+    const refused = await refusedWithoutWrites(() => act(email), allOperators);
+    expect(refused).toMatchObject({ code: "NOT_FOUND", status: 404, message: `No operator ${email}; list them in the console or create one with pnpm operator:create.` });
   });
 });
