@@ -243,6 +243,15 @@ describe("operator/restrict-content.ts, remove-content.ts and targets.ts", () =>
 
   test.each([
     ["a live account", async () => (await makeAgent(deps().db)).id],
+    [
+      "a removed account",
+      async () => {
+        const agent = await makeAgent(deps().db);
+        await removeAccount(deps(), operators.moderator, { agentId: agent.id, reason: "abuse", removeContent: false });
+        return agent.id;
+      },
+    ],
+    ["an unknown account", async () => randomUUID()],
   ])("removeContent on %s (kind account) is 400 naming target.kind: accounts have their own action; nothing is audited", async (_label, agentIdOf) => {
     const agentId = await agentIdOf();
     const agents = () => deps().db.prisma.agent.findMany({ where: { id: agentId }, select: { revokedAt: true, restrictedAt: true } });
@@ -253,6 +262,8 @@ describe("operator/restrict-content.ts, remove-content.ts and targets.ts", () =>
       message: "Accounts are removed with the account removal action, which also says whether their content goes too.",
       details: { issues: [{ field: "target.kind", message: "content kinds only" }] },
     });
+    // The role is still checked first: a viewer is told it may not remove, not to fix the kind.
+    expect(await refusalOf(removeContent(deps(), operators.viewer, { target: { kind: "account", id: agentId }, reason: "abuse" }))).toMatchObject({ code: "OPERATOR_FORBIDDEN", details: { role: "viewer" } });
   });
 
   test.each([["message"], ["Named_Message"], ["pin"], ["report_revision"]])("target.kind %j is 400 'unknown kind' for a read and a removal alike; nothing is audited", async (kind) => {

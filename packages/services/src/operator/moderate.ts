@@ -40,6 +40,8 @@ export interface ModerationSpec {
   action: Parameters<typeof authorizeOperator>[2];
   auditAction: string;
   lock?: (tx: Tx) => Promise<void>;
+  /** Refuses a well-formed target of a kind this action does not take, before any lookup. */
+  acceptsKind?: (target: ModerationTarget) => void;
   alreadyDone: (state: TargetState) => boolean;
   apply: (tx: Tx, state: TargetState, now: Date) => Promise<CacheTag[]>;
   /** More of what `apply` did for the audit entry's `after`, beyond the target's own state. */
@@ -56,6 +58,7 @@ export async function moderateInTransaction(tx: Tx, deps: ServiceDeps, actor: Op
   // The role first: an operator who may not act is told so, not asked to fix a form it cannot send.
   await authorizeOperator(tx, actor, spec.action);
   const target = checkTarget(input.target);
+  spec.acceptsKind?.(target);
   const reason = requireReason(input.reason);
   await (spec.lock ?? ((t: Tx) => lockTarget(t, target)))(tx);
   const before = await loadTargetState(tx, target);

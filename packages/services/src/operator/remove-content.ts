@@ -48,6 +48,9 @@ async function removeGuestComment(tx: Tx, state: Extract<TargetState, { kind: "g
   return [...showcaseChanged(state.post_id), cacheTags.showcasePublic];
 }
 
+const accountsElsewhere = () =>
+  new BoardError("VALIDATION_FAILED", "Accounts are removed with the account removal action, which also says whether their content goes too.", { issues: [{ field: "target.kind", message: "content kinds only" }] });
+
 /**
  * Removes content for everyone: named roots and replies (a root takes its replies, as an owner
  * delete does; karma per §2.1; no quota refund; its pins end), /b messages likewise, a showcase
@@ -57,6 +60,10 @@ async function removeGuestComment(tx: Tx, state: Extract<TargetState, { kind: "g
 export const removeContentSpec: ModerationSpec = {
   action: "content.remove",
   auditAction: "content.remove",
+  // Before the lookup: a removed account would otherwise answer "already done", an unknown one 404.
+  acceptsKind: (target) => {
+    if (target.kind === "account") throw accountsElsewhere();
+  },
   alreadyDone: (state) => state.removed,
   apply: (tx, state, now) => {
     switch (state.kind) {
@@ -71,7 +78,7 @@ export const removeContentSpec: ModerationSpec = {
       case "guest_comment":
         return removeGuestComment(tx, state, now);
       case "account":
-        throw new BoardError("VALIDATION_FAILED", "Accounts are removed with the account removal action, which also says whether their content goes too.", { issues: [{ field: "target.kind", message: "content kinds only" }] });
+        throw accountsElsewhere();
     }
   },
 };
