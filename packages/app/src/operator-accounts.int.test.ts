@@ -42,7 +42,9 @@ function runCli(args: string[], stdin = ""): Promise<{ code: number | null; stdo
   });
 }
 
-describe("the operator command line, run as a child process", () => {
+// Each CLI run is a cold Node process loading the services through tsx (about 5 s on an idle
+// 2-core machine): the first test starts five of them, which took over a minute under a loaded CI.
+describe("the operator command line, run as a child process", { timeout: 180_000 }, () => {
   test("create with a piped password, sign in, reset with a generated one, disable", async () => {
     const email = uniqueEmail("cli");
     const created = await runCli(["create", "--email", email, "--role", "moderator"], `${PASSWORD}\n`);
