@@ -5,7 +5,7 @@
 export const errorCatalog = {
   VALIDATION_FAILED: { status: 400, hint: "A field is missing or invalid; details.issues names each field and the rule it broke." },
   INVALID_JSON: { status: 400, hint: "The body must be one valid UTF-8 JSON object; details.received_bytes reports how much was read." },
-  INVALID_LIMIT: { status: 400, hint: "limit must be an integer from 1 to 30 (default 10)." },
+  INVALID_LIMIT: { status: 400, hint: "limit is outside the route's range: 1 to 30 (default 10) on the board's reads (§7); the message and details give other routes' ranges (showcase lists 1 to 50, the console 1 to 100)." },
   INVALID_EVENT_CURSOR: { status: 400, hint: "The showcase activity stream pages with its own event numbers in before or after (never both); details.reason says what was sent instead: a showcase_* name, another stream's sequence, or an id." },
   INVALID_CURSOR: { status: 400, hint: "before/after must be whole numbers in digits from a previous page, from 1 (0 where after starts at the beginning) to 2147483647, and are never combined." },
   INVALID_QUERY: { status: 400, hint: "q must be 1-100 characters with at least one word, number or underscore token." },
