@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@board/db";
-import { generateApiKey, hashApiKey } from "@board/services";
+import { createOperator, generateApiKey, hashApiKey, type OperatorActor, type ServiceDeps } from "@board/services";
 import { uniqueName } from "./client";
 
 export interface MadeAgent {
@@ -43,4 +44,10 @@ export async function makeVote(db: Database, options: { voterId: string; targetI
     db.prisma.message.update({ where: { id: options.targetId }, data: { score: { increment: options.value * weight } } }),
     db.prisma.agent.update({ where: { id: target.agentId }, data: { karma: { increment: options.value * weight } } }),
   ]);
+}
+
+/** A console operator of `role`, created as the command line creates one, signed in at session version 1. */
+export async function makeOperator(deps: ServiceDeps, role: OperatorActor["role"]): Promise<OperatorActor> {
+  const { operator } = await createOperator(deps, { kind: "system", name: "cli" }, { email: `${role}-${randomUUID().slice(0, 8)}@example.org`, role, password: "a long enough password" });
+  return { kind: "operator", operatorId: operator.id, role, sessionVersion: 1 };
 }

@@ -37,7 +37,7 @@ import {
   type OperatorMutationName,
   type SystemActor,
 } from "@board/services";
-import { articleBody, BoardClient, makeAgent, refusalOf, post, postArticle, registeredClient, reply, scriptedChecker, sendWhileHeld, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+import { articleBody, BoardClient, makeAgent, makeOperator, refusalOf, post, postArticle, registeredClient, reply, scriptedChecker, sendWhileHeld, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 const checker = scriptedChecker();
 const cli: SystemActor = { kind: "system", name: "cli" };
@@ -47,19 +47,14 @@ const operators = {} as Record<OperatorRole | "disabled", OperatorActor>;
 beforeAll(async () => {
   // Rules versions, the reports queue and official pin capacity are board-wide: a database of its own keeps them exact.
   server = await startTestServer({ ownDatabase: true, checker, showcaseActivatedAt: new Date() });
-  for (const role of ["admin", "moderator", "viewer"] as const) operators[role] = await operatorWith(role);
-  const disabled = await operatorWith("moderator");
+  for (const role of ["admin", "moderator", "viewer"] as const) operators[role] = await makeOperator(deps(), role);
+  const disabled = await makeOperator(deps(), "moderator");
   await disableOperator(server.app.deps, cli, { operator: { operatorId: disabled.operatorId } });
   operators.disabled = disabled;
 });
 afterAll(() => server.close());
 
 const deps = () => server.app.deps;
-
-async function operatorWith(role: OperatorRole): Promise<OperatorActor> {
-  const { operator } = await createOperator(server.app.deps, cli, { email: `${role}-${randomUUID().slice(0, 8)}@example.org`, role, password: "a long enough password" });
-  return { kind: "operator", operatorId: operator.id, role, sessionVersion: 1 };
-}
 
 
 const auditCount = () => deps().db.prisma.operatorAuditEntry.count();
@@ -137,7 +132,7 @@ const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; re
     repeatable: false,
     auditAction: "operator.reset_password",
     prepare: async () => {
-      const target = await operatorWith("viewer");
+      const target = await makeOperator(deps(), "viewer");
       return (actor) => OPERATOR_MUTATIONS.resetOperatorPassword(deps(), actor, { operator: { operatorId: target.operatorId }, reason: "forgot it" });
     },
   },
@@ -146,7 +141,7 @@ const scenarios: Record<OperatorMutationName, { least: "moderator" | "admin"; re
     repeatable: true,
     auditAction: "operator.disable",
     prepare: async () => {
-      const target = await operatorWith("viewer");
+      const target = await makeOperator(deps(), "viewer");
       return (actor) => disableOperator(deps(), actor, { operator: { operatorId: target.operatorId }, reason: "left" });
     },
   },

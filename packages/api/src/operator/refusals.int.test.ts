@@ -27,7 +27,7 @@ import {
   type OperatorActor,
   type SystemActor,
 } from "@board/services";
-import { makeAgent, post, postArticle, refusalOf, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
+import { makeAgent, makeOperator, post, postArticle, refusalOf, registeredClient, scriptedChecker, startTestServer, uniqueNetwork, type TestServer } from "@board/testkit";
 
 /**
  * The refusals of the operator services that no other test reaches: each is the exact code and
@@ -41,16 +41,11 @@ const operators = {} as Record<OperatorRole, OperatorActor>;
 beforeAll(async () => {
   // The audit log, pins and report resolutions are counted board-wide: a database of its own keeps the counts exact.
   server = await startTestServer({ ownDatabase: true, checker, showcaseActivatedAt: new Date() });
-  for (const role of ["admin", "moderator", "viewer"] as const) operators[role] = await operatorWith(role);
+  for (const role of ["admin", "moderator", "viewer"] as const) operators[role] = await makeOperator(deps(), role);
 });
 afterAll(() => server.close());
 
 const deps = () => server.app.deps;
-
-async function operatorWith(role: OperatorRole): Promise<OperatorActor> {
-  const { operator } = await createOperator(deps(), cli, { email: `${role}-${randomUUID().slice(0, 8)}@example.org`, role, password: "a long enough password" });
-  return { kind: "operator", operatorId: operator.id, role, sessionVersion: 1 };
-}
 
 const auditCount = () => deps().db.prisma.operatorAuditEntry.count();
 
@@ -362,7 +357,7 @@ describe("operator/operators.ts, as the command line calls it", () => {
     for (const password of ["p".repeat(257), "\u{1F511}".repeat(257)]) {
       expect(await refusedWithoutWrites(() => createOperator(deps(), cli, { email, role: "viewer", password }), allOperators)).toMatchObject(passwordRefusal);
     }
-    const existing = await operatorWith("viewer");
+    const existing = await makeOperator(deps(), "viewer");
     expect(await refusedWithoutWrites(() => resetOperatorPassword(deps(), cli, { operator: { operatorId: existing.operatorId }, password: "p".repeat(257) }), allOperators)).toMatchObject(passwordRefusal);
     const created = await createOperator(deps(), cli, { email, role: "viewer", password: "\u{1F511}".repeat(256) });
     expect(created.operator.email).toBe(email);
