@@ -495,7 +495,11 @@ try {
      */
     const warmUp = await submitter.submit(SHOWCASE_BLOCK_EVENTS);
     if (warmUp.failed > 0) throw new Error(`${warmUp.failed} of the ${SHOWCASE_BLOCK_EVENTS} warm-up largest articles were refused`);
-    if (!(await dueJobsDone())) console.log("  check jobs of the warm-up articles still due after 60 s: they run into the first window");
+    // Every window starts once the check jobs of the articles before it are done: a window "alone" must not run beside the previous window's checks.
+    const afterEarlierChecks = async () => {
+      if (!(await dueJobsDone())) console.log("  check jobs of earlier articles still due after 60 s: they run into the next window");
+    };
+    await afterEarlierChecks();
     const feedAlone = await measure(`feed read GET /v1/posts on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
       headers,
       agents,
@@ -514,6 +518,7 @@ try {
       };
     };
     const together = { value: null as SubmissionFigures | null };
+    await afterEarlierChecks();
     rows.push(await measure(largestCase, `${largeUrl}/v1/posts`, {
       headers,
       agents,
@@ -523,6 +528,7 @@ try {
     const rate = feedAlone ? Math.round(feedAlone.rps / 2) : 0;
     const togetherAtRate = { value: null as SubmissionFigures | null };
     if (rate > 0) {
+      await afterEarlierChecks();
       const feedAloneAtRate = await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) on the process of the largest articles, none submitted, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
         headers,
         agents,
@@ -530,6 +536,7 @@ try {
         measured: { start: closeWindow, end: async () => (windows.feedAloneAtRate = await closeWindow()) },
       });
       rows.push(feedAloneAtRate);
+      await afterEarlierChecks();
       rows.push(await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) while the largest articles are submitted one after another, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
         headers,
         agents,
@@ -539,11 +546,13 @@ try {
       }));
       for (let round = 1; round <= LARGEST_ARTICLE_ROUNDS; round++) {
         const ofRound = LARGEST_ARTICLE_ROUNDS > 1 ? `, round ${round}` : "";
+        if (round > 1) await afterEarlierChecks();
         const aloneRow = round === 1 ? feedAloneAtRate : await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) on the process of the largest articles, none submitted${ofRound}, ${AGENTS} agents`, `${largeUrl}/v1/posts`, { headers, agents, rate });
         if (round > 1) rows.push(aloneRow);
         const aloneP99 = aloneRow?.p99 ?? null;
         for (const seconds of LARGEST_ARTICLE_PERIODS) {
           const paced = { value: null as SubmissionFigures | null };
+          await afterEarlierChecks();
           const row = await measure(`feed read GET /v1/posts at ${rate} req/s (half its rate alone) while the largest articles are submitted, one starting every ${seconds} s${ofRound}, ${AGENTS} agents`, `${largeUrl}/v1/posts`, {
             headers,
             agents,
