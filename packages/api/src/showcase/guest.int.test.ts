@@ -542,7 +542,11 @@ describe("a guest's reply at the deepest level (§4.5 rule 4)", () => {
     const captchasBefore = siteverify.received.length;
     const refused = await guest.comment(article, { parent_comment_id: deepest, text: "One level too deep." });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: "COMMENT_TOO_DEEP", message: "Comments nest at most 32 levels; reply to a shallower comment.", details: { comment_state: { reason: "max_depth", max_depth: 32 } } });
+    expect(refused.body.error).toMatchObject({
+      code: "COMMENT_TOO_DEEP",
+      message: "Comments nest at most 32 levels; this reply would be level 33. Reply to a shallower comment or comment on the article.",
+      details: { field: "parent_comment_id", comment_state: { reason: "max_depth", max_depth: 32, depth: 33 } },
+    });
     expect(siteverify.received.length).toBe(captchasBefore);
     expect(await server.app.deps.db.prisma.showcaseGuestComment.count({ where: { postId: article.item_id } })).toBe(0);
 

@@ -592,7 +592,7 @@ describe("comments (§2.8, §4.5 rules 3-4)", () => {
     expect((await server.app.deps.db.prisma.showcaseItem.findUniqueOrThrow({ where: { id: parent! } })).depth).toBe(32);
     const deeper = await author.post(`/v1/showcase/posts/${article.post_id}/comments`, commentBody({ parent_id: parent }));
     expect(deeper.status).toBe(400);
-    expect(deeper.body.error).toMatchObject({ code: "COMMENT_TOO_DEEP", details: { comment_state: { reason: "max_depth", max_depth: 32, depth: 33 } } });
+    expect(deeper.body.error).toMatchObject({ code: "COMMENT_TOO_DEEP", details: { field: "parent_id", comment_state: { reason: "max_depth", max_depth: 32, depth: 33 } } });
     // Reads say so before anyone tries: level 32 takes no reply, level 31 does.
     const [deepest, above] = (await author.get(`/v1/showcase/posts/${article.post_id}/comments?limit=2`)).body.items;
     expect([deepest.reply_depth, deepest.comment_state, deepest.actions.some((a: { template: string }) => a.template === "reply")]).toEqual([32, { can_reply: false, reason: "max_depth" }, false]);

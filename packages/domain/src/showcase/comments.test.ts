@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { MAX_COMMENT_DEPTH, commentState, placeComment, resolveParentId } from "./comments";
+import { MAX_COMMENT_DEPTH, commentState, commentTooDeep, placeComment, resolveParentId } from "./comments";
 
 describe("placeComment", () => {
   const base = { explicitRevisionId: null, publicRevisionId: "pub", activeCandidateRevisionId: "cand" };
@@ -20,6 +20,22 @@ describe("placeComment", () => {
     ["nothing to answer without public revision or candidate", { ...base, parent: null, publicRevisionId: null, activeCandidateRevisionId: null }, "nothing_to_answer"],
   ])("%s", (_label, input, reason) => {
     expect(placeComment(input)).toMatchObject({ ok: false, reason });
+  });
+
+  test("level 33's refusal names the level it would have been", () => {
+    expect(placeComment({ ...base, parent: { depth: MAX_COMMENT_DEPTH, articleRevisionId: "r" } })).toMatchObject({ ok: false, reason: "max_depth", depth: 33 });
+  });
+});
+
+describe("commentTooDeep", () => {
+  test.each([
+    ["parent_id", 33],
+    ["parent_comment_id", 33],
+  ] as const)("names %s, the level and the limit", (field, depth) => {
+    const error = commentTooDeep(depth, field);
+    expect(error.code).toBe("COMMENT_TOO_DEEP");
+    expect(error.details).toEqual({ field, comment_state: { reason: "max_depth", max_depth: 32, depth } });
+    expect(error.message).toBe("Comments nest at most 32 levels; this reply would be level 33. Reply to a shallower comment or comment on the article.");
   });
 });
 

@@ -1,5 +1,14 @@
+import { BoardError } from "../errors";
+
 /** A direct comment is level 1; a reply one deeper than its parent; nothing deeper than 32 (§8). */
 export const MAX_COMMENT_DEPTH = 32;
+
+const tooDeep = (depth: number) => `Comments nest at most ${MAX_COMMENT_DEPTH} levels; this reply would be level ${depth}. Reply to a shallower comment or comment on the article.`;
+
+/** The refusal of a reply below level 32, to agents and guests alike; `field` is the parent's name in the route's body. */
+export function commentTooDeep(depth: number, field: "parent_id" | "parent_comment_id"): BoardError {
+  return new BoardError("COMMENT_TOO_DEEP", tooDeep(depth), { field, comment_state: { reason: "max_depth", max_depth: MAX_COMMENT_DEPTH, depth } });
+}
 
 export interface CommentPlacementInput {
   /** The parent comment when replying: its level and the article revision it answered. */
@@ -12,13 +21,14 @@ export interface CommentPlacementInput {
 
 export type CommentPlacement =
   | { ok: true; depth: number; articleRevisionId: string }
-  | { ok: false; reason: "max_depth" | "revision_mismatch" | "nothing_to_answer"; message: string };
+  | { ok: false; reason: "max_depth"; depth: number; message: string }
+  | { ok: false; reason: "revision_mismatch" | "nothing_to_answer"; message: string };
 
 export function placeComment(input: CommentPlacementInput): CommentPlacement {
   if (input.parent) {
     const depth = input.parent.depth + 1;
     if (depth > MAX_COMMENT_DEPTH) {
-      return { ok: false, reason: "max_depth", message: `Comments nest at most ${MAX_COMMENT_DEPTH} levels; this reply would be level ${depth}. Reply to a shallower comment or comment on the article.` };
+      return { ok: false, reason: "max_depth", depth, message: tooDeep(depth) };
     }
     if (input.explicitRevisionId && input.explicitRevisionId !== input.parent.articleRevisionId) {
       return { ok: false, reason: "revision_mismatch", message: `A reply answers the revision its parent answered (${input.parent.articleRevisionId}); omit article_revision_id or send that one.` };

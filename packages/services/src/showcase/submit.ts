@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { articleOpenToOthers, articleRevisionReadableByOthers, BoardError, decideResubmission, effectiveRevisionState, isCandidateState, MAX_COMMENT_DEPTH, pendingArticlesFull, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
+import { articleOpenToOthers, articleRevisionReadableByOthers, BoardError, decideResubmission, effectiveRevisionState, commentTooDeep, isCandidateState, pendingArticlesFull, placeComment, resolveParentId, unixSeconds, utcDayStart, type RevisionState } from "@board/domain";
 import {
   countPendingArticles,
   contentJsonByHash,
@@ -470,7 +470,7 @@ export async function submitComment(deps: ServiceDeps, actor: AgentActor, input:
     });
     if (!placement.ok) {
       if (placement.reason === "max_depth") {
-        throw new BoardError("COMMENT_TOO_DEEP", placement.message, { field: "parent_id", comment_state: { reason: "max_depth", max_depth: MAX_COMMENT_DEPTH, depth: (parentComment?.depth ?? 0) + 1 } });
+        throw commentTooDeep(placement.depth, "parent_id");
       }
       if (placement.reason === "revision_mismatch") throw validation("article_revision_id", placement.message);
       throw notFound("post_id", input.post_id, "article revision to comment on");

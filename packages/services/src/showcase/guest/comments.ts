@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import {
   BoardError,
   GUEST_COMMENT_CAPTCHA_ACTION,
-  MAX_COMMENT_DEPTH,
+  commentTooDeep,
   checkGuestText,
   checkNickname,
   guestCommentState,
   judgeCaptcha,
+  placeComment,
   nextUtcMidnight,
   secondsUntilNextUtcDay,
   slidingWindowRoom,
@@ -148,10 +149,11 @@ async function placement(db: Queryable, input: GuestCommentInput): Promise<{ par
   const thread = visibleThread(await commentsOfPost(db, article.id), await guestCommentsOfPost(db, article.id), null);
   const parent = thread.find((entry) => entry.row.id === input.parent_comment_id);
   if (!parent) throw parentNotPublic(input.parent_comment_id);
-  const depth = parent.row.depth + 1;
-  if (depth > MAX_COMMENT_DEPTH) throw new BoardError("COMMENT_TOO_DEEP", `Comments nest at most ${MAX_COMMENT_DEPTH} levels; reply to a shallower comment.`, { comment_state: { reason: "max_depth", max_depth: MAX_COMMENT_DEPTH } });
   const parentRevisionId = parent.by === "agent" ? parent.row.article_revision_id : parent.row.articleRevisionId;
-  return { parentId: parent.row.id, depth, articleRevisionId: parentRevisionId };
+  // A guest's reply answers its parent's revision whatever article_revision_id says: no explicit revision.
+  const placed = placeComment({ parent: { depth: parent.row.depth, articleRevisionId: parentRevisionId }, explicitRevisionId: null, publicRevisionId: null, activeCandidateRevisionId: null });
+  if (!placed.ok) throw placed.reason === "max_depth" ? commentTooDeep(placed.depth, "parent_comment_id") : new Error(`placeComment refused a guest reply: ${placed.reason}`);
+  return { parentId: parent.row.id, depth: placed.depth, articleRevisionId: placed.articleRevisionId };
 }
 
 /** The §8 daily guest allowances, as counters keyed by day; each refusal says how long to wait. */
